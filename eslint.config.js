@@ -1,0 +1,105 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The dependency rule of design.md section 2, as data: for each layer, the layers it must not
+ * import. `main.ts` and `cli/` wire concrete parts together and are unrestricted.
+ */
+const layers = {
+  core: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'cli', 'main'],
+  exchange: ['simulator', 'engine', 'store', 'strategy-api', 'config', 'cli', 'main'],
+  simulator: ['exchange', 'engine', 'store', 'strategy-api', 'config', 'cli', 'main'],
+  store: ['exchange', 'simulator', 'engine', 'strategy-api', 'config', 'cli', 'main'],
+  engine: ['simulator', 'config', 'cli', 'main'],
+  'strategy-api': ['simulator', 'engine', 'store', 'config', 'cli', 'main'],
+  config: ['exchange', 'simulator', 'engine', 'store', 'cli', 'main'],
+  observability: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'cli', 'main'],
+};
+
+/** @param {string[]} banned */
+const bannedPatterns = (banned) =>
+  banned.flatMap((layer) => [`**/${layer}/**`, `**/${layer}.js`, `../${layer}`, `../../${layer}`]);
+
+/** Finer rules inside an allowed layer: the engine sees the exchange only through its gateway. */
+const extraPatterns = {
+  engine: ['**/exchange/*', '!**/exchange/gateway.js'],
+};
+
+const restrictDate = {
+  selector: "MemberExpression[object.name='Date'][property.name='now']",
+  message: 'Read time from the injected Clock (src/core/clock.ts).',
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly' },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'decimal.js', message: 'Import Decimal from src/core/decimal.ts (the configured one).' }] },
+      ],
+    },
+  },
+  // Money and time conventions for production code.
+  {
+    files: ['src/**/*.ts', 'strategies/**/*.ts'],
+    ignores: ['src/core/clock.ts', 'src/core/decimal.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', restrictDate],
+      'no-restricted-globals': [
+        'error',
+        { name: 'parseFloat', message: 'Money is never a JS number: use Decimal.' },
+        { name: 'setTimeout', message: 'Use the injected Clock.' },
+        { name: 'setInterval', message: 'Use the injected Clock.' },
+      ],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Number', property: 'parseFloat', message: 'Money is never a JS number: use Decimal.' },
+      ],
+    },
+  },
+  ...Object.entries(layers).map(([layer, banned]) => ({
+    files: [`src/${layer}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'decimal.js', message: 'Import Decimal from src/core/decimal.ts.' }],
+          patterns: [
+            { group: bannedPatterns(banned), message: `design.md section 2: ${layer} must not import this layer.` },
+            ...(extraPatterns[/** @type {keyof typeof extraPatterns} */ (layer)]
+              ? [{ group: extraPatterns[/** @type {keyof typeof extraPatterns} */ (layer)], message: 'design.md section 2: the engine uses exchange/gateway only.' }]
+              : []),
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['strategies/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'decimal.js', message: 'Import Decimal from the strategy API.' }],
+          patterns: [
+            {
+              group: ['**/src/*', '!**/src/strategy-api', '**/src/*/**', '!**/src/strategy-api/**'],
+              message: 'design.md section 2: strategies import only src/strategy-api.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The one place that configures decimal.js.
+  { files: ['src/core/decimal.ts'], rules: { 'no-restricted-imports': 'off' } },
+);

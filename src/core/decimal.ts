@@ -1,0 +1,86 @@
+/**
+ * The one configured Decimal and the money helpers. Money is never a JS number: amounts,
+ * prices, fees and PnL are `Decimal` from parse to store, and strings on the wire and on disk.
+ */
+import { Decimal as BaseDecimal } from 'decimal.js';
+
+/**
+ * decimal.js clone with 60 significant digits and no exponent notation in `toString()` for any
+ * magnitude money can have.
+ */
+export const Decimal = BaseDecimal.clone({
+  precision: 60,
+  rounding: BaseDecimal.ROUND_HALF_EVEN,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+});
+export type Decimal = BaseDecimal;
+
+/** Plain decimal string: optional minus, digits, optional fraction. No exponent, no spaces. */
+const DECIMAL_RE = /^-?(?:\d+)(?:\.\d+)?$/;
+
+export const ZERO: Decimal = new Decimal(0);
+
+/** True when `s` is a plain decimal string as money travels on the wire. */
+export function isDecimalString(s: string): boolean {
+  return DECIMAL_RE.test(s);
+}
+
+/**
+ * Parses a decimal string strictly. Throws `RangeError` on anything else (including numbers in
+ * exponent notation, `NaN`, empty strings). Accepts an existing Decimal unchanged.
+ */
+export function dec(value: string | Decimal): Decimal {
+  if (typeof value !== 'string') return value;
+  if (!DECIMAL_RE.test(value)) throw new RangeError(`not a decimal string: ${JSON.stringify(value.slice(0, 40))}`);
+  return new Decimal(value);
+}
+
+/** Like `dec` but returns `undefined` instead of throwing. */
+export function tryDec(value: unknown): Decimal | undefined {
+  if (typeof value !== 'string' || !DECIMAL_RE.test(value)) return undefined;
+  return new Decimal(value);
+}
+
+/**
+ * Converts a JSON number that a venue sent where a string was expected (service-notes 7: futures
+ * fields may be numbers). Uses the shortest round-trip representation of the double, which is
+ * exactly what the venue serialised.
+ */
+export function decFromJsonNumber(n: number): Decimal {
+  if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${String(n)}`);
+  return new Decimal(n.toString());
+}
+
+/** Wire and storage form: plain notation, no exponent, trailing zeros removed. */
+export function toWire(d: Decimal): string {
+  return d.toFixed();
+}
+
+/** Truncates `amount` down to a multiple of `step` (never rounds up past a balance). */
+export function truncateToStep(amount: Decimal, step: Decimal): Decimal {
+  if (step.lte(0)) throw new RangeError('step must be > 0');
+  return amount.div(step).floor().mul(step);
+}
+
+/**
+ * Rounds a price to the tick, by side: a buy rounds down (never pay more than asked), a sell
+ * rounds up (never sell for less than asked).
+ */
+export function roundToTick(price: Decimal, tick: Decimal, side: 'buy' | 'sell'): Decimal {
+  if (tick.lte(0)) throw new RangeError('tick must be > 0');
+  const q = price.div(tick);
+  return (side === 'buy' ? q.floor() : q.ceil()).mul(tick);
+}
+
+/** True when `value` is an exact multiple of `step`. */
+export function isMultipleOf(value: Decimal, step: Decimal): boolean {
+  return value.mod(step).isZero();
+}
+
+/** Sum of decimals; the empty sum is zero. */
+export function sum(values: Iterable<Decimal>): Decimal {
+  let acc = ZERO;
+  for (const v of values) acc = acc.plus(v);
+  return acc;
+}

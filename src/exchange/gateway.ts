@@ -1,0 +1,281 @@
+/**
+ * The interface the engine uses to talk to the venue, in domain words (design.md conventions 1
+ * and 11): `base`/`quote`, `filled`, `remaining`, Decimal money, millisecond timestamps, safe
+ * integer ids. `createApiClient` (src/exchange/client.ts) implements it over API v4; tests may
+ * implement it with hand-written fakes.
+ *
+ * Errors thrown by every method are the classes of src/core/errors.ts:
+ * reads throw `TransientError` only after their retries are spent; writes never retry and throw
+ * `AmbiguousOutcomeError` when the outcome is unknown.
+ */
+import type { Decimal } from '../core/decimal.js';
+import type { InvalidRequestError } from '../core/errors.js';
+
+export type Side = 'buy' | 'sell';
+export type PositionSide = 'LONG' | 'SHORT' | 'BOTH';
+
+/**
+ * Venue order status, normalised: `NEW`/`OPEN` → `OPEN`; `CANCELLED`/`CANCELED`/`CANCELED_STP`/
+ * `AUTO_CANCELED_*`/`CANCELED_TAKER_BAND` → `CANCELLED`. Unknown values are a `BadResponseError`.
+ */
+export type VenueOrderStatus = 'OPEN' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELLED';
+
+/** A limit order to place (bulk item). */
+export interface LimitOrderRequest {
+  market: string;
+  side: Side;
+  /** Base amount, already on the market's step. */
+  amount: Decimal;
+  /** Price in quote, already on the market's tick. */
+  price: Decimal;
+  /** ≤ 32 chars of [A-Za-z0-9._-]; required: the bot always journals one before sending. */
+  clientOrderId: string;
+  postOnly?: boolean;
+  ioc?: boolean;
+  rpi?: boolean;
+}
+
+/** A collateral limit order, optionally with an OTO stop-loss / take-profit. */
+export interface CollateralOrderRequest extends LimitOrderRequest {
+  stopLoss?: Decimal;
+  takeProfit?: Decimal;
+  positionSide?: PositionSide;
+}
+
+export interface OtoInfo {
+  otoId: number;
+  stopLoss?: Decimal;
+  takeProfit?: Decimal;
+}
+
+/** An order as the venue reports it after placement or cancel. */
+export interface VenueOrder {
+  orderId: number;
+  /** Empty string when none was given. */
+  clientOrderId: string;
+  market: string;
+  side: Side;
+  /** Venue order type as sent (`limit`, `stop limit`, `margin limit`, ...). */
+  type: string;
+  /** Creation time, ms (the venue sends fractional seconds). */
+  timestampMs: number;
+  amount: Decimal;
+  price: Decimal;
+  /** Filled base amount (`dealStock`). */
+  filledBase: Decimal;
+  /** Filled quote amount (`dealMoney`). */
+  filledQuote: Decimal;
+  /** Amount still open (`left`). */
+  remaining: Decimal;
+  /** Fee paid so far, in quote (`dealFee`). */
+  fee: Decimal;
+  status: VenueOrderStatus;
+  /** The status string as the venue sent it. */
+  rawStatus: string;
+  postOnly: boolean;
+  ioc: boolean;
+  rpi: boolean;
+  stp?: string;
+  positionSide?: PositionSide;
+  oto?: OtoInfo;
+}
+
+/** One item of a bulk placement: either the order or the venue's refusal, in request order. */
+export type BulkItemResult =
+  | { ok: true; clientOrderId: string; order: VenueOrder }
+  | { ok: false; clientOrderId: string; error: InvalidRequestError };
+
+export interface BulkOptions {
+  /** Venue stops at the first failing order; later items come back as not processed. */
+  stopOnFail?: boolean;
+}
+
+/** Cancel by exactly one of orderId / clientOrderId. */
+export type CancelRequest =
+  | { market: string; orderId: number; clientOrderId?: undefined }
+  | { market: string; clientOrderId: string; orderId?: undefined };
+
+/** An executed deal (one fill). */
+export interface Fill {
+  /** Deal id, unique per venue: the de-duplication key. */
+  dealId: number;
+  orderId: number;
+  /** Empty string when the order had none. */
+  clientOrderId: string;
+  market: string;
+  side: Side;
+  role: 'maker' | 'taker';
+  timeMs: number;
+  /** Base amount filled. */
+  amount: Decimal;
+  price: Decimal;
+  /** Quote amount (`deal`). */
+  quote: Decimal;
+  fee: Decimal;
+  /** Asset the fee was paid in; absent on older deals. */
+  feeAsset?: string;
+}
+
+export interface ExecutedHistoryQuery {
+  market?: string;
+  clientOrderId?: string;
+  /** Unix seconds, inclusive lower bound. */
+  startDate?: number;
+  /** Unix seconds, upper bound. */
+  endDate?: number;
+  /** ≥ 0, default 0. */
+  offset?: number;
+  /** 1..100, default 50. */
+  limit?: number;
+}
+
+/** One leg or parent inside a conditional record. */
+export interface ConditionalLeg {
+  orderId: number;
+  clientOrderId: string;
+  market: string;
+  side: Side;
+  /** Normalised: `limit` or `stop limit` (the live `margin ` prefix is removed). */
+  type: string;
+  rawType: string;
+  status: VenueOrderStatus | null;
+  amount: Decimal;
+  price: Decimal;
+  filledBase: Decimal;
+  filledQuote: Decimal;
+  remaining: Decimal;
+  fee: Decimal;
+  timestampMs: number;
+  modifiedMs?: number;
+  positionSide?: PositionSide;
+  activationPrice?: Decimal;
+  activationCondition?: string;
+  activated?: boolean;
+}
+
+export interface OcoRecord {
+  kind: 'oco';
+  id: number;
+  stopLoss: ConditionalLeg;
+  takeProfit: ConditionalLeg;
+}
+
+export interface OtoRecord {
+  kind: 'oto';
+  /** Equals the parent's `otoId`. */
+  id: number;
+  stopLossPrice?: Decimal;
+  takeProfitPrice?: Decimal;
+  parent: ConditionalLeg;
+}
+
+export type ConditionalRecord = OcoRecord | OtoRecord;
+
+export interface ConditionalPage {
+  limit: number;
+  offset: number;
+  total: number;
+  records: ConditionalRecord[];
+}
+
+export type FlexActionType =
+  | 'INVEST'
+  | 'REINVEST'
+  | 'WITHDRAW_FROM_INVESTMENT'
+  | 'DAILY_EARNING'
+  | 'CLOSE_INVESTMENT'
+  | 'OPEN_INVESTMENT';
+
+export interface FlexRecord {
+  transactionId: string;
+  createdAtMs: number;
+  planId: string;
+  investmentId: string;
+  currency: string;
+  amount: Decimal;
+  actionType: FlexActionType;
+}
+
+export interface FlexHistoryQuery {
+  limit?: number;
+  offset?: number;
+  plan?: string;
+  investment?: string;
+  transaction?: string;
+  /** Unix seconds. */
+  dateFrom?: number;
+  /** Unix seconds. */
+  dateTo?: number;
+  actionTypes?: FlexActionType[];
+}
+
+export interface FlexPage {
+  records: FlexRecord[];
+  limit: number;
+  offset: number;
+}
+
+export interface Loan {
+  asset: string;
+  amount: Decimal;
+  totalFunding: Decimal;
+  currentLtv: Decimal;
+  initialLtv: Decimal;
+  marginCallLtv: Decimal;
+  liquidationLtv: Decimal;
+  createdAtMs: number;
+}
+
+/** "No active loan at the moment" is a normal state, not an error. */
+export type CreditLineState = { active: true; loan: Loan } | { active: false };
+
+export interface FuturesMarket {
+  tickerId: string;
+  base: string;
+  quote: string;
+  lastPrice: Decimal;
+  baseVolume: Decimal;
+  quoteVolume: Decimal;
+  bid: Decimal;
+  ask: Decimal;
+  high: Decimal;
+  low: Decimal;
+  productType: string;
+  openInterest?: Decimal;
+  indexPrice?: Decimal;
+  indexName?: string;
+  indexCurrency?: string;
+  fundingRate?: Decimal;
+  nextFundingRateTimestampMs?: number;
+  maxLeverage?: number;
+  fundingIntervalMinutes?: number;
+  brackets?: Readonly<Record<string, number>>;
+}
+
+/** Everything the engine needs from the venue, one method per spec endpoint. */
+export interface ExchangeGateway {
+  ping(): Promise<void>;
+  futures(): Promise<FuturesMarket[]>;
+  /** Splits into chunks of ≤ 20; results keep request order. */
+  bulkLimitOrders(orders: readonly LimitOrderRequest[], options?: BulkOptions): Promise<BulkItemResult[]>;
+  collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder>;
+  cancelOrder(request: CancelRequest): Promise<VenueOrder>;
+  conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage>;
+  /**
+   * Flat or keyed replies are both flattened into one list, newest first as served. With
+   * `clientOrderId`, the venue's "OrderHistory was not found." (422, code 30) is an empty list.
+   */
+  executedHistory(query?: ExecutedHistoryQuery): Promise<Fill[]>;
+  /** All balances (asset → amount); omitted assets are zero. */
+  mainBalance(): Promise<Map<string, Decimal>>;
+  mainBalance(ticker: string): Promise<Decimal>;
+  flexHistory(query?: FlexHistoryQuery): Promise<FlexPage>;
+  closeFlex(plan: string): Promise<{ transactionId: string }>;
+  creditLine(): Promise<CreditLineState>;
+}
+
+/** Where the engine persists the nonce high-water mark (the store implements it). */
+export interface NoncePersistence {
+  load(): number | undefined;
+  save(highWaterMs: number): void;
+}

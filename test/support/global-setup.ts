@@ -1,0 +1,17 @@
+/**
+ * Runs once before the suite: compiles `src/` and `strategies/` to `dist/` so tests that start
+ * the daemon, the simulator CLI or `status` as child processes run the real built artifact.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export default function setup(): void {
+  // Focused runs during development may skip the build (SKIP_BUILD=1); CI and npm test never do.
+  if (process.env['SKIP_BUILD'] === '1') return;
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
