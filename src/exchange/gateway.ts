@@ -9,7 +9,7 @@
  * `AmbiguousOutcomeError` when the outcome is unknown.
  */
 import type { Decimal } from '../core/decimal.js';
-import type { InvalidRequestError } from '../core/errors.js';
+import type { AmbiguousOutcomeError, BotError, InvalidRequestError } from '../core/errors.js';
 
 export type Side = 'buy' | 'sell';
 export type PositionSide = 'LONG' | 'SHORT' | 'BOTH';
@@ -80,10 +80,21 @@ export interface VenueOrder {
   oto?: OtoInfo;
 }
 
-/** One item of a bulk placement: either the order or the venue's refusal, in request order. */
+/**
+ * The outcome of one item of a bulk placement, in request order.
+ * - `placed`: the venue accepted it (the order may already be partly or wholly filled).
+ * - `rejected`: the venue provably refused this item (its own `error`, or a whole-request
+ *   validation failure of its chunk).
+ * - `not_sent`: provably not applied: an earlier failure stopped the batch (`stopOnFail`), or
+ *   the chunk was refused before processing (rate-limit 429, nonce 429, auth). Safe to retry
+ *   later with the same clientOrderId.
+ * - `unknown`: the chunk's outcome is ambiguous (timeout, reset, 5xx, unparsable reply).
+ */
 export type BulkItemResult =
-  | { ok: true; clientOrderId: string; order: VenueOrder }
-  | { ok: false; clientOrderId: string; error: InvalidRequestError };
+  | { status: 'placed'; clientOrderId: string; order: VenueOrder }
+  | { status: 'rejected'; clientOrderId: string; error: InvalidRequestError }
+  | { status: 'not_sent'; clientOrderId: string; error: BotError }
+  | { status: 'unknown'; clientOrderId: string; error: AmbiguousOutcomeError };
 
 export interface BulkOptions {
   /** Venue stops at the first failing order; later items come back as not processed. */
@@ -256,7 +267,10 @@ export interface FuturesMarket {
 export interface ExchangeGateway {
   ping(): Promise<void>;
   futures(): Promise<FuturesMarket[]>;
-  /** Splits into chunks of ≤ 20; results keep request order. */
+  /**
+   * Splits into chunks of ≤ 20 sent in order; results keep request order. Throws only for local
+   * validation before anything is sent; once sending starts every item carries its outcome.
+   */
   bulkLimitOrders(orders: readonly LimitOrderRequest[], options?: BulkOptions): Promise<BulkItemResult[]>;
   collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder>;
   cancelOrder(request: CancelRequest): Promise<VenueOrder>;
