@@ -1,0 +1,131 @@
+/**
+ * Loads the configuration: dotenv file (`ENV_FILE`, default `.env`), then the process
+ * environment (which wins), then the `BOT_CONFIG` JSON file. Pure apart from reading files: it
+ * never touches `process.env` and never makes a network call, so the daemon can refuse a bad
+ * configuration before anything else happens (failure-modes 15).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import { ConfigError } from '../core/errors.js';
+import { configError, problemsFromIssues } from './errors.js';
+import { envSchema, fileSchema, type FileConfig } from './schema.js';
+import { Secret } from './secret.js';
+
+/** Live venue credentials; present only in live mode. */
+export interface LiveApiConfig {
+  baseUrl: string;
+  apiKey: Secret;
+  apiSecret: Secret;
+}
+
+/** The whole validated configuration. */
+export interface BotConfig extends FileConfig {
+  mode: 'paper' | 'live';
+  /** Absolute path of the config file that was read. */
+  configPath: string;
+  /** Absolute path of the env file that was read, or null when none. */
+  envFile: string | null;
+  /** Absolute store directory. */
+  dataDir: string;
+  /** Health/metrics port on 127.0.0.1; 0 = off. */
+  httpPort: number;
+  logLevel: string;
+  /** Set in live mode only (paper mode uses the embedded simulator's account). */
+  api: LiveApiConfig | null;
+}
+
+export interface LoadConfigOptions {
+  /** The process environment (not modified). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Directory relative paths are resolved against. */
+  cwd: string;
+}
+
+const ENV_KEYS = Object.keys(envSchema.shape);
+
+function readEnvFile(options: LoadConfigOptions): { vars: Record<string, string>; file: string | null } {
+  const named = options.env['ENV_FILE'];
+  const explicit = named !== undefined && named !== '';
+  const file = path.resolve(options.cwd, explicit ? named : '.env');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // A missing default .env is normal (everything may come from the environment); a missing
+    // file the operator named is a mistake worth stopping for.
+    if (!explicit && code === 'ENOENT') return { vars: {}, file: null };
+    throw configError('environment', [{ key: 'ENV_FILE', expected: 'a readable env file', found: `${JSON.stringify(named ?? '.env')} (${code ?? 'unreadable'})` }]);
+  }
+  return { vars: parseDotenv(text), file };
+}
+
+function pickEnv(fileVars: Record<string, string>, env: LoadConfigOptions['env']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of ENV_KEYS) {
+    const v = env[key] ?? fileVars[key];
+    // An empty assignment (`API_KEY=`) means "not set", so defaults and the live check apply.
+    if (v !== undefined && v !== '') out[key] = v;
+  }
+  return out;
+}
+
+function readConfigFile(file: string, shownAs: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw configError('environment', [{ key: 'BOT_CONFIG', expected: 'a readable JSON config file', found: `${JSON.stringify(shownAs)} (${code})` }]);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw configError(shownAs, [{ key: '(root)', expected: 'valid JSON', found: `a parse error (${err instanceof Error ? err.message : 'unknown'})` }]);
+  }
+}
+
+/**
+ * Reads and validates everything. Throws `ConfigError` (message names key, expectation and
+ * found value; never a secret's value) on any problem.
+ */
+export function loadConfig(options: LoadConfigOptions): BotConfig {
+  const { vars, file: envFile } = readEnvFile(options);
+  const envParsed = envSchema.safeParse(pickEnv(vars, options.env), { reportInput: true });
+  if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
+  const env = envParsed.data;
+
+  let api: LiveApiConfig | null = null;
+  if (env.BOT_MODE === 'live') {
+    const missing = (['API_BASE_URL', 'API_KEY', 'API_SECRET'] as const).filter((k) => env[k] === undefined);
+    if (missing.length > 0) {
+      throw configError(
+        'environment',
+        missing.map((k) => ({ key: k, expected: 'a non-empty value (BOT_MODE=live needs API_BASE_URL, API_KEY and API_SECRET)', found: 'nothing (the key is missing)' })),
+      );
+    }
+    api = { baseUrl: env.API_BASE_URL as string, apiKey: new Secret(env.API_KEY as string), apiSecret: new Secret(env.API_SECRET as string) };
+  }
+
+  const configPath = path.resolve(options.cwd, env.BOT_CONFIG);
+  const raw = readConfigFile(configPath, env.BOT_CONFIG);
+  const parsed = fileSchema.safeParse(raw, { reportInput: true });
+  if (!parsed.success) throw configError(env.BOT_CONFIG, problemsFromIssues(parsed.error.issues));
+
+  return {
+    ...parsed.data,
+    mode: env.BOT_MODE,
+    configPath,
+    envFile,
+    dataDir: path.resolve(options.cwd, env.BOT_DATA_DIR),
+    httpPort: env.BOT_HTTP_PORT,
+    logLevel: env.LOG_LEVEL,
+    api,
+  };
+}
+
+/** True for the error `loadConfig` and the strategy loader throw on bad configuration. */
+export function isConfigError(err: unknown): err is ConfigError {
+  return err instanceof ConfigError;
+}

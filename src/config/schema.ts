@@ -1,0 +1,195 @@
+/**
+ * The one strict configuration schema (design.md convention 7). Two sources, two schemas:
+ * `envSchema` for the process environment (after dotenv) and `fileSchema` for `BOT_CONFIG`.
+ * Every object is strict (unknown keys are refused, a typo never silently falls back to a
+ * default), every default is written here, and units are in the key names.
+ *
+ * Money in the file is a decimal *string* ("0.01"), never a JSON number: a number has already
+ * been through binary floating point by the time we see it.
+ */
+import { z } from 'zod';
+import { validate as validateCron } from 'node-cron';
+import { Decimal, isDecimalString } from '../core/decimal.js';
+
+/** A decimal string ≥ 0, parsed to Decimal. */
+export const decimalString = z
+  .string({ error: 'a decimal string such as "0.01"' })
+  .refine(isDecimalString, { message: 'a plain decimal string such as "0.01" (no exponent, no spaces)' })
+  .transform((s) => new Decimal(s));
+
+/** A decimal string > 0. */
+export const positiveDecimal = decimalString.refine((d) => d.gt(0), { message: 'a decimal string > 0' });
+
+/** A decimal string ≥ 0. */
+export const nonNegativeDecimal = decimalString.refine((d) => d.gte(0), { message: 'a decimal string ≥ 0' });
+
+/** A node-cron expression: 5 fields, or 6 with seconds first. */
+export const cronExpression = z
+  .string({ error: 'a cron expression such as "*/10 * * * * *"' })
+  .refine((s) => validateCron(s), { message: 'a valid cron expression (5 fields, or 6 with seconds first)' });
+
+/** Strategy instance ids prefix every clientOrderId (≤ 32 chars in all), so they stay short. */
+export const INSTANCE_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.]{0,15}$/;
+
+/** Market names as the venue spells them, e.g. `BTC_USDT`. */
+export const MARKET_RE = /^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/;
+
+const marketName = z.string().regex(MARKET_RE, { message: 'a market name such as "BTC_USDT"' });
+
+/** Per-market trading rules and limits. */
+export const marketSchema = z.strictObject({
+  /** Price increment, in quote. */
+  tick: positiveDecimal,
+  /** Amount increment, in base. */
+  step: positiveDecimal,
+  /** Smallest order amount, in base. */
+  minAmount: nonNegativeDecimal,
+  /** Smallest order value (amount × price), in quote. */
+  minTotalQuote: nonNegativeDecimal,
+  /** Largest absolute net position the bot may hold in this market, in base (all strategies). */
+  maxPositionBase: positiveDecimal,
+  /** Largest number of the bot's open orders in this market (all strategies). Default 50. */
+  maxOpenOrders: z.int().min(1).max(10_000).default(50),
+});
+
+/** One running instance of a strategy module. */
+export const strategyInstanceSchema = z.strictObject({
+  /** Module name: a file `strategies/<module>.ts` (or `.js` once built). */
+  module: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, { message: 'a module name such as "spot-grid"' }),
+  /** Instance id, unique; the prefix of this instance's clientOrderIds. */
+  id: z.string().regex(INSTANCE_ID_RE, { message: '1..16 chars of [A-Za-z0-9_.], starting with a letter or digit' }),
+  /** Off switch without deleting the entry. Default true. */
+  enabled: z.boolean().default(true),
+  /** Module-specific parameters, validated by the module's own schema at load. Default {}. */
+  params: z.record(z.string(), z.unknown()).default({}),
+  /** Overrides the module's default schedule. */
+  schedule: cronExpression.optional(),
+  /** Most quote this instance may commit (open orders + position value), in quote. */
+  budgetQuote: positiveDecimal,
+});
+
+/** Bot-wide risk limits. */
+export const riskSchema = z.strictObject({
+  /** Largest value of any single order, in quote. */
+  maxNotionalPerOrderQuote: positiveDecimal,
+  /** Kill switch: equity below its peak by more than this percentage halts trading. Default "10". */
+  maxDrawdownPct: positiveDecimal.refine((d) => d.lt(100), { message: 'a percentage between 0 and 100' }).default(new Decimal(10)),
+  /** Quote asset equity is measured in. Default "USDT". */
+  equityAsset: z.string().regex(/^[A-Z0-9]{1,16}$/).default('USDT'),
+});
+
+/** Schedules of the engine jobs (cron, seconds allowed). */
+export const jobsSchema = z.strictObject({
+  /** Scheduled reconciliation. Default every 30 s. */
+  reconcileCron: cronExpression.default('*/30 * * * * *'),
+  /** Flex earnings pull. Default every 10 min. */
+  flexPullCron: cronExpression.default('0 */10 * * * *'),
+  /** Credit-line check. Default every minute. */
+  creditCheckCron: cronExpression.default('0 * * * * *'),
+  /** Equity / drawdown check. Default every 15 s. */
+  equityCheckCron: cronExpression.default('*/15 * * * * *'),
+  /** Most jobs running at once across all lanes. Default 4. */
+  maxConcurrentJobs: z.int().min(1).max(64).default(4),
+});
+
+/** Plugin safety (failure-modes 14). */
+export const pluginsSchema = z.strictObject({
+  /** Deadline of one hook call, ms. Default 5000. */
+  hookDeadlineMs: z.int().min(10).max(600_000).default(5_000),
+  /** Failures (throw, deadline, bad intent) tolerated within the window before quarantine. Default 3. */
+  errorBudget: z.int().min(1).max(1_000).default(3),
+  /** Sliding window of the error budget, ms. Default 600000 (10 min). */
+  errorWindowMs: z.int().min(1_000).default(600_000),
+  /** Fills handed to `ctx.recentFills`. Default 50. */
+  recentFillsLimit: z.int().min(1).max(1_000).default(50),
+});
+
+/** The embedded simulator used in paper mode. */
+export const paperSchema = z.strictObject({
+  /** Seed of the deterministic market. Default 42. */
+  seed: z.int().default(42),
+  /** Starting balances of the paper account (asset → decimal string). */
+  balances: z.record(z.string().regex(/^[A-Z0-9]{1,16}$/), nonNegativeDecimal).default({
+    USDT: new Decimal(10_000),
+    BTC: new Decimal('0.5'),
+  }),
+  /** Starting price per market (market → quote). Markets not listed start at the simulator's default. */
+  startPrices: z.record(marketName, positiveDecimal).default({}),
+  /** Random-walk step per price move, as a fraction of the price (e.g. "0.001" = 0.1 %). Default "0.001". */
+  volatility: positiveDecimal.default(new Decimal('0.001')),
+  /** Mean base volume resting orders can fill per price move. Default "1". */
+  volumePerStep: positiveDecimal.default(new Decimal(1)),
+  /** Interval between simulated price moves, ms. Default 1000. */
+  priceStepMs: z.int().min(10).default(1_000),
+});
+
+/** Shutdown behaviour (failure-modes 20). */
+export const shutdownSchema = z.strictObject({
+  /** Cancel this bot's open orders on SIGINT/SIGTERM. Default false (resting orders survive a restart). */
+  cancelOwnOrdersOnStop: z.boolean().default(false),
+  /** Upper bound on draining in-flight work at stop, ms. pm2 kill_timeout must exceed it. Default 10000. */
+  drainTimeoutMs: z.int().min(0).max(120_000).default(10_000),
+});
+
+/** The `BOT_CONFIG` file. */
+export const fileSchema = z
+  .strictObject({
+    /** Markets the bot may trade, by venue name. */
+    markets: z.record(marketName, marketSchema).refine((m) => Object.keys(m).length > 0, { message: 'at least one market' }),
+    strategies: z.array(strategyInstanceSchema).default([]),
+    risk: riskSchema,
+    jobs: jobsSchema.default(jobsSchema.parse({})),
+    plugins: pluginsSchema.default(pluginsSchema.parse({})),
+    paper: paperSchema.default(paperSchema.parse({})),
+    shutdown: shutdownSchema.default(shutdownSchema.parse({})),
+  })
+  .superRefine((cfg, ctx) => {
+    const seen = new Set<string>();
+    cfg.strategies.forEach((s, i) => {
+      if (seen.has(s.id)) {
+        ctx.addIssue({ code: 'custom', path: ['strategies', i, 'id'], message: 'an id not used by another instance', input: s.id });
+      }
+      seen.add(s.id);
+    });
+  });
+
+export type FileConfig = z.output<typeof fileSchema>;
+export type MarketConfig = z.output<typeof marketSchema>;
+export type StrategyInstanceConfig = z.output<typeof strategyInstanceSchema>;
+export type RiskConfig = z.output<typeof riskSchema>;
+export type JobsConfig = z.output<typeof jobsSchema>;
+export type PluginsConfig = z.output<typeof pluginsSchema>;
+export type PaperConfig = z.output<typeof paperSchema>;
+export type ShutdownConfig = z.output<typeof shutdownSchema>;
+
+/** Keys of the environment whose values are never echoed, logged or dumped. */
+export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET']);
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The environment (design.md section 1). Unknown variables are ignored here (the environment
+ * holds PATH and friends); strictness applies to what we read.
+ */
+export const envSchema = z.object({
+  /** `paper` (default) or `live`. Live only when asked for explicitly. */
+  BOT_MODE: z.enum(['paper', 'live']).default('paper'),
+  /** Strategy and risk config file. Default `config/bot.json`. */
+  BOT_CONFIG: z.string().min(1).default('config/bot.json'),
+  /** Store directory. Default `./data`. */
+  BOT_DATA_DIR: z.string().min(1).default('./data'),
+  /** Health and metrics port on 127.0.0.1; 0 = off. Default 0. */
+  BOT_HTTP_PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, { message: 'a port number 0..65535' })
+    .transform((s) => Number.parseInt(s, 10))
+    .refine((n) => n <= 65_535, { message: 'a port number 0..65535' })
+    .default(0),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** Live venue base URL (https in live mode). */
+  API_BASE_URL: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).optional(),
+  API_KEY: z.string().min(1).optional(),
+  API_SECRET: z.string().min(1).optional(),
+});
+
+export type EnvConfig = z.output<typeof envSchema>;

@@ -1,0 +1,32 @@
+/**
+ * A secret value that cannot leak by accident: `String()`, JSON, `util.inspect` and template
+ * literals all give `[redacted]`; only `reveal()` returns the value, and only the code that
+ * builds the API client calls it.
+ */
+import { inspect } from 'node:util';
+
+export const REDACTED = '[redacted]';
+
+export class Secret {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  [inspect.custom](): string {
+    return REDACTED;
+  }
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, redactConfig } from '../../../src/config/index.js';
+import { ConfigError } from '../../../src/core/errors.js';
+import { INVALID_CONFIGS, validFileConfig } from '../../support/daemon-configs.js';
+
+function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'v4bot-config-'));
+}
+
+function withFile(config: unknown): { cwd: string; env: Record<string, string> } {
+  const cwd = tempDir();
+  writeFileSync(path.join(cwd, 'bot.json'), JSON.stringify(config));
+  return { cwd, env: { BOT_CONFIG: 'bot.json' } };
+}
+
+function refusal(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('loads a valid config with explicit defaults, paper mode by default', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    const cfg = loadConfig({ cwd, env });
+    expect(cfg.mode).toBe('paper');
+    expect(cfg.httpPort).toBe(0);
+    expect(cfg.dataDir).toBe(path.join(cwd, 'data'));
+    expect(cfg.shutdown.drainTimeoutMs).toBe(10_000);
+    expect(cfg.plugins.errorBudget).toBe(3);
+    expect(cfg.markets['BTC_USDT']?.tick.toFixed()).toBe('0.01');
+    expect(cfg.api).toBeNull();
+  });
+
+  it('the repository default config/bot.json is valid', () => {
+    const cfg = loadConfig({ cwd: process.cwd(), env: { ENV_FILE: 'config/paper.env', BOT_HTTP_PORT: '0' } });
+    expect(cfg.strategies.length).toBeGreaterThan(0);
+    expect(cfg.mode).toBe('paper');
+  });
+
+  it('reads ENV_FILE, and the process environment wins over it', () => {
+    const { cwd } = withFile(validFileConfig());
+    writeFileSync(path.join(cwd, 'my.env'), 'BOT_CONFIG=bot.json\nBOT_HTTP_PORT=9100\nLOG_LEVEL=debug\n');
+    const cfg = loadConfig({ cwd, env: { ENV_FILE: 'my.env', LOG_LEVEL: 'warn' } });
+    expect(cfg.httpPort).toBe(9100);
+    expect(cfg.logLevel).toBe('warn');
+    expect(cfg.envFile).toBe(path.join(cwd, 'my.env'));
+  });
+
+  it('a missing default .env is fine; a missing named ENV_FILE is refused', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    expect(loadConfig({ cwd, env }).envFile).toBeNull();
+    const err = refusal(() => loadConfig({ cwd, env: { ...env, ENV_FILE: 'nope.env' } }));
+    expect(err.context['keys']).toEqual(['ENV_FILE']);
+  });
+
+  it('live mode with everything set keeps the secrets out of any dump', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    const cfg = loadConfig({
+      cwd,
+      env: { ...env, BOT_MODE: 'live', API_BASE_URL: 'https://venue.example', API_KEY: 'KEY-abc-123', API_SECRET: 'SECRET-xyz-789' },
+    });
+    expect(cfg.api?.apiKey.reveal()).toBe('KEY-abc-123');
+    const dump = JSON.stringify(redactConfig(cfg));
+    expect(dump).not.toContain('KEY-abc-123');
+    expect(dump).not.toContain('SECRET-xyz-789');
+    expect(JSON.stringify(cfg)).not.toContain('SECRET-xyz-789');
+    expect(String(cfg.api?.apiSecret)).not.toContain('SECRET');
+    expect(dump).toContain('https://venue.example');
+  });
+
+  it('never echoes a secret value in a refusal', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    const err = refusal(() =>
+      loadConfig({ cwd, env: { ...env, BOT_MODE: 'live', API_BASE_URL: 'not a url', API_KEY: 'KEY-abc-123', API_SECRET: 'SECRET-xyz-789' } }),
+    );
+    expect(err.message).not.toContain('SECRET-xyz-789');
+    expect(err.message).not.toContain('KEY-abc-123');
+    expect(err.context['keys']).toEqual(['API_BASE_URL']);
+  });
+
+  describe('refuses invalid configurations, naming the key', () => {
+    it.each(INVALID_CONFIGS.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+      const cwd = tempDir();
+      writeFileSync(path.join(cwd, 'bot.json'), c.fileText ?? JSON.stringify(c.file ?? validFileConfig()));
+      const err = refusal(() => loadConfig({ cwd, env: { BOT_CONFIG: 'bot.json', ...c.env } }));
+      expect(err.context['keys']).toContain(c.key);
+      expect(err.message).toContain(c.key);
+      expect(err.message).toMatch(/expected .+, found .+/);
+      for (const v of Object.values(c.env ?? {})) if (/SECRET/.test(v)) expect(err.message).not.toContain(v);
+    });
+  });
+
+  it('the example env files parse', () => {
+    expect(readFileSync('config/live.env.example', 'utf8')).toContain('BOT_MODE=live');
+  });
+});
