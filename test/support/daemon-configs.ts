@@ -24,8 +24,11 @@ export interface InvalidConfigCase {
   env?: Record<string, string>;
 }
 
-function patch(fn: (c: Record<string, any>) => void): Record<string, unknown> {
-  const c = validFileConfig() as Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixtures poke at free-form JSON
+type Json = Record<string, any>;
+
+function patch(fn: (c: Json) => void): Record<string, unknown> {
+  const c = validFileConfig() as Json;
   fn(c);
   return c;
 }
