@@ -1,0 +1,459 @@
+/**
+ * `createApiClient(options)`: the API v4 client. Implements `ExchangeGateway` over the raw client
+ * (endpoints.ts) and adds operational extras (rate-limit status, clock skew, close).
+ *
+ * Reads retry `TransientError` (timeouts, resets, 5xx, gateway 429, malformed replies) with
+ * exponential backoff and jitter up to `retry.attempts` requests. Writes are sent exactly once: a
+ * reply that is lost or unreadable after the request may have left becomes
+ * `AmbiguousOutcomeError` carrying the clientOrderIds involved; a refusal keeps its class.
+ */
+import { SystemClock, type Clock } from '../core/clock.js';
+import { toWire, type Decimal } from '../core/decimal.js';
+import {
+  AmbiguousOutcomeError,
+  AuthError,
+  BadResponseError,
+  BotError,
+  ConfigError,
+  TransientError,
+  errorMessage,
+} from '../core/errors.js';
+import { silentLogger, type Logger } from '../observability/logger.js';
+import { BULK_CHUNK_MAX, chunk, chunkFailed, chunkReply, stoppedItems, stopsEverything } from './bulk.js';
+import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
+import { classify, readErrorBody, tryParseJson, type CallContext } from './errors.js';
+import type {
+  BulkItemResult,
+  BulkOptions,
+  CancelRequest,
+  CollateralOrderRequest,
+  ConditionalPage,
+  CreditLineState,
+  ExchangeGateway,
+  ExecutedHistoryQuery,
+  Fill,
+  FlexHistoryQuery,
+  FlexPage,
+  FuturesMarket,
+  LimitOrderRequest,
+  NoncePersistence,
+  VenueOrder,
+} from './gateway.js';
+import { NonceGenerator, type NonceMode } from './nonce.js';
+import {
+  FLEX_ACTION_CODES,
+  parseBalanceMap,
+  parseBalanceOne,
+  parseConditionalPage,
+  parseExecutedHistory,
+  parseFlexClose,
+  parseFlexPage,
+  parseFutures,
+  parseLoan,
+  parseOrder,
+  parsePing,
+} from './parse.js';
+import { POOL_NAMES, RatePool, resolvePools, type PoolName, type PoolStatus, type RateLimitOverrides } from './rate-limits.js';
+import { Transport, TransportError, type HttpResponse } from './transport.js';
+import {
+  validateBulk,
+  validateCancel,
+  validateCollateral,
+  validateConditional,
+  validateExecutedHistory,
+  validateFlexHistory,
+} from './validate.js';
+import type { WireOrderItem } from './wire.js';
+
+export interface RetryOptions {
+  /** Total requests a read may make (1 = no retry). Default 3. */
+  attempts: number;
+  /** First backoff delay, ms. Default 200. */
+  baseDelayMs: number;
+  /** Longest backoff delay, ms. Default 5 000. */
+  maxDelayMs: number;
+}
+
+export interface ApiClientOptions {
+  /** Either regional base address, e.g. `https://host` (a trailing slash is fine). */
+  baseUrl: string;
+  /** Public API key; required for private endpoints (else `ConfigError`). */
+  apiKey?: string;
+  /** API secret; required for private endpoints. Never logged, never in errors. */
+  apiSecret?: string;
+  timeouts?: {
+    /** TCP/TLS connect timeout, ms. Default 3 000. */
+    connectMs?: number;
+    /** Time from sending until the whole reply arrived, ms. Default 10 000. */
+    responseMs?: number;
+  };
+  retry?: Partial<RetryOptions>;
+  /** Per-pool overrides, bulk weight, 429 pause backoff. */
+  rateLimits?: RateLimitOverrides;
+  /** Move endpoints to other pools (e.g. if the venue changes its pools). */
+  endpointPools?: Partial<Record<EndpointName, PoolName>>;
+  /** `strict` (default): nonce > last nonce of the key. `window`: signs `"nonceWindow": true`. */
+  nonceMode?: NonceMode;
+  /** Where the nonce high-water mark is persisted (strict mode). */
+  noncePersistence?: NoncePersistence;
+  /** How far ahead the persisted nonce mark is reserved, ms. Default 10 000. */
+  nonceReserveAheadMs?: number;
+  /** Queued requests per pool before new ones are refused (`TransientError('rate_limited')`). Default 1 000. */
+  maxQueued?: number;
+  clock?: Clock;
+  logger?: Logger;
+  /** Jitter source in [0, 1). Default Math.random; tests inject a fixed one. */
+  random?: () => number;
+}
+
+/** The client: the gateway plus operational extras. */
+export interface ApiClient extends ExchangeGateway {
+  /** Per pool: budget per window, weight used in the current (sliding) window, queued jobs. */
+  rateLimitStatus(): Record<PoolName, PoolStatus>;
+  /**
+   * Server time minus local time, ms, from the last reply's `Date` header (1 s resolution), or
+   * undefined before any reply. Window-mode nonces need |skew| < 5 s.
+   */
+  clockSkewMs(): number | undefined;
+  /** The last nonce used (0 before any private call). */
+  lastNonce(): number;
+  /** Stops the limiters (queued calls fail) and destroys the keep-alive agent. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_RETRY: RetryOptions = { attempts: 3, baseDelayMs: 200, maxDelayMs: 5000 };
+
+function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
+  return { endpoint, orderEndpoint: ENDPOINTS[endpoint].orderEndpoint, ...extra };
+}
+
+function orderItem(o: LimitOrderRequest): WireOrderItem {
+  const item: WireOrderItem = {
+    market: o.market,
+    side: o.side,
+    amount: toWire(o.amount),
+    price: toWire(o.price),
+    postOnly: o.postOnly ?? false,
+    ioc: o.ioc ?? false,
+    clientOrderId: o.clientOrderId,
+  };
+  if (o.rpi !== undefined) item.rpi = o.rpi;
+  return item;
+}
+
+function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  return new ApiClientImpl(options);
+}
+
+class ApiClientImpl implements ApiClient {
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly random: () => number;
+  private readonly retry: RetryOptions;
+  private readonly transport: Transport;
+  private readonly pools: Record<PoolName, RatePool>;
+  private readonly raw: RawClient;
+  private readonly nonce: NonceGenerator;
+  private readonly bulkWeight: number;
+  private conditionalPath: string = ENDPOINTS.conditionalOrders.path;
+  private skewMs: number | undefined;
+
+  constructor(options: ApiClientOptions) {
+    if (typeof options.baseUrl !== 'string' || options.baseUrl === '') throw new ConfigError('baseUrl is required', { key: 'baseUrl' });
+    const hasKey = options.apiKey !== undefined && options.apiKey !== '';
+    const hasSecret = options.apiSecret !== undefined && options.apiSecret !== '';
+    if (hasKey !== hasSecret) throw new ConfigError('apiKey and apiSecret must be given together', { key: hasKey ? 'apiSecret' : 'apiKey' });
+    this.clock = options.clock ?? new SystemClock();
+    this.logger = options.logger ?? silentLogger();
+    this.random = options.random ?? Math.random;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    if (!(Number.isInteger(this.retry.attempts) && this.retry.attempts >= 1)) throw new ConfigError('retry.attempts must be an integer >= 1', { key: 'retry.attempts' });
+    const nonceMode = options.nonceMode ?? 'strict';
+    if (nonceMode !== 'strict' && nonceMode !== 'window') throw new ConfigError('nonceMode must be strict or window', { key: 'nonceMode' });
+    this.bulkWeight = options.rateLimits?.bulkWeight ?? 1;
+    try {
+      this.transport = new Transport({
+        baseUrl: options.baseUrl,
+        clock: this.clock,
+        connectMs: options.timeouts?.connectMs ?? 3000,
+        responseMs: options.timeouts?.responseMs ?? 10_000,
+      });
+    } catch (err) {
+      throw new ConfigError(`baseUrl: ${errorMessage(err)}`, { key: 'baseUrl' });
+    }
+    const specs = resolvePools(options.rateLimits);
+    const pause = { baseMs: 1000, maxMs: 30_000, ...options.rateLimits?.pause };
+    this.pools = {} as Record<PoolName, RatePool>;
+    for (const name of POOL_NAMES) {
+      this.pools[name] = new RatePool({ name, spec: specs[name], clock: this.clock, maxQueued: options.maxQueued ?? 1000, pause, random: this.random });
+    }
+    if (!(this.bulkWeight >= 1 && this.bulkWeight <= this.pools.orders.budget)) throw new ConfigError('rateLimits.bulkWeight must be within 1..orders budget', { key: 'rateLimits.bulkWeight' });
+    const poolOf = Object.fromEntries(
+      (Object.keys(ENDPOINTS) as EndpointName[]).map((e) => [e, options.endpointPools?.[e] ?? ENDPOINTS[e].pool]),
+    ) as Record<EndpointName, PoolName>;
+    // Window mode needs unique ms values but no persistence (the venue checks ±5 s, not order).
+    this.nonce = new NonceGenerator({
+      clock: this.clock,
+      persistence: nonceMode === 'strict' ? options.noncePersistence : undefined,
+      reserveAheadMs: options.nonceReserveAheadMs,
+    });
+    // The credentials live in this closure only: not an enumerable field a dump could print.
+    const creds = hasKey ? { apiKey: options.apiKey!, apiSecret: options.apiSecret! } : undefined;
+    this.raw = new RawClient({
+      transport: this.transport,
+      pools: this.pools,
+      poolOf,
+      nonce: this.nonce,
+      nonceWindow: nonceMode === 'window',
+      credentials: () => creds,
+      clock: this.clock,
+      logger: this.logger,
+      onServerTime: (serverMs, localMs) => {
+        this.skewMs = serverMs - localMs;
+      },
+    });
+  }
+
+  // ---- operational extras ----
+
+  rateLimitStatus(): Record<PoolName, PoolStatus> {
+    const out = {} as Record<PoolName, PoolStatus>;
+    for (const name of POOL_NAMES) out[name] = this.pools[name].status();
+    return out;
+  }
+
+  clockSkewMs(): number | undefined {
+    return this.skewMs;
+  }
+
+  lastNonce(): number {
+    return this.nonce.lastNonce;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(POOL_NAMES.map((n) => this.pools[n].stop()));
+    this.transport.close();
+  }
+
+  // ---- the request paths ----
+
+  /** A read: retried on TransientError with backoff + jitter. `handle` classifies and parses. */
+  private async read<T>(
+    endpoint: EndpointName,
+    fields: Record<string, unknown> | undefined,
+    handle: (res: HttpResponse) => T,
+    path?: () => string,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const call = { endpoint, attempt, ...(fields === undefined ? {} : { fields }), ...(path === undefined ? {} : { path: path() }) };
+        return handle(await this.raw.call(call));
+      } catch (err) {
+        if (!(err instanceof TransientError) || attempt >= this.retry.attempts) throw err;
+        if (err.kind === 'rate_limited' && err.context['status'] === undefined) throw err; // local queue full: caller backs off
+        // After a gateway 429 the pool itself is paused; other failures back off here.
+        if (err.kind !== 'rate_limited') await this.clock.sleep(this.backoffMs(attempt));
+      }
+    }
+  }
+
+  private backoffMs(attempt: number): number {
+    const exp = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    return Math.round(exp * (0.5 + 0.5 * this.random()));
+  }
+
+  /**
+   * A write: sent once. Failures after the request may have left are ambiguous; refusals,
+   * gateway 429s, nonce refusals and failures before sending keep their class.
+   */
+  private async write<T>(
+    endpoint: EndpointName,
+    fields: Record<string, unknown>,
+    ctx: CallContext,
+    clientOrderIds: readonly string[],
+    parse: (json: unknown) => T,
+    weight = 1,
+  ): Promise<T> {
+    const ambiguous = (cause: BotError): AmbiguousOutcomeError =>
+      new AmbiguousOutcomeError(endpoint, clientOrderIds, `${endpoint}: outcome unknown (${cause.message})`, { cause });
+    let res: HttpResponse;
+    try {
+      res = await this.raw.call({ endpoint, fields, attempt: 1, weight });
+    } catch (err) {
+      if (err instanceof TransportError && err.sent) throw ambiguous(err);
+      throw err;
+    }
+    let json: unknown;
+    try {
+      json = classify(ctx, res);
+    } catch (err) {
+      // 5xx and unreadable 2xx: the venue may have applied it. A gateway 429 was not applied.
+      if (err instanceof TransientError && err.kind !== 'rate_limited') throw ambiguous(err);
+      throw err;
+    }
+    try {
+      return parse(json);
+    } catch (err) {
+      if (err instanceof BadResponseError) throw ambiguous(err);
+      throw err;
+    }
+  }
+
+  // ---- public endpoints ----
+
+  ping(): Promise<void> {
+    return this.read('ping', undefined, (res) => parsePing('ping', classify(ctxOf('ping'), res)));
+  }
+
+  futures(): Promise<FuturesMarket[]> {
+    return this.read('futures', undefined, (res) => parseFutures('futures', classify(ctxOf('futures'), res)));
+  }
+
+  // ---- order writes ----
+
+  async bulkLimitOrders(orders: readonly LimitOrderRequest[], options: BulkOptions = {}): Promise<BulkItemResult[]> {
+    validateBulk(orders);
+    const stopOnFail = options.stopOnFail === true;
+    const ctx = ctxOf('bulkLimitOrders');
+    const results: BulkItemResult[] = [];
+    let stop: BotError | undefined;
+    for (const part of chunk(orders, BULK_CHUNK_MAX)) {
+      if (stop !== undefined) {
+        results.push(...stoppedItems(part, stop));
+        continue;
+      }
+      const ids = part.map((o) => o.clientOrderId);
+      const rpiIoc = part.some((o) => o.rpi === true && o.ioc === true);
+      let outcome: { items: BulkItemResult[]; failed: BotError | undefined };
+      try {
+        outcome = await this.write(
+          'bulkLimitOrders',
+          { orders: part.map(orderItem), stopOnFail },
+          { ...ctx, rpiIoc },
+          ids,
+          (json) =>
+            chunkReply(ctx, part, json, stopOnFail, (cause, cids) =>
+              new AmbiguousOutcomeError('bulkLimitOrders', cids, `bulkLimitOrders: outcome unknown (${cause.message})`, { cause }),
+            ),
+          this.bulkWeight,
+        );
+      } catch (err) {
+        // Once sending has started nothing throws: the chunk's items carry the failure.
+        const botErr = err instanceof BotError ? err : new TransientError('network', `bulkLimitOrders: ${errorMessage(err)}`);
+        outcome = { items: chunkFailed(part, botErr), failed: botErr };
+        if (stopsEverything(botErr)) stop = botErr;
+      }
+      results.push(...outcome.items);
+      if (stopOnFail && outcome.failed !== undefined) stop ??= outcome.failed;
+    }
+    return results;
+  }
+
+  collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder> {
+    validateCollateral(order);
+    const fields: Record<string, unknown> = { ...orderItem(order) };
+    if (order.stopLoss !== undefined) fields['stopLoss'] = toWire(order.stopLoss);
+    if (order.takeProfit !== undefined) fields['takeProfit'] = toWire(order.takeProfit);
+    if (order.positionSide !== undefined) fields['positionSide'] = order.positionSide;
+    const ctx = ctxOf('collateralLimitOrder', { rpiIoc: order.rpi === true && order.ioc === true });
+    return this.write('collateralLimitOrder', fields, ctx, [order.clientOrderId], (json) => parseOrder('collateralLimitOrder', json));
+  }
+
+  cancelOrder(request: CancelRequest): Promise<VenueOrder> {
+    validateCancel(request);
+    const fields =
+      request.orderId !== undefined
+        ? { market: request.market, orderId: request.orderId }
+        : { market: request.market, clientOrderId: request.clientOrderId };
+    const ids = request.clientOrderId !== undefined ? [request.clientOrderId] : [];
+    return this.write('cancelOrder', fields, ctxOf('cancelOrder'), ids, (json) => parseOrder('cancelOrder', json));
+  }
+
+  // ---- private reads ----
+
+  conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage> {
+    validateConditional(query);
+    const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
+    const ctx = ctxOf('conditionalOrders');
+    const fallback = ENDPOINTS.conditionalOrders.fallbackPath!;
+    const handle = (res: HttpResponse): ConditionalPage => parseConditionalPage('conditionalOrders', classify(ctx, res));
+    return this.read('conditionalOrders', fields, (res) => {
+      if (res.status === 404 && this.conditionalPath !== fallback) {
+        // The live service serves the other path (service-notes 5); remember it for later calls.
+        this.conditionalPath = fallback;
+        throw new FallbackSignal();
+      }
+      return handle(res);
+    }, () => this.conditionalPath).catch(async (err: unknown) => {
+      if (!(err instanceof FallbackSignal)) throw err;
+      return this.read('conditionalOrders', fields, handle, () => this.conditionalPath);
+    });
+  }
+
+  executedHistory(query: ExecutedHistoryQuery = {}): Promise<Fill[]> {
+    validateExecutedHistory(query);
+    const fields = defined({ ...query });
+    const ctx = ctxOf('executedHistory');
+    return this.read('executedHistory', fields, (res) => {
+      if (query.clientOrderId !== undefined && (res.status === 422 || res.status === 400)) {
+        const parsed = tryParseJson(res.body);
+        const body = parsed.ok ? readErrorBody(parsed.value) : undefined;
+        // Single-order lookup with no match (service-notes 4): an empty list, not a failure.
+        if (body?.code === 30 && body.fieldErrors['orderHistory'] !== undefined) return [];
+      }
+      return parseExecutedHistory('executedHistory', classify(ctx, res), query.market);
+    });
+  }
+
+  mainBalance(): Promise<Map<string, Decimal>>;
+  mainBalance(ticker: string): Promise<Decimal>;
+  mainBalance(ticker?: string): Promise<Map<string, Decimal> | Decimal> {
+    const ctx = ctxOf('mainBalance');
+    if (ticker === undefined) {
+      return this.read('mainBalance', {}, (res) => parseBalanceMap('mainBalance', classify(ctx, res)));
+    }
+    if (typeof ticker !== 'string' || ticker === '') {
+      return Promise.reject(new ConfigError('ticker must be a non-empty string', { key: 'ticker' }));
+    }
+    return this.read('mainBalance', { ticker }, (res) => parseBalanceOne('mainBalance', classify(ctx, res), ticker));
+  }
+
+  flexHistory(query: FlexHistoryQuery = {}): Promise<FlexPage> {
+    validateFlexHistory(query);
+    const { actionTypes, ...rest } = query;
+    const fields = defined({ ...rest, actionTypes: actionTypes?.map((a) => FLEX_ACTION_CODES[a]) });
+    const ctx = ctxOf('flexHistory');
+    return this.read('flexHistory', fields, (res) => parseFlexPage('flexHistory', classify(ctx, res)));
+  }
+
+  closeFlex(plan: string): Promise<{ transactionId: string }> {
+    if (typeof plan !== 'string' || plan === '') return Promise.reject(new ConfigError('plan must be a non-empty string', { key: 'plan' }));
+    return this.write('closeFlex', { plan }, ctxOf('closeFlex'), [], (json) => parseFlexClose('closeFlex', json));
+  }
+
+  creditLine(): Promise<CreditLineState> {
+    const ctx = ctxOf('creditLine');
+    return this.read('creditLine', {}, (res): CreditLineState => {
+      if (res.status === 400 || res.status === 404) {
+        const parsed = tryParseJson(res.body);
+        const body = parsed.ok ? readErrorBody(parsed.value) : undefined;
+        // "No active loan at the moment" is a normal state (service-notes 6).
+        if (res.status === 400 && body?.code === 0 && /no active loan/i.test(body.message)) return { active: false };
+        if (res.status === 404 && body?.code === 0) {
+          throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', {
+            endpoint: 'creditLine',
+            status: 404,
+          });
+        }
+      }
+      return { active: true, loan: parseLoan('creditLine', classify(ctx, res)) };
+    });
+  }
+}
+
+/** Internal: the conditional listing must be retried on its fallback path. */
+class FallbackSignal extends Error {}

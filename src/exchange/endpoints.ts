@@ -1,0 +1,176 @@
+/**
+ * The endpoint table and the raw client (design.md convention 1): one entry per spec endpoint,
+ * and one path for every call: the pool's limiter → (private) sign with a fresh nonce inside the
+ * limiter job → HTTP. The raw client returns the HTTP reply unclassified; client.ts classifies,
+ * retries reads and parses.
+ */
+import type { Clock } from '../core/clock.js';
+import { ConfigError } from '../core/errors.js';
+import type { Logger } from '../observability/logger.js';
+import { isNonceRefusal } from './errors.js';
+import type { NonceGenerator } from './nonce.js';
+import { PRIORITY, type PoolName, type PriorityClass, type RatePool } from './rate-limits.js';
+import { sign } from './signing.js';
+import type { HttpResponse, Transport } from './transport.js';
+
+export type EndpointName =
+  | 'ping'
+  | 'futures'
+  | 'bulkLimitOrders'
+  | 'collateralLimitOrder'
+  | 'cancelOrder'
+  | 'conditionalOrders'
+  | 'executedHistory'
+  | 'mainBalance'
+  | 'flexHistory'
+  | 'closeFlex'
+  | 'creditLine';
+
+export interface EndpointSpec {
+  method: 'GET' | 'POST';
+  /** Path with the `/api/v4` prefix (also the signed `request` field). */
+  path: string;
+  /** Alternative path tried on a 404 (service-notes 5). */
+  fallbackPath?: string;
+  pool: PoolName;
+  priority: PriorityClass;
+  /** Reads retry transient failures; writes are sent exactly once. */
+  kind: 'read' | 'write';
+  /** Order endpoints map venue codes to `InvalidOrderError` kinds. */
+  orderEndpoint: boolean;
+}
+
+export const ENDPOINTS: Readonly<Record<EndpointName, EndpointSpec>> = {
+  ping: { method: 'GET', path: '/api/v4/public/ping', pool: 'public', priority: 'read', kind: 'read', orderEndpoint: false },
+  futures: { method: 'GET', path: '/api/v4/public/futures', pool: 'public', priority: 'read', kind: 'read', orderEndpoint: false },
+  bulkLimitOrders: { method: 'POST', path: '/api/v4/order/bulk', pool: 'orders', priority: 'placement', kind: 'write', orderEndpoint: true },
+  collateralLimitOrder: {
+    method: 'POST',
+    path: '/api/v4/order/collateral/limit',
+    pool: 'orders',
+    priority: 'protective',
+    kind: 'write',
+    orderEndpoint: true,
+  },
+  cancelOrder: { method: 'POST', path: '/api/v4/order/cancel', pool: 'orders', priority: 'cancel', kind: 'write', orderEndpoint: true },
+  conditionalOrders: {
+    method: 'POST',
+    path: '/api/v4/orders/conditional',
+    fallbackPath: '/api/v4/conditional-orders',
+    pool: 'conditional',
+    priority: 'read',
+    kind: 'read',
+    orderEndpoint: false,
+  },
+  executedHistory: {
+    method: 'POST',
+    path: '/api/v4/trade-account/executed-history',
+    pool: 'executedHistory',
+    priority: 'read',
+    kind: 'read',
+    orderEndpoint: false,
+  },
+  mainBalance: { method: 'POST', path: '/api/v4/main-account/balance', pool: 'mainBalance', priority: 'read', kind: 'read', orderEndpoint: false },
+  flexHistory: {
+    method: 'POST',
+    path: '/api/v4/main-account/smart-flex/investments/history',
+    pool: 'flexHistory',
+    priority: 'read',
+    kind: 'read',
+    orderEndpoint: false,
+  },
+  closeFlex: {
+    method: 'POST',
+    path: '/api/v4/main-account/smart-flex/investments/close',
+    pool: 'flexClose',
+    priority: 'placement',
+    kind: 'write',
+    orderEndpoint: false,
+  },
+  creditLine: { method: 'POST', path: '/api/v4/credit-line/loans/info', pool: 'creditLine', priority: 'read', kind: 'read', orderEndpoint: false },
+};
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface RawClientDeps {
+  transport: Transport;
+  pools: Readonly<Record<PoolName, RatePool>>;
+  /** Pool of each endpoint (defaults from ENDPOINTS; overridable). */
+  poolOf: Readonly<Record<EndpointName, PoolName>>;
+  nonce: NonceGenerator;
+  nonceWindow: boolean;
+  /** Returns the credentials, or undefined for a public-only client. Kept in a closure, not a field. */
+  credentials: () => Credentials | undefined;
+  clock: Clock;
+  logger: Logger;
+  /** Called with each reply's server time (ms) and the local time it arrived. */
+  onServerTime?: (serverMs: number, localMs: number) => void;
+}
+
+export interface RawCall {
+  endpoint: EndpointName;
+  /** Endpoint fields (wire form). GET endpoints take none. */
+  fields?: Readonly<Record<string, unknown>>;
+  /** Overrides the table's path (conditional fallback). */
+  path?: string;
+  /** Tokens taken from the pool (bulk weight). Default 1. */
+  weight?: number;
+  attempt: number;
+}
+
+/** Raw client: sends one request through its pool and returns the unclassified reply. */
+export class RawClient {
+  constructor(private readonly deps: RawClientDeps) {}
+
+  pool(endpoint: EndpointName): RatePool {
+    return this.deps.pools[this.deps.poolOf[endpoint]];
+  }
+
+  async call(call: RawCall): Promise<HttpResponse> {
+    const spec = ENDPOINTS[call.endpoint];
+    const path = call.path ?? spec.path;
+    const isPrivate = spec.method === 'POST';
+    const creds = isPrivate ? this.deps.credentials() : undefined;
+    if (isPrivate && creds === undefined) {
+      throw new ConfigError(`${call.endpoint} is a private endpoint: apiKey and apiSecret are required`, { endpoint: call.endpoint });
+    }
+    const pool = this.pool(call.endpoint);
+    const res = await pool.schedule(PRIORITY[spec.priority], call.weight ?? 1, async () => {
+      // Signed here, inside the limiter job, so nonces leave in the order they were taken.
+      let headers: Record<string, string> = {};
+      let body: string | undefined;
+      if (creds !== undefined) {
+        const signed = sign({
+          apiKey: creds.apiKey,
+          apiSecret: creds.apiSecret,
+          path,
+          fields: call.fields ?? {},
+          nonce: this.deps.nonce.next(),
+          nonceWindow: this.deps.nonceWindow,
+        });
+        headers = signed.headers;
+        body = signed.body;
+      }
+      const started = this.deps.clock.now();
+      const log = { endpoint: call.endpoint, attempt: call.attempt };
+      try {
+        const r = await this.deps.transport.request(body === undefined ? { method: spec.method, path, headers } : { method: spec.method, path, headers, body });
+        const localMs = this.deps.clock.now();
+        this.deps.logger.debug({ ...log, status: r.status, durationMs: localMs - started }, 'api request');
+        if (r.dateMs !== undefined) this.deps.onServerTime?.(r.dateMs, localMs);
+        return r;
+      } catch (err) {
+        const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'UNEXPECTED';
+        this.deps.logger.debug({ ...log, status: code, durationMs: this.deps.clock.now() - started }, 'api request');
+        throw err;
+      }
+    });
+    if (res.status >= 200 && res.status < 300) pool.noteSuccess();
+    // A gateway 429 (non-JSON) pauses the whole pool; the JSON one is a nonce refusal.
+    if (res.status === 429 && !isNonceRefusal(res.body)) pool.pauseFor429(res.retryAfterMs);
+    return res;
+  }
+}

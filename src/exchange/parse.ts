@@ -1,0 +1,349 @@
+/**
+ * Wire → domain (design.md convention 1 and 11): Decimal money, ms timestamps, safe integer ids,
+ * explicit enum maps, venue words turned into domain words. Tolerant of every variant listed in
+ * service-notes, strict about everything else: an unknown status, type or shape is a
+ * `BadResponseError` naming the endpoint and field, never a guess.
+ */
+import { BadResponseError } from '../core/errors.js';
+import { ZERO, type Decimal } from '../core/decimal.js';
+import type {
+  ConditionalLeg,
+  ConditionalPage,
+  ConditionalRecord,
+  Fill,
+  FlexActionType,
+  FlexPage,
+  FlexRecord,
+  FuturesMarket,
+  Loan,
+  OtoInfo,
+  PositionSide,
+  Side,
+  VenueOrder,
+  VenueOrderStatus,
+} from './gateway.js';
+import { Reader, isRecord } from './fields.js';
+
+/** Venue status spellings (spec + live) → normalised status. */
+export function normaliseStatus(raw: string): VenueOrderStatus | undefined {
+  switch (raw) {
+    case 'NEW':
+    case 'OPEN':
+      return 'OPEN';
+    case 'PARTIALLY_FILLED':
+      return 'PARTIALLY_FILLED';
+    case 'FILLED':
+      return 'FILLED';
+    case 'CANCELLED':
+    case 'CANCELED':
+    case 'CANCELED_STP':
+    case 'CANCELED_TAKER_BAND':
+      return 'CANCELLED';
+    default:
+      // AUTO_CANCELED_* (any suffix) are terminal cancels too; everything else is unknown.
+      return /^AUTO_CANCELL?ED_[A-Z0-9_]+$/.test(raw) ? 'CANCELLED' : undefined;
+  }
+}
+
+function side(r: Reader, field = 'side'): Side {
+  const v = r.str(field);
+  if (v !== 'buy' && v !== 'sell') r.fail(field, 'expected buy or sell');
+  return v;
+}
+
+function status(r: Reader, field = 'status'): { status: VenueOrderStatus; rawStatus: string } {
+  const raw = r.str(field);
+  const s = normaliseStatus(raw);
+  if (s === undefined) r.fail(field, `unknown order status ${JSON.stringify(raw.slice(0, 40))}`);
+  return { status: s, rawStatus: raw };
+}
+
+function positionSide(r: Reader, field = 'positionSide'): PositionSide | undefined {
+  if (!r.has(field)) return undefined;
+  const v = r.str(field);
+  if (v !== 'LONG' && v !== 'SHORT' && v !== 'BOTH') r.fail(field, 'expected LONG, SHORT or BOTH');
+  return v;
+}
+
+/** An Order (spec 2.1), from placement or cancel. */
+export function parseOrder(endpoint: string, value: unknown, path = ''): VenueOrder {
+  const r = Reader.of(endpoint, value, path);
+  const st = status(r);
+  const order: VenueOrder = {
+    orderId: r.id('orderId'),
+    clientOrderId: r.optStr('clientOrderId') ?? '',
+    market: r.str('market'),
+    side: side(r),
+    type: r.str('type'),
+    timestampMs: r.secondsToMs('timestamp'),
+    amount: r.dec('amount'),
+    price: r.dec('price'),
+    filledBase: r.dec('dealStock'),
+    filledQuote: r.dec('dealMoney'),
+    remaining: r.dec('left'),
+    fee: r.dec('dealFee'),
+    status: st.status,
+    rawStatus: st.rawStatus,
+    postOnly: r.optBool('postOnly', false),
+    ioc: r.optBool('ioc', false),
+    rpi: r.optBool('rpi', false),
+  };
+  const stp = r.optStr('stp');
+  if (stp !== undefined) order.stp = stp;
+  const ps = positionSide(r);
+  if (ps !== undefined) order.positionSide = ps;
+  if (r.has('oto')) order.oto = parseOto(r.child('oto'));
+  return order;
+}
+
+function parseOto(r: Reader): OtoInfo {
+  const oto: OtoInfo = { otoId: r.id('otoId') };
+  const sl = r.optDec('stopLoss');
+  const tp = r.optDec('takeProfit');
+  if (sl !== undefined) oto.stopLoss = sl;
+  if (tp !== undefined) oto.takeProfit = tp;
+  return oto;
+}
+
+/** Leg types: the live `margin ` prefix is removed; only the two spec types are accepted. */
+function legType(r: Reader): { type: string; rawType: string } {
+  const raw = r.str('type');
+  const type = raw.replace(/^margin /, '');
+  if (type !== 'limit' && type !== 'stop limit') r.fail('type', 'expected limit or stop limit');
+  return { type, rawType: raw };
+}
+
+/** Order-like object of a conditional record (spec 2.5), snake_case or camelCase. */
+function parseLeg(r: Reader): ConditionalLeg {
+  const t = legType(r);
+  let st: VenueOrderStatus | null = null;
+  if (r.has('status')) st = status(r).status;
+  const leg: ConditionalLeg = {
+    orderId: r.id('orderId'),
+    clientOrderId: r.optStr('clientOrderId') ?? '',
+    market: r.str('market'),
+    side: side(r),
+    type: t.type,
+    rawType: t.rawType,
+    status: st,
+    amount: r.dec('amount'),
+    price: r.dec('price'),
+    filledBase: r.optDec('dealStock') ?? ZERO,
+    filledQuote: r.optDec('dealMoney') ?? ZERO,
+    remaining: r.has('left') ? r.dec('left') : r.dec('amount'),
+    fee: r.optDec('dealFee') ?? ZERO,
+    timestampMs: r.secondsToMs('timestamp'),
+  };
+  const mtime = r.optSecondsToMs('mtime');
+  if (mtime !== undefined) leg.modifiedMs = mtime;
+  const ps = positionSide(r);
+  if (ps !== undefined) leg.positionSide = ps;
+  const apField = r.pick('activation_price', 'activationPrice');
+  if (apField !== undefined) leg.activationPrice = r.dec(apField);
+  const acField = r.pick('activation_condition', 'activationCondition');
+  if (acField !== undefined) leg.activationCondition = r.str(acField);
+  if (r.has('activated')) leg.activated = r.bool('activated');
+  return leg;
+}
+
+function parseConditionalRecord(endpoint: string, value: unknown, path: string): ConditionalRecord {
+  const r = Reader.of(endpoint, value, path);
+  const type = r.str('type');
+  if (type === 'oco') {
+    const sl = r.pick('stop_loss', 'stopLoss') ?? r.fail('stop_loss', 'missing (neither stop_loss nor stopLoss)');
+    const tp = r.pick('take_profit', 'takeProfit') ?? r.fail('take_profit', 'missing (neither take_profit nor takeProfit)');
+    return { kind: 'oco', id: r.id('id'), stopLoss: parseLeg(r.child(sl)), takeProfit: parseLeg(r.child(tp)) };
+  }
+  if (type === 'oto') {
+    const rec: ConditionalRecord = { kind: 'oto', id: r.id('id'), parent: parseLeg(r.child('conditionalOrder')) };
+    const sl = r.optDec('stopLossPrice');
+    const tp = r.optDec('takeProfitPrice');
+    if (sl !== undefined) rec.stopLossPrice = sl;
+    if (tp !== undefined) rec.takeProfitPrice = tp;
+    return rec;
+  }
+  return r.fail('type', 'expected oco or oto');
+}
+
+export function parseConditionalPage(endpoint: string, value: unknown): ConditionalPage {
+  const r = Reader.of(endpoint, value, '');
+  return {
+    limit: r.int('limit'),
+    offset: r.int('offset'),
+    total: r.int('total'),
+    records: r.array('records').map((rec, i) => parseConditionalRecord(endpoint, rec, `records[${i}]`)),
+  };
+}
+
+function parseFill(endpoint: string, value: unknown, path: string, market: string | undefined): Fill {
+  const r = Reader.of(endpoint, value, path);
+  const role = r.int('role');
+  if (role !== 1 && role !== 2) r.fail('role', 'expected 1 (maker) or 2 (taker)');
+  const m = r.optStr('market') ?? market ?? r.fail('market', 'missing (flat reply without market)');
+  const fill: Fill = {
+    dealId: r.id('id'),
+    orderId: r.id('orderId'),
+    clientOrderId: r.optStr('clientOrderId') ?? '',
+    market: m,
+    side: side(r),
+    role: role === 1 ? 'maker' : 'taker',
+    timeMs: r.secondsToMs('time'),
+    amount: r.dec('amount'),
+    price: r.dec('price'),
+    quote: r.dec('deal'),
+    fee: r.dec('fee'),
+  };
+  const feeAsset = r.optStr('feeAsset');
+  if (feeAsset !== undefined) fill.feeAsset = feeAsset;
+  return fill;
+}
+
+/**
+ * Executed history: a flat array (with `market` in the query) or an object keyed by market
+ * (without). Flattened in the order served.
+ */
+export function parseExecutedHistory(endpoint: string, value: unknown, queryMarket: string | undefined): Fill[] {
+  if (Array.isArray(value)) return value.map((v, i) => parseFill(endpoint, v, `[${i}]`, queryMarket));
+  if (!isRecord(value)) throw new BadResponseError(endpoint, '(root)', 'expected an array or an object keyed by market');
+  const out: Fill[] = [];
+  for (const [market, deals] of Object.entries(value)) {
+    if (!Array.isArray(deals)) throw new BadResponseError(endpoint, market, 'expected an array of deals');
+    deals.forEach((d, i) => out.push(parseFill(endpoint, d, `${market}[${i}]`, market)));
+  }
+  return out;
+}
+
+/** Main balance map `{TICKER: {main_balance}}`. */
+export function parseBalanceMap(endpoint: string, value: unknown): Map<string, Decimal> {
+  const r = Reader.of(endpoint, value, '');
+  const out = new Map<string, Decimal>();
+  for (const ticker of Object.keys(r.obj)) out.set(ticker, r.child(ticker).dec('main_balance'));
+  return out;
+}
+
+/** Main balance of one ticker: the live single `{main_balance}` or the spec's map (absent → 0). */
+export function parseBalanceOne(endpoint: string, value: unknown, ticker: string): Decimal {
+  const r = Reader.of(endpoint, value, '');
+  if (r.has('main_balance') && !isRecord(r.raw('main_balance'))) return r.dec('main_balance');
+  return parseBalanceMap(endpoint, value).get(ticker) ?? ZERO;
+}
+
+const FLEX_ACTIONS: Readonly<Record<number, FlexActionType>> = {
+  1: 'INVEST',
+  2: 'REINVEST',
+  3: 'WITHDRAW_FROM_INVESTMENT',
+  4: 'DAILY_EARNING',
+  5: 'CLOSE_INVESTMENT',
+  6: 'OPEN_INVESTMENT',
+};
+
+export const FLEX_ACTION_CODES: Readonly<Record<FlexActionType, number>> = {
+  INVEST: 1,
+  REINVEST: 2,
+  WITHDRAW_FROM_INVESTMENT: 3,
+  DAILY_EARNING: 4,
+  CLOSE_INVESTMENT: 5,
+  OPEN_INVESTMENT: 6,
+};
+
+/** Integer Unix time of unstated unit: values beyond year 5138 in seconds are taken as ms. */
+function unixToMs(r: Reader, field: string): number {
+  const v = r.int(field);
+  if (v < 0) r.fail(field, 'negative time');
+  return v >= 1e11 ? v : v * 1000;
+}
+
+function parseFlexRecord(endpoint: string, value: unknown, path: string): FlexRecord {
+  const r = Reader.of(endpoint, value, path);
+  const txField = r.pick('transactionId', 'transaction_id') ?? r.fail('transactionId', 'missing (neither transactionId nor transaction_id)');
+  const code = r.int('actionType');
+  const actionType = FLEX_ACTIONS[code] ?? r.fail('actionType', 'unknown action type');
+  return {
+    transactionId: r.str(txField),
+    createdAtMs: unixToMs(r, 'createdAt'),
+    planId: r.str('planId'),
+    investmentId: r.str('investmentId'),
+    currency: r.str('currency'),
+    amount: r.dec('amount'),
+    actionType,
+  };
+}
+
+export function parseFlexPage(endpoint: string, value: unknown): FlexPage {
+  const r = Reader.of(endpoint, value, '');
+  return {
+    records: r.array('data').map((v, i) => parseFlexRecord(endpoint, v, `data[${i}]`)),
+    limit: r.int('limit'),
+    offset: r.int('offset'),
+  };
+}
+
+export function parseFlexClose(endpoint: string, value: unknown): { transactionId: string } {
+  const d = Reader.of(endpoint, value, '').child('data');
+  const f = d.pick('transactionId', 'transaction_id') ?? d.fail('transactionId', 'missing (neither transactionId nor transaction_id)');
+  return { transactionId: d.str(f) };
+}
+
+export function parseLoan(endpoint: string, value: unknown): Loan {
+  const r = Reader.of(endpoint, value, '');
+  return {
+    asset: r.str('asset'),
+    amount: r.dec('amount'),
+    totalFunding: r.dec('totalFunding'),
+    currentLtv: r.dec('currentLtv'),
+    initialLtv: r.dec('initialLtv'),
+    marginCallLtv: r.dec('marginCallLtv'),
+    liquidationLtv: r.dec('liquidationLtv'),
+    createdAtMs: unixToMs(r, 'createdAt'),
+  };
+}
+
+function parseFuture(endpoint: string, value: unknown, path: string): FuturesMarket {
+  const r = Reader.of(endpoint, value, path);
+  const m: FuturesMarket = {
+    tickerId: r.str('ticker_id'),
+    base: r.str('stock_currency'),
+    quote: r.str('money_currency'),
+    lastPrice: r.looseDec('last_price'),
+    baseVolume: r.looseDec('stock_volume'),
+    quoteVolume: r.looseDec('money_volume'),
+    bid: r.looseDec('bid'),
+    ask: r.looseDec('ask'),
+    high: r.looseDec('high'),
+    low: r.looseDec('low'),
+    productType: r.str('product_type'),
+  };
+  const optDecs = [
+    ['open_interest', 'openInterest'],
+    ['index_price', 'indexPrice'],
+    ['funding_rate', 'fundingRate'],
+  ] as const;
+  for (const [wire, dom] of optDecs) {
+    const d = r.optLooseDec(wire);
+    if (d !== undefined) m[dom] = d;
+  }
+  const indexName = r.optStr('index_name');
+  if (indexName !== undefined) m.indexName = indexName;
+  const indexCurrency = r.optStr('index_currency');
+  if (indexCurrency !== undefined) m.indexCurrency = indexCurrency;
+  if (r.has('next_funding_rate_timestamp')) m.nextFundingRateTimestampMs = r.looseInt('next_funding_rate_timestamp');
+  if (r.has('max_leverage')) m.maxLeverage = r.looseInt('max_leverage');
+  if (r.has('funding_interval_minutes')) m.fundingIntervalMinutes = r.looseInt('funding_interval_minutes');
+  if (r.has('brackets')) {
+    const b = r.child('brackets');
+    const brackets: Record<string, number> = {};
+    for (const k of Object.keys(b.obj)) brackets[k] = b.looseInt(k);
+    m.brackets = brackets;
+  }
+  return m;
+}
+
+export function parseFutures(endpoint: string, value: unknown): FuturesMarket[] {
+  const r = Reader.of(endpoint, value, '');
+  if (r.raw('success') !== true) r.fail('success', 'expected true');
+  return r.array('result').map((v, i) => parseFuture(endpoint, v, `result[${i}]`));
+}
+
+export function parsePing(endpoint: string, value: unknown): void {
+  if (!Array.isArray(value) || value[0] !== 'pong') throw new BadResponseError(endpoint, '(root)', 'expected ["pong"]');
+}

@@ -1,0 +1,31 @@
+/**
+ * Public entry of v4-bot's API v4 client: `createApiClient(options)` and everything a caller
+ * needs to use it (domain types of the gateway contract and the error classes).
+ */
+export { createApiClient } from './exchange/client.js';
+export type { ApiClient, ApiClientOptions, RetryOptions } from './exchange/client.js';
+export type { EndpointName } from './exchange/endpoints.js';
+export { DEFAULT_POOLS, PRIORITY } from './exchange/rate-limits.js';
+export type { PoolName, PoolSpec, PoolStatus, RateLimitOverrides, PauseSettings } from './exchange/rate-limits.js';
+export type { NonceMode } from './exchange/nonce.js';
+export { BatchStoppedError } from './exchange/bulk.js';
+export type * from './exchange/gateway.js';
+export {
+  AmbiguousOutcomeError,
+  AuthError,
+  BadResponseError,
+  BotError,
+  ConfigError,
+  InvalidOrderError,
+  InvalidRequestError,
+  NonceError,
+  StoreError,
+  StrategyError,
+  TransientError,
+  errorCode,
+  errorMessage,
+} from './core/errors.js';
+export type { AuthKind, FieldErrors, InvalidOrderKind, SafeContext, TransientKind } from './core/errors.js';
+export { Decimal, dec } from './core/decimal.js';
+export { SystemClock, ManualClock } from './core/clock.js';
+export type { Clock } from './core/clock.js';
