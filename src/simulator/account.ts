@@ -1,0 +1,80 @@
+/**
+ * One account of the venue: balances (available and held), orders, deals, positions,
+ * conditional records, flex investments and its nonce state.
+ */
+import { Decimal, ZERO, dec } from '../core/decimal.js';
+import type { AccountOptions, LoanOptions } from './options.js';
+import type { ConditionalRecord, Deal, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
+
+export class Account {
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  readonly hedgeMode: boolean;
+  readonly loan: LoanOptions | undefined;
+  readonly creditLineEnabled: boolean;
+  readonly flexEnabled: boolean;
+  /** Available balance per asset (what the main balance endpoint answers). */
+  readonly balances = new Map<string, Decimal>();
+  /** Held for open orders, per asset. */
+  readonly locked = new Map<string, Decimal>();
+  /** Every order ever accepted, by id, in acceptance order. */
+  readonly orders = new Map<number, SimOrder>();
+  readonly deals: Deal[] = [];
+  readonly positions = new Map<string, Position>();
+  readonly conditionals = new Map<number, ConditionalRecord>();
+  readonly flex: FlexInvestment[] = [];
+  readonly flexLedger: FlexRecord[] = [];
+  /** Highest nonce accepted in strict mode (integer as bigint: nonces may exceed 2^53). */
+  lastNonce: bigint | null = null;
+  /** Window-mode nonces seen recently → their value in ms, pruned as the window moves. */
+  readonly windowNonces = new Map<string, number>();
+
+  constructor(opts: AccountOptions) {
+    this.apiKey = opts.apiKey;
+    this.apiSecret = opts.apiSecret;
+    this.hedgeMode = opts.hedgeMode ?? false;
+    this.loan = opts.loan;
+    this.creditLineEnabled = opts.creditLineEnabled ?? true;
+    this.flexEnabled = opts.flexEnabled ?? true;
+    for (const [asset, amount] of Object.entries(opts.balances ?? {})) this.balances.set(asset, dec(amount));
+  }
+
+  balance(asset: string): Decimal {
+    return this.balances.get(asset) ?? ZERO;
+  }
+
+  heldOf(asset: string): Decimal {
+    return this.locked.get(asset) ?? ZERO;
+  }
+
+  credit(asset: string, amount: Decimal): void {
+    this.balances.set(asset, this.balance(asset).plus(amount));
+  }
+
+  /** Moves `amount` of `asset` from available to held. */
+  hold(asset: string, amount: Decimal): void {
+    this.credit(asset, amount.neg());
+    this.locked.set(asset, this.heldOf(asset).plus(amount));
+  }
+
+  /** Moves `amount` of `asset` from held back to available. */
+  release(asset: string, amount: Decimal): void {
+    this.locked.set(asset, this.heldOf(asset).minus(amount));
+    this.credit(asset, amount);
+  }
+
+  /** Open (resting) orders, OCO legs excluded, oldest first. */
+  openOrders(): SimOrder[] {
+    return [...this.orders.values()].filter((o) => o.ocoId === undefined && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'));
+  }
+
+  position(market: string, positionSide: Position['positionSide']): Position {
+    const key = `${market}|${positionSide}`;
+    let p = this.positions.get(key);
+    if (p === undefined) {
+      p = { market, positionSide, amount: new Decimal(0), cost: new Decimal(0), margin: new Decimal(0), realisedPnl: new Decimal(0) };
+      this.positions.set(key, p);
+    }
+    return p;
+  }
+}

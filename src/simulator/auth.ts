@@ -1,0 +1,76 @@
+/**
+ * Request authentication, written from service-notes 1 (independently of the client):
+ * key known → HMAC-SHA512(secret, base64 payload header) in lowercase hex equals the signature →
+ * body equals the decoded payload (else 400 code 9) → `request` equals the path → nonce.
+ * Nonce: strictly increasing per key; or, with `"nonceWindow": true` in the body, a millisecond
+ * timestamp within ±5 s of the simulator clock, not seen before.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Account } from './account.js';
+import { badSignature, invalidPayload, nonceRejected, unknownKey, validation } from './errors.js';
+
+export const NONCE_WINDOW_MS = 5_000;
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** HMAC-SHA512 of the payload string, lowercase hex. */
+export function sign(secret: string, payloadB64: string): string {
+  return createHmac('sha512', Buffer.from(secret, 'utf8')).update(payloadB64, 'utf8').digest('hex');
+}
+
+export interface Authenticated {
+  account: Account;
+  body: Record<string, unknown>;
+}
+
+/** Verifies a private request; throws the venue's error answer when it fails. */
+export function authenticate(
+  accounts: ReadonlyMap<string, Account>,
+  path: string,
+  headers: IncomingHttpHeaders,
+  rawBody: string,
+  nowMs: number,
+): Authenticated {
+  const key = header(headers, 'x-txc-apikey');
+  const account = key === undefined ? undefined : accounts.get(key);
+  if (account === undefined) throw unknownKey();
+  const payload = header(headers, 'x-txc-payload') ?? '';
+  const signature = header(headers, 'x-txc-signature') ?? '';
+  const expected = Buffer.from(sign(account.apiSecret, payload), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badSignature();
+  if (Buffer.from(payload, 'base64').toString('utf8') !== rawBody || Buffer.from(rawBody, 'utf8').toString('base64') !== payload) {
+    throw invalidPayload();
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    throw invalidPayload();
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidPayload();
+  const b = body as Record<string, unknown>;
+  // Decision: a `request` that differs from the path is answered like a payload mismatch.
+  if (b['request'] !== path) throw invalidPayload();
+  checkNonce(account, b['nonce'], b['nonceWindow'] === true, nowMs);
+  return { account, body: b };
+}
+
+function checkNonce(account: Account, raw: unknown, windowMode: boolean, nowMs: number): void {
+  const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : typeof raw === 'string' ? raw : undefined;
+  if (text === undefined || !/^\d{1,30}$/.test(text)) throw validation({ nonce: ['The nonce field is required and must be an integer.'] });
+  const nonce = BigInt(text);
+  if (windowMode) {
+    for (const [k, t] of account.windowNonces) if (Math.abs(t - nowMs) > 2 * NONCE_WINDOW_MS) account.windowNonces.delete(k);
+    const ms = Number(nonce);
+    if (Math.abs(ms - nowMs) > NONCE_WINDOW_MS || account.windowNonces.has(text)) throw nonceRejected();
+    account.windowNonces.set(text, ms);
+    return;
+  }
+  if (account.lastNonce !== null && nonce <= account.lastNonce) throw nonceRejected();
+  account.lastNonce = nonce;
+}

@@ -1,0 +1,123 @@
+/**
+ * OTO → OCO lifecycle of collateral orders with stopLoss / takeProfit.
+ * - Placement creates an OTO record (id = otoId) while the parent rests.
+ * - When the parent reaches a terminal state with a filled amount (FILLED, or an ioc/cancel after
+ *   a partial fill), the OTO becomes an OCO pair for the filled amount, on the opposite side:
+ *   a `stop limit` leg (activation_price = stopLoss, activation_condition gte for a buy leg, lte
+ *   for a sell leg) and a `limit` take-profit leg. A parent cancelled with nothing filled just
+ *   drops its OTO.
+ * - Each step: an activated stop leg executes in full at the current price (taker; simplification:
+ *   it behaves like a stop-market so a paper stop always protects); a take-profit leg executes in
+ *   full at its price (maker) when the price crosses it. The other leg is then cancelled.
+ * Legs hold no funds and ignore the step volume (documented simplifications).
+ */
+import { Decimal } from '../core/decimal.js';
+import type { Account } from './account.js';
+import type { Market } from './market.js';
+import { applyFill, crosses, type MatchContext } from './matching.js';
+import type { OcoRecord, SimOrder } from './types.js';
+
+/** Registers the OTO of a freshly placed parent. */
+export function createOto(ctx: MatchContext, account: Account, parent: SimOrder, stopLoss?: Decimal, takeProfit?: Decimal): void {
+  const otoId = ctx.nextId();
+  parent.oto = { otoId, ...(stopLoss === undefined ? {} : { stopLoss }), ...(takeProfit === undefined ? {} : { takeProfit }) };
+  account.conditionals.set(otoId, {
+    type: 'oto',
+    id: otoId,
+    parentOrderId: parent.orderId,
+    ...(stopLoss === undefined ? {} : { stopLoss }),
+    ...(takeProfit === undefined ? {} : { takeProfit }),
+    active: true,
+  });
+}
+
+function makeLeg(ctx: MatchContext, parent: SimOrder, ocoId: number, type: 'limit' | 'stop limit', price: Decimal, timeMs: number): SimOrder {
+  const side = parent.side === 'buy' ? 'sell' : 'buy';
+  const leg: SimOrder = {
+    orderId: ctx.nextId(),
+    clientOrderId: '',
+    market: parent.market,
+    side,
+    type,
+    kind: 'collateral',
+    createdMs: timeMs,
+    mtimeMs: timeMs,
+    amount: parent.dealStock,
+    price,
+    left: parent.dealStock,
+    dealStock: new Decimal(0),
+    dealMoney: new Decimal(0),
+    dealFee: new Decimal(0),
+    postOnly: false,
+    ioc: false,
+    rpi: false,
+    status: 'NEW',
+    positionSide: parent.positionSide ?? 'BOTH',
+    lockAsset: parent.lockAsset,
+    locked: new Decimal(0),
+    lockPerUnit: new Decimal(0),
+    ocoId,
+  };
+  if (type === 'stop limit') {
+    leg.activationPrice = price;
+    leg.activationCondition = side === 'buy' ? 'gte' : 'lte';
+    leg.activated = 0;
+  }
+  return leg;
+}
+
+/** Parent reached FILLED/CANCELLED: turn its OTO into an OCO (or drop it). */
+export function onParentTerminal(ctx: MatchContext, account: Account, parent: SimOrder): void {
+  if (parent.oto === undefined || parent.ocoId !== undefined) return;
+  const oto = account.conditionals.get(parent.oto.otoId);
+  if (oto === undefined || oto.type !== 'oto' || !oto.active) return;
+  oto.active = false;
+  if (parent.dealStock.isZero()) return;
+  const timeMs = parent.mtimeMs;
+  const id = ctx.nextId();
+  const oco: OcoRecord = { type: 'oco', id, market: parent.market, otoId: oto.id, active: true };
+  if (oto.stopLoss !== undefined) {
+    const leg = makeLeg(ctx, parent, id, 'stop limit', oto.stopLoss, timeMs);
+    account.orders.set(leg.orderId, leg);
+    oco.stopLossOrderId = leg.orderId;
+  }
+  if (oto.takeProfit !== undefined) {
+    const leg = makeLeg(ctx, parent, id, 'limit', oto.takeProfit, timeMs);
+    account.orders.set(leg.orderId, leg);
+    oco.takeProfitOrderId = leg.orderId;
+  }
+  account.conditionals.set(id, oco);
+}
+
+function stopTriggered(leg: SimOrder, price: Decimal): boolean {
+  const at = leg.activationPrice ?? leg.price;
+  return leg.activationCondition === 'gte' ? price.gte(at) : price.lte(at);
+}
+
+/** One step of OCO evaluation for `market` across accounts. */
+export function runOcos(ctx: MatchContext, accounts: Iterable<Account>, market: Market, timeMs: number): void {
+  for (const account of accounts) {
+    for (const rec of account.conditionals.values()) {
+      if (rec.type !== 'oco' || !rec.active || rec.market !== market.name) continue;
+      const stop = rec.stopLossOrderId === undefined ? undefined : account.orders.get(rec.stopLossOrderId);
+      const tp = rec.takeProfitOrderId === undefined ? undefined : account.orders.get(rec.takeProfitOrderId);
+      let executed: SimOrder | undefined;
+      if (stop !== undefined && stopTriggered(stop, market.price)) {
+        stop.activated = 1;
+        applyFill(ctx, account, market, stop, stop.left, market.price, 2, timeMs);
+        executed = stop;
+      } else if (tp !== undefined && crosses(tp, market.price)) {
+        applyFill(ctx, account, market, tp, tp.left, tp.price, 1, timeMs);
+        executed = tp;
+      }
+      if (executed === undefined) continue;
+      rec.active = false;
+      for (const other of [stop, tp]) {
+        if (other !== undefined && other !== executed && other.status === 'NEW') {
+          other.status = 'CANCELLED';
+          other.mtimeMs = timeMs;
+        }
+      }
+    }
+  }
+}

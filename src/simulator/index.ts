@@ -1,0 +1,160 @@
+/**
+ * The built-in exchange simulator (paper venue): API v4 over real HTTP on loopback.
+ *
+ * ```ts
+ * const sim = await startSimulator({ clock: new ManualClock(), seed: 7, admin: true });
+ * // sim.baseUrl, sim.defaultAccount.apiKey / apiSecret
+ * clock.advance(60_000); sim.truth(sim.defaultAccount.apiKey);
+ * await sim.close();
+ * ```
+ * Time is lazy: each request and each handle call first runs every price step due by the clock.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SystemClock } from '../core/clock.js';
+import { toWire } from '../core/decimal.js';
+import type { AdminOps } from './admin.js';
+import { Faults } from './faults.js';
+import {
+  DEFAULT_BALANCES,
+  DEFAULT_RATE_LIMITS,
+  defaultMarkets,
+  type AccountOptions,
+  type FaultOptions,
+  type SimulatorOptions,
+} from './options.js';
+import { RateLimiter } from './rate-limit.js';
+import { createSimServer } from './server.js';
+import { truthOf, type Truth } from './truth.js';
+import { Venue } from './venue.js';
+
+export type {
+  SimulatorOptions,
+  MarketOptions,
+  AccountOptions,
+  FlexOptions,
+  LoanOptions,
+  FaultOptions,
+  EndpointFaults,
+  RateLimit,
+  RatePool,
+} from './options.js';
+export { defaultMarkets, DEFAULT_BALANCES, DEFAULT_RATE_LIMITS } from './options.js';
+export type { Truth, TruthOrder, DealSums } from './truth.js';
+
+/** API key pair of an account. */
+export interface KeyPair {
+  apiKey: string;
+  apiSecret: string;
+}
+
+/** A running simulator. All methods first catch the market up to the clock. */
+export interface SimulatorHandle {
+  /** e.g. `http://127.0.0.1:40123` (no trailing slash). */
+  readonly baseUrl: string;
+  readonly port: number;
+  /** Key pair of the default account (the first configured, or a generated funded one). */
+  readonly defaultAccount: KeyPair;
+  /** Ground truth of an account (default: the default account). Throws for an unknown key. */
+  truth(apiKey?: string): Truth;
+  /** Current price per market and simulator time (ms). */
+  prices(): { time: number; prices: Record<string, string> };
+  /** Sets a market price (decimal string, rounded to the tick); orders react at once. */
+  setPrice(market: string, price: string): void;
+  /** Runs `n` price steps (advances simulated time by n * stepMs). */
+  step(n: number): void;
+  /** Advances simulated time by `ms` on top of the clock. */
+  advance(ms: number): void;
+  /** Replaces the fault settings (streams restart from the seed). */
+  setFaults(faults: FaultOptions): void;
+  /** Adds an account; missing key/secret are generated. Default balances: none. */
+  createAccount(opts?: Partial<AccountOptions>): KeyPair;
+  /** Stops listening and drops every open connection (hung ones included). */
+  close(): Promise<void>;
+}
+
+function generatedKeyPair(): KeyPair {
+  return { apiKey: randomBytes(16).toString('hex'), apiSecret: randomBytes(32).toString('hex') };
+}
+
+/** Starts the venue and resolves once it listens. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
+  const clock = options.clock ?? new SystemClock();
+  const seed = options.seed ?? 1;
+  const venue = new Venue(clock, seed, options.markets ?? defaultMarkets(), options.stepMs ?? 1000);
+  const accounts = options.accounts ?? [];
+  if (accounts.length === 0) {
+    venue.addAccount({ ...generatedKeyPair(), balances: options.defaultBalances ?? DEFAULT_BALANCES });
+  } else {
+    for (const a of accounts) venue.addAccount(a);
+  }
+  const first = [...venue.accounts.values()][0];
+  if (first === undefined) throw new Error('simulator: no account');
+  const defaultAccount: KeyPair = { apiKey: first.apiKey, apiSecret: first.apiSecret };
+  const faults = new Faults(seed, options.faults ?? {});
+  const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+
+  const ops: AdminOps = {
+    truth(apiKey) {
+      venue.catchUp();
+      const account = venue.accounts.get(apiKey ?? defaultAccount.apiKey);
+      if (account === undefined) throw new RangeError('unknown apiKey');
+      return truthOf(venue, account);
+    },
+    prices() {
+      venue.catchUp();
+      const prices: Record<string, string> = {};
+      for (const m of venue.markets.values()) prices[m.name] = toWire(m.price);
+      return { time: venue.nowMs(), prices };
+    },
+    setPrice: (market, price) => venue.setPrice(market, price),
+    step: (n) => venue.step(n),
+    advance: (ms) => venue.advance(ms),
+    faults: () => faults.current,
+    setFaults: (f) => faults.set(f),
+    createAccount(opts = {}) {
+      venue.catchUp();
+      const pair = { apiKey: opts.apiKey ?? generatedKeyPair().apiKey, apiSecret: opts.apiSecret ?? generatedKeyPair().apiSecret };
+      venue.addAccount({ ...opts, ...pair });
+      return pair;
+    },
+  };
+
+  const server = createSimServer({
+    venue,
+    clock,
+    limiter,
+    faults,
+    admin: options.admin === true ? ops : undefined,
+    routeContext: { venue, options: { flatHistoryWithMarket: options.flatHistoryWithMarket ?? false } },
+    logger: options.logger,
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  options.logger?.info({ port }, 'simulator listening');
+  return {
+    baseUrl: `http://${urlHost}:${port}`,
+    port,
+    defaultAccount,
+    truth: ops.truth,
+    prices: ops.prices,
+    setPrice: ops.setPrice,
+    step: ops.step,
+    advance: ops.advance,
+    setFaults: ops.setFaults,
+    createAccount: ops.createAccount,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err === undefined ? resolve() : reject(err)));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * One market's rules and its price process: a seeded random walk rounded to the tick, or prices
+ * replayed from a CSV file. The simulator has no order book: one price per market per step.
+ */
+import { readFileSync } from 'node:fs';
+import { Decimal, dec, truncateToStep } from '../core/decimal.js';
+import type { MarketOptions } from './options.js';
+import { Prng } from './prng.js';
+
+/** Rules and live state of a market. All money fields are Decimal. */
+export class Market {
+  readonly name: string;
+  readonly stock: string;
+  readonly money: string;
+  readonly isPerp: boolean;
+  readonly tick: Decimal;
+  readonly step: Decimal;
+  readonly minAmount: Decimal;
+  readonly minTotal: Decimal;
+  readonly makerFee: Decimal;
+  readonly takerFee: Decimal;
+  readonly leverage: Decimal;
+  readonly maxLeverage: number;
+  readonly takerDepth: Decimal | undefined;
+  available: boolean;
+  /** Current price (money per stock), always a positive multiple of the tick. */
+  price: Decimal;
+  /** Stock volume still fillable by resting orders in the current step. */
+  volumeLeft: Decimal;
+  /** Price range and traded volume of the current 24 h bucket (futures listing). */
+  high: Decimal;
+  low: Decimal;
+  stockVolume: Decimal;
+  moneyVolume: Decimal;
+  private readonly drift: Decimal;
+  private readonly volatility: Decimal;
+  private readonly volumePerStep: Decimal;
+  private readonly pricePrng: Prng;
+  private readonly volumePrng: Prng;
+  private readonly replay: Decimal[] | undefined;
+  private replayIndex = 0;
+
+  constructor(opts: MarketOptions, seed: number) {
+    const [stock, money] = opts.name.split('_');
+    if (stock === undefined || money === undefined || stock === '') throw new RangeError(`bad market name ${opts.name}`);
+    this.name = opts.name;
+    this.isPerp = money === 'PERP';
+    this.stock = opts.stock ?? stock;
+    this.money = opts.money ?? (this.isPerp ? 'USDT' : money);
+    this.tick = dec(opts.tick);
+    this.step = dec(opts.step);
+    this.minAmount = dec(opts.minAmount ?? opts.step);
+    this.minTotal = dec(opts.minTotal ?? '5.05');
+    this.makerFee = dec(opts.makerFee ?? '0.001');
+    this.takerFee = dec(opts.takerFee ?? '0.001');
+    this.drift = new Decimal(opts.drift ?? '0');
+    this.volatility = dec(opts.volatility ?? '0.0005');
+    this.volumePerStep = dec(opts.volumePerStep ?? '1');
+    this.takerDepth = opts.takerDepth === undefined ? undefined : dec(opts.takerDepth);
+    this.leverage = new Decimal(opts.leverage ?? 10);
+    this.maxLeverage = opts.maxLeverage ?? 100;
+    this.available = opts.available ?? true;
+    this.pricePrng = Prng.derive(seed, `price:${opts.name}`);
+    this.volumePrng = Prng.derive(seed, `volume:${opts.name}`);
+    this.replay = opts.priceFile === undefined ? undefined : readPriceFile(opts.priceFile);
+    this.price = this.replay?.[0] ?? dec(opts.startPrice);
+    if (this.replay !== undefined) this.replayIndex = 1;
+    this.volumeLeft = this.volumePerStep;
+    this.high = this.price;
+    this.low = this.price;
+    this.stockVolume = new Decimal(0);
+    this.moneyVolume = new Decimal(0);
+  }
+
+  /** Moves the price one step and refreshes the step's fillable volume. */
+  advance(): void {
+    if (this.replay !== undefined) {
+      const next = this.replay[this.replayIndex];
+      if (next !== undefined) {
+        this.price = next;
+        this.replayIndex++;
+      }
+    } else {
+      // The random factor is not money: a plain double, fixed to 12 places before it touches Decimal.
+      const z = this.pricePrng.normal();
+      const change = this.drift.plus(this.volatility.mul(new Decimal(z.toFixed(12))));
+      this.setPrice(this.price.mul(change.plus(1)));
+    }
+    const factor = new Decimal((0.5 + this.volumePrng.next()).toFixed(6));
+    this.volumeLeft = truncateToStep(this.volumePerStep.mul(factor), this.step);
+    this.trackRange();
+  }
+
+  /** Sets the price, rounded to the tick, never below one tick. */
+  setPrice(p: Decimal): void {
+    const rounded = p.div(this.tick).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).mul(this.tick);
+    this.price = rounded.lt(this.tick) ? this.tick : rounded;
+    this.trackRange();
+  }
+
+  /** Starts a new 24 h statistics bucket. */
+  resetDay(): void {
+    this.high = this.price;
+    this.low = this.price;
+    this.stockVolume = new Decimal(0);
+    this.moneyVolume = new Decimal(0);
+  }
+
+  recordTrade(amount: Decimal, price: Decimal): void {
+    this.stockVolume = this.stockVolume.plus(amount);
+    this.moneyVolume = this.moneyVolume.plus(amount.mul(price));
+  }
+
+  private trackRange(): void {
+    if (this.price.gt(this.high)) this.high = this.price;
+    if (this.price.lt(this.low)) this.low = this.price;
+  }
+}
+
+function readPriceFile(file: string): Decimal[] {
+  const out: Decimal[] = [];
+  for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
+    const cell = line.split(',').at(-1)?.trim() ?? '';
+    if (cell === '') continue;
+    const d = /^\d+(\.\d+)?$/.test(cell) ? dec(cell) : undefined;
+    if (d === undefined) {
+      if (out.length === 0) continue; // header line
+      throw new RangeError(`${file}: not a price: ${cell.slice(0, 30)}`);
+    }
+    out.push(d);
+  }
+  if (out.length === 0) throw new RangeError(`${file}: no prices`);
+  return out;
+}

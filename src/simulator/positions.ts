@@ -1,0 +1,65 @@
+/**
+ * Collateral positions. A fill either opens (adds to) or reduces a position:
+ * - opening holds margin = amount * price / leverage (per-unit margin rounded up to 18 places) from
+ *   the money balance and adds amount * price to the entry cost;
+ * - reducing releases the proportional margin and entry cost (18 places) and realises
+ *   PnL = closed * price - released cost (long) or released cost - closed * price (short),
+ *   both paid to the money balance. Closing the whole position releases everything exactly.
+ * One-way mode (positionSide BOTH): a fill larger than the position flips it. Hedge mode
+ * (`_PERP` with hedgeMode): LONG and SHORT are separate; the part of a reducing fill beyond the
+ * position is not applied to any position (documented limitation: the venue would refuse it).
+ * Not modelled: liquidation, funding payments, mark price (the one market price is used).
+ */
+import { Decimal } from '../core/decimal.js';
+import type { Account } from './account.js';
+import type { Market } from './market.js';
+import type { PositionSide, Side } from './types.js';
+
+/** Margin per unit at `price`, rounded up to 18 places so products stay exact. */
+export function marginPerUnit(market: Market, price: Decimal): Decimal {
+  return price.div(market.leverage).toDecimalPlaces(18, Decimal.ROUND_UP);
+}
+
+/** Applies a collateral fill to the account's position; returns nothing, moves money itself. */
+export function applyPositionFill(
+  account: Account,
+  market: Market,
+  positionSide: PositionSide,
+  side: Side,
+  amount: Decimal,
+  price: Decimal,
+): void {
+  const pos = account.position(market.name, positionSide);
+  const signed = side === 'buy' ? amount : amount.neg();
+  let openPart = amount;
+  const hedgeReduce = (positionSide === 'LONG' && side === 'sell') || (positionSide === 'SHORT' && side === 'buy');
+  const reducing = hedgeReduce || (!pos.amount.isZero() && pos.amount.isNeg() !== signed.isNeg());
+  const size = pos.amount.abs();
+  const closed = Decimal.min(size, amount);
+  if (reducing && closed.gt(0)) {
+    let costReleased: Decimal;
+    let marginReleased: Decimal;
+    if (closed.eq(size)) {
+      costReleased = pos.cost;
+      marginReleased = pos.margin;
+    } else {
+      costReleased = pos.cost.mul(closed).div(size).toDecimalPlaces(18, Decimal.ROUND_HALF_EVEN);
+      marginReleased = pos.margin.mul(closed).div(size).toDecimalPlaces(18, Decimal.ROUND_DOWN);
+    }
+    const value = closed.mul(price);
+    const pnl = pos.amount.isPos() ? value.minus(costReleased) : costReleased.minus(value);
+    pos.cost = pos.cost.minus(costReleased);
+    pos.margin = pos.margin.minus(marginReleased);
+    pos.amount = pos.amount.isPos() ? pos.amount.minus(closed) : pos.amount.plus(closed);
+    pos.realisedPnl = pos.realisedPnl.plus(pnl);
+    account.credit(market.money, marginReleased.plus(pnl));
+  }
+  if (reducing) openPart = positionSide === 'BOTH' ? amount.minus(closed) : new Decimal(0);
+  if (openPart.gt(0)) {
+    const margin = openPart.mul(marginPerUnit(market, price));
+    account.credit(market.money, margin.neg());
+    pos.margin = pos.margin.plus(margin);
+    pos.cost = pos.cost.plus(openPart.mul(price));
+    pos.amount = side === 'buy' ? pos.amount.plus(openPart) : pos.amount.minus(openPart);
+  }
+}

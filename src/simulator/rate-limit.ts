@@ -1,0 +1,36 @@
+/**
+ * Sliding-window rate limits per pool (service-notes 2), on the simulator clock. Everything
+ * arrives from loopback, so one window per pool stands in for the venue's per-IP limit.
+ */
+import type { RateLimit, RatePool } from './options.js';
+
+export class RateLimiter {
+  private readonly hits = new Map<RatePool, number[]>();
+
+  constructor(private readonly limits: Record<RatePool, RateLimit>) {}
+
+  /** Records a request at `nowMs`; false when the pool is over its limit (request not counted). */
+  allow(pool: RatePool, nowMs: number): boolean {
+    const { limit, windowMs } = this.limits[pool];
+    let list = this.hits.get(pool);
+    if (list === undefined) {
+      list = [];
+      this.hits.set(pool, list);
+    }
+    let drop = 0;
+    while (drop < list.length && (list[drop] ?? 0) <= nowMs - windowMs) drop++;
+    if (drop > 0) list.splice(0, drop);
+    if (list.length >= limit) return false;
+    list.push(nowMs);
+    return true;
+  }
+}
+
+/** Pool of an endpoint path. */
+export function poolOf(path: string): RatePool {
+  if (path.startsWith('/api/v4/public/')) return 'public';
+  if (path.startsWith('/api/v4/order/')) return 'orders';
+  if (path === '/api/v4/trade-account/executed-history') return 'history';
+  if (path === '/api/v4/orders/conditional' || path === '/api/v4/conditional-orders') return 'conditional';
+  return 'account';
+}

@@ -1,0 +1,93 @@
+/** Order endpoints: bulk limit, collateral limit, cancel (api-v4 4.3, 4.4, 4.7; service-notes 3). */
+import { isValidClientOrderId } from '../../core/ids.js';
+import { SimHttpError, validation } from '../errors.js';
+import { FieldReader } from '../validate.js';
+import type { PlaceInput } from '../venue.js';
+import { orderWire } from '../wire.js';
+import type { PrivateHandler } from './types.js';
+
+export const MAX_BULK = 20;
+
+/** Shape validation of one order body; throws code 30 with per-field errors. */
+function readOrder(raw: unknown, kind: 'spot' | 'collateral'): PlaceInput {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw validation({ order: ['The order must be an object.'] });
+  const r = new FieldReader(raw as Record<string, unknown>);
+  const market = r.string('market', true);
+  const side = r.string('side', true);
+  if (side !== undefined && side !== 'buy' && side !== 'sell') r.fail('side', 'The selected side is invalid.');
+  const amount = r.decimal('amount', true);
+  const price = r.decimal('price', true);
+  const postOnly = r.bool('postOnly');
+  const ioc = r.bool('ioc');
+  const rpi = r.bool('rpi');
+  const clientOrderId = r.string('clientOrderId', false) ?? '';
+  if (clientOrderId !== '' && !isValidClientOrderId(clientOrderId)) {
+    r.fail('clientOrderId', 'The clientOrderId may contain letters, digits, dashes, dots and underscores (max 32).');
+  }
+  let positionSide: PlaceInput['positionSide'];
+  let stopLoss;
+  let takeProfit;
+  if (kind === 'collateral') {
+    const ps = r.string('positionSide', false);
+    if (ps !== undefined && ps !== 'LONG' && ps !== 'SHORT' && ps !== 'BOTH') r.fail('positionSide', 'The selected positionSide is invalid.');
+    else positionSide = ps;
+    stopLoss = r.decimal('stopLoss', false);
+    takeProfit = r.decimal('takeProfit', false);
+  }
+  if (!r.ok || market === undefined || amount === undefined || price === undefined) throw validation(r.errors);
+  return {
+    market,
+    side: side === 'sell' ? 'sell' : 'buy',
+    amount,
+    price,
+    postOnly,
+    ioc,
+    rpi,
+    clientOrderId,
+    kind,
+    ...(positionSide === undefined ? {} : { positionSide }),
+    ...(stopLoss === undefined ? {} : { stopLoss }),
+    ...(takeProfit === undefined ? {} : { takeProfit }),
+  };
+}
+
+export const bulk: PrivateHandler = (ctx, account, body) => {
+  const orders = body['orders'];
+  if (!Array.isArray(orders) || orders.length < 1 || orders.length > MAX_BULK) {
+    throw validation({ orders: [`The orders must be an array of 1 to ${MAX_BULK} orders.`] });
+  }
+  const so = body['stopOnFail'];
+  if (so !== undefined && typeof so !== 'boolean') throw validation({ stopOnFail: ['The stopOnFail field must be true or false.'] });
+  const stopOnFail = so === true;
+  const results: unknown[] = [];
+  for (const raw of orders) {
+    try {
+      const order = ctx.venue.place(account, readOrder(raw, 'spot'));
+      results.push({ result: orderWire(order), error: null });
+    } catch (err) {
+      if (!(err instanceof SimHttpError)) throw err;
+      results.push({ result: null, error: err.body });
+      // stopOnFail: the failing item is reported; the orders after it are not processed or listed.
+      if (stopOnFail) break;
+    }
+  }
+  return { status: 200, body: results };
+};
+
+export const collateralLimit: PrivateHandler = (ctx, account, body) => {
+  const order = ctx.venue.place(account, readOrder(body, 'collateral'));
+  return { status: 200, body: orderWire(order) };
+};
+
+export const cancel: PrivateHandler = (ctx, account, body) => {
+  const r = new FieldReader(body);
+  const market = r.string('market', true);
+  const orderId = r.int('orderId', 0, Number.MAX_SAFE_INTEGER);
+  const clientOrderId = r.string('clientOrderId', false);
+  if (orderId === undefined && (clientOrderId === undefined || clientOrderId === '') && !r.has('orderId')) {
+    r.fail('orderId', 'The orderId field is required when clientOrderId is not present.');
+  }
+  if (!r.ok || market === undefined) throw validation(r.errors);
+  const order = ctx.venue.cancel(account, market, orderId, clientOrderId);
+  return { status: 200, body: orderWire(order) };
+};

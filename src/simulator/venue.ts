@@ -1,0 +1,246 @@
+/**
+ * The venue's state and its clock discipline. Time is lazy: before every request or admin call
+ * the venue catches up to the clock by running every due price step (one per `stepMs` of
+ * simulated time), so the market is deterministic and a ManualClock needs no timers.
+ */
+import { Decimal, dec, isMultipleOf } from '../core/decimal.js';
+import type { Clock } from '../core/clock.js';
+import { Account } from './account.js';
+import { createOto, onParentTerminal, runOcos } from './conditional.js';
+import { business, validation } from './errors.js';
+import { DAY_MS, earnDaily, openInvestment } from './flex.js';
+import { Market } from './market.js';
+import { cancelRest, fillResting, takeAtPlacement, type MatchContext } from './matching.js';
+import type { AccountOptions, MarketOptions } from './options.js';
+import { marginPerUnit } from './positions.js';
+import { Prng } from './prng.js';
+import type { PositionSide, Side, SimOrder } from './types.js';
+
+/** A limit order request after shape validation (strings already parsed). */
+export interface PlaceInput {
+  market: string;
+  side: Side;
+  amount: Decimal;
+  price: Decimal;
+  postOnly: boolean;
+  ioc: boolean;
+  rpi: boolean;
+  clientOrderId: string;
+  kind: 'spot' | 'collateral';
+  positionSide?: PositionSide;
+  stopLoss?: Decimal;
+  takeProfit?: Decimal;
+}
+
+export class Venue implements MatchContext {
+  readonly markets = new Map<string, Market>();
+  readonly accounts = new Map<string, Account>();
+  readonly startMs: number;
+  private offsetMs = 0;
+  private nextStepMs: number;
+  private seq = 1_000_000;
+  private readonly ids: Prng;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly seed: number,
+    markets: MarketOptions[],
+    readonly stepMs: number,
+  ) {
+    if (!(stepMs > 0)) throw new RangeError('stepMs must be > 0');
+    for (const m of markets) this.markets.set(m.name, new Market(m, seed));
+    this.ids = Prng.derive(seed, 'ids');
+    this.startMs = clock.now();
+    this.nextStepMs = this.startMs + stepMs;
+  }
+
+  nextId(): number {
+    return ++this.seq;
+  }
+
+  /** Simulator time, ms: the clock plus any admin advance. */
+  nowMs(): number {
+    return this.clock.now() + this.offsetMs;
+  }
+
+  /** Fresh UUID-shaped id from the seeded stream. */
+  uuid(): string {
+    return this.ids.uuid();
+  }
+
+  addAccount(opts: AccountOptions): Account {
+    if (this.accounts.has(opts.apiKey)) throw new RangeError('account with this apiKey exists');
+    const account = new Account(opts);
+    for (const f of opts.flex ?? []) openInvestment(account, f, this.ids, this.nowMs());
+    this.accounts.set(opts.apiKey, account);
+    return account;
+  }
+
+  /** Runs every price step due up to now. */
+  catchUp(): void {
+    const now = this.nowMs();
+    while (this.nextStepMs <= now) {
+      this.runStep(this.nextStepMs);
+      this.nextStepMs += this.stepMs;
+    }
+  }
+
+  /** Advances simulated time by `ms` (admin) and catches up. */
+  advance(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError('advance: ms must be >= 0');
+    this.offsetMs += ms;
+    this.catchUp();
+  }
+
+  /** Runs `n` steps now by advancing simulated time `n * stepMs`. */
+  step(n: number): void {
+    this.advance(Math.max(0, Math.floor(n)) * this.stepMs);
+  }
+
+  /** Sets a market price (admin) and lets resting orders and OCO legs react at once. */
+  setPrice(market: string, price: string): void {
+    this.catchUp();
+    const m = this.requireMarket(market);
+    m.setPrice(dec(price));
+    this.matchMarket(m, this.nowMs());
+  }
+
+  requireMarket(name: string): Market {
+    const m = this.markets.get(name);
+    if (m === undefined) throw new RangeError(`unknown market ${name}`);
+    return m;
+  }
+
+  private runStep(timeMs: number): void {
+    const prevDay = Math.floor((timeMs - this.stepMs) / DAY_MS);
+    const day = Math.floor(timeMs / DAY_MS);
+    for (const m of this.markets.values()) {
+      m.advance();
+      this.matchMarket(m, timeMs);
+    }
+    for (let d = prevDay + 1; d <= day; d++) {
+      for (const a of this.accounts.values()) earnDaily(a, this.ids, d * DAY_MS);
+      for (const m of this.markets.values()) m.resetDay();
+    }
+  }
+
+  private matchMarket(m: Market, timeMs: number): void {
+    fillResting(this, this.accounts.values(), m, timeMs);
+    runOcos(this, this.accounts.values(), m, timeMs);
+  }
+
+  onTerminal(account: Account, order: SimOrder): void {
+    onParentTerminal(this, account, order);
+  }
+
+  /** Places a limit order (spot or collateral). Throws SimHttpError when refused. */
+  place(account: Account, input: PlaceInput): SimOrder {
+    const m = this.markets.get(input.market);
+    if (m === undefined || !m.available) throw validation({ market: ['Market is not available'] }, 31);
+    if (input.kind === 'spot' && m.isPerp) throw validation({ market: ['Market is not available'] }, 31);
+    if (input.rpi && input.ioc) throw validation({ rpi: ['RPI order cannot be used with IOC.'] }, 37);
+    if (input.postOnly && input.ioc) throw validation({ ioc: ['ioc cannot be used together with postOnly.'] }, 37);
+    if (!isMultipleOf(input.amount, m.step)) throw validation({ amount: [`Amount must be a multiple of ${m.step.toFixed()}.`] }, 32);
+    if (input.amount.lt(m.minAmount)) throw validation({ amount: [`Amount must be greater than or equal to ${m.minAmount.toFixed()}.`] }, 32);
+    if (!isMultipleOf(input.price, m.tick)) throw validation({ price: [`Price must be a multiple of ${m.tick.toFixed()}.`] }, 33);
+    if (input.amount.mul(input.price).lt(m.minTotal)) {
+      throw validation({ total: [`Total (amount * price) is less than ${m.minTotal.toFixed()}`] });
+    }
+    this.checkProtection(m, input);
+    const positionSide = this.positionSideFor(account, m, input);
+    if (input.clientOrderId !== '') {
+      const dup = account.openOrders().some((o) => o.market === m.name && o.clientOrderId === input.clientOrderId);
+      if (dup) throw validation({ clientOrderId: ['This client order id is already used by the current account.'] }, 36);
+    }
+    const takes = input.side === 'buy' ? input.price.gte(m.price) : input.price.lte(m.price);
+    if ((input.postOnly || input.rpi) && takes) throw business(13, { postOnly: ['Post only order would be executed immediately.'] });
+    const maxFee = Decimal.max(m.makerFee, m.takerFee);
+    let lockAsset: string;
+    let lockPerUnit: Decimal;
+    if (input.kind === 'collateral') {
+      lockAsset = m.money;
+      lockPerUnit = marginPerUnit(m, input.price).plus(input.price.mul(maxFee));
+    } else if (input.side === 'buy') {
+      lockAsset = m.money;
+      lockPerUnit = input.price.mul(maxFee.plus(1));
+    } else {
+      lockAsset = m.stock;
+      lockPerUnit = new Decimal(1);
+    }
+    const lock = input.amount.mul(lockPerUnit);
+    if (account.balance(lockAsset).lt(lock)) throw business(10, { amount: ['Not enough balance.'] });
+    const now = this.nowMs();
+    const order: SimOrder = {
+      orderId: this.nextId(),
+      clientOrderId: input.clientOrderId,
+      market: m.name,
+      side: input.side,
+      type: 'limit',
+      kind: input.kind,
+      createdMs: now,
+      mtimeMs: now,
+      amount: input.amount,
+      price: input.price,
+      left: input.amount,
+      dealStock: new Decimal(0),
+      dealMoney: new Decimal(0),
+      dealFee: new Decimal(0),
+      postOnly: input.postOnly,
+      ioc: input.ioc,
+      rpi: input.rpi,
+      status: 'NEW',
+      lockAsset,
+      locked: lock,
+      lockPerUnit,
+      ...(positionSide === undefined ? {} : { positionSide }),
+    };
+    account.hold(lockAsset, lock);
+    account.orders.set(order.orderId, order);
+    if (input.stopLoss !== undefined || input.takeProfit !== undefined) createOto(this, account, order, input.stopLoss, input.takeProfit);
+    takeAtPlacement(this, account, m, order);
+    if (order.ioc && order.left.gt(0)) cancelRest(this, account, order, now);
+    return order;
+  }
+
+  private checkProtection(m: Market, input: PlaceInput): void {
+    const errors: Record<string, string[]> = {};
+    const { stopLoss, takeProfit } = input;
+    if (stopLoss !== undefined) {
+      if (!isMultipleOf(stopLoss, m.tick)) throw validation({ stopLoss: [`Price must be a multiple of ${m.tick.toFixed()}.`] }, 33);
+      if (input.side === 'buy' ? stopLoss.gte(input.price) : stopLoss.lte(input.price)) {
+        errors['stopLoss'] = [`Stop loss must be ${input.side === 'buy' ? 'lower' : 'higher'} than the order price.`];
+      }
+    }
+    if (takeProfit !== undefined) {
+      if (!isMultipleOf(takeProfit, m.tick)) throw validation({ takeProfit: [`Price must be a multiple of ${m.tick.toFixed()}.`] }, 33);
+      if (input.side === 'buy' ? takeProfit.lte(input.price) : takeProfit.gte(input.price)) {
+        errors['takeProfit'] = [`Take profit must be ${input.side === 'buy' ? 'higher' : 'lower'} than the order price.`];
+      }
+    }
+    if (Object.keys(errors).length > 0) throw validation(errors);
+  }
+
+  private positionSideFor(account: Account, m: Market, input: PlaceInput): PositionSide | undefined {
+    if (input.kind === 'spot') return undefined;
+    const hedge = account.hedgeMode && m.isPerp;
+    const given = input.positionSide;
+    if (!hedge) {
+      if (given !== undefined && given !== 'BOTH') throw validation({ positionSide: ['Position side must be BOTH in one-way mode.'] });
+      return 'BOTH';
+    }
+    if (given === 'BOTH') throw validation({ positionSide: ['Position side must be LONG or SHORT in hedge mode.'] });
+    // Hedge mode without positionSide: the side opens (buy → LONG, sell → SHORT).
+    return given ?? (input.side === 'buy' ? 'LONG' : 'SHORT');
+  }
+
+  /** Cancels an open order by id or clientOrderId on `market`; throws code 2 when none is open. */
+  cancel(account: Account, market: string, orderId: number | undefined, clientOrderId: string | undefined): SimOrder {
+    if (!this.markets.has(market)) throw validation({ market: ['Market is not available'] }, 31);
+    const order = account
+      .openOrders()
+      .find((o) => o.market === market && (orderId !== undefined ? o.orderId === orderId : o.clientOrderId === clientOrderId));
+    if (order === undefined) throw business(2, { orderId: ['Unexecuted order was not found.'] });
+    cancelRest(this, account, order, this.nowMs());
+    return order;
+  }
+}
