@@ -1,0 +1,88 @@
+/**
+ * Credit-line check: records the loan and its LTVs; "no active loan" is a normal state.
+ *
+ * Hysteresis: LTV ≥ `reduceOnlyFraction` × marginCallLtv switches ACTIVE → REDUCE_ONLY; only when
+ * LTV falls below `resumeFraction` × marginCallLtv (and the job itself set REDUCE_ONLY) does it go
+ * back to ACTIVE, so an LTV hovering at the threshold does not flap. A HALTED state, or a
+ * REDUCE_ONLY set by someone else, is never overridden.
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal } from '../core/decimal.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { Logger } from '../observability/logger.js';
+import type { Store } from '../store/index.js';
+import type { TradingStateController } from './trading-state.js';
+
+export interface CreditJobOptions {
+  /** Fraction of marginCallLtv at which trading becomes REDUCE_ONLY. Default 0.8. */
+  reduceOnlyFraction?: Decimal;
+  /** Fraction of marginCallLtv below which the job lifts its own REDUCE_ONLY. Default 0.7. */
+  resumeFraction?: Decimal;
+}
+
+export type CreditRunReport =
+  | { active: false }
+  | { active: true; currentLtv: Decimal; marginCallLtv: Decimal; ratio: Decimal; action: 'none' | 'reduce_only' | 'resumed' };
+
+const REASON_PREFIX = 'credit:';
+
+export class CreditJob {
+  private readonly reduceAt: Decimal;
+  private readonly resumeBelow: Decimal;
+
+  constructor(
+    private readonly d: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger; tradingState: TradingStateController },
+    options: CreditJobOptions = {},
+  ) {
+    this.reduceAt = options.reduceOnlyFraction ?? new Decimal('0.8');
+    this.resumeBelow = options.resumeFraction ?? new Decimal('0.7');
+    if (this.resumeBelow.gt(this.reduceAt)) throw new RangeError('resumeFraction must be ≤ reduceOnlyFraction');
+  }
+
+  async runOnce(): Promise<CreditRunReport> {
+    const { store, gateway, clock, tradingState } = this.d;
+    const s = await gateway.creditLine();
+    const now = clock.now();
+    if (!s.active) {
+      store.tx(() =>
+        store.credit.record({ atMs: now, active: false, asset: null, amount: null, totalFunding: null, currentLtv: null, initialLtv: null, marginCallLtv: null, liquidationLtv: null }),
+      );
+      this.maybeResume('no active loan');
+      return { active: false };
+    }
+    const l = s.loan;
+    store.tx(() =>
+      store.credit.record({
+        atMs: now,
+        active: true,
+        asset: l.asset,
+        amount: l.amount,
+        totalFunding: l.totalFunding,
+        currentLtv: l.currentLtv,
+        initialLtv: l.initialLtv,
+        marginCallLtv: l.marginCallLtv,
+        liquidationLtv: l.liquidationLtv,
+      }),
+    );
+    const ratio = l.marginCallLtv.isZero() ? new Decimal(0) : l.currentLtv.div(l.marginCallLtv);
+    let action: 'none' | 'reduce_only' | 'resumed' = 'none';
+    if (ratio.gte(this.reduceAt)) {
+      if (tradingState.get() === 'ACTIVE') {
+        tradingState.set('REDUCE_ONLY', `${REASON_PREFIX} LTV ${l.currentLtv.toFixed()} ≥ ${this.reduceAt.toFixed()} × marginCallLtv ${l.marginCallLtv.toFixed()}`);
+        action = 'reduce_only';
+      }
+    } else if (ratio.lt(this.resumeBelow)) {
+      if (this.maybeResume(`LTV ${l.currentLtv.toFixed()} < ${this.resumeBelow.toFixed()} × marginCallLtv`)) action = 'resumed';
+    }
+    return { active: true, currentLtv: l.currentLtv, marginCallLtv: l.marginCallLtv, ratio, action };
+  }
+
+  private maybeResume(why: string): boolean {
+    const ts = this.d.tradingState;
+    if (ts.get() === 'REDUCE_ONLY' && ts.reason().startsWith(REASON_PREFIX)) {
+      ts.set('ACTIVE', `${REASON_PREFIX} resumed: ${why}`);
+      return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Applies venue deals to the store: runs the pure fills kernel against what the store knows and
+ * writes its events in ONE transaction (optionally with extra writes, e.g. the scan checkpoint),
+ * then tells fill listeners about the newly recorded fills of our orders.
+ */
+import type { Clock } from '../core/clock.js';
+import type { Fill } from '../exchange/gateway.js';
+import type { Logger } from '../observability/logger.js';
+import type { FillRecord, OrderRecord, Store } from '../store/index.js';
+import { applyDeals, type FillEvent, type LegView, type OrderView } from './kernels/fills.js';
+
+/** A fill of one of our orders (or protective legs), after it was committed. */
+export interface FillNotice {
+  strategyId: string;
+  fill: FillRecord;
+}
+export type FillListener = (notice: FillNotice) => void;
+
+/** What one application changed. */
+export interface ApplySummary {
+  /** Deals seen (after de-duplication inside the batch). */
+  deals: number;
+  /** Fills newly stored. */
+  newFills: number;
+  /** New fills that belong to no order of ours. */
+  external: number;
+  overfills: string[];
+  stateChanges: number;
+}
+
+function view(o: OrderRecord): OrderView {
+  return {
+    clientOrderId: o.clientOrderId,
+    strategyId: o.strategyId,
+    orderId: o.orderId,
+    market: o.market,
+    side: o.side,
+    amount: o.amount,
+    filledBase: o.filledBase,
+    state: o.state,
+  };
+}
+
+export class FillApplier {
+  private readonly listeners = new Set<FillListener>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  onFill(listener: FillListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private legs(): LegView[] {
+    const out: LegView[] = [];
+    for (const c of this.store.children.live()) {
+      const parent = this.store.orders.get(c.parentClientOrderId);
+      if (parent === undefined) continue;
+      out.push({
+        childId: c.id,
+        kind: c.kind,
+        parentClientOrderId: c.parentClientOrderId,
+        strategyId: c.strategyId,
+        market: parent.market,
+        side: parent.side === 'buy' ? 'sell' : 'buy',
+        price: c.price,
+        orderId: c.orderId,
+      });
+    }
+    return out;
+  }
+
+  /** Kernel input limited to the orders the batch can touch. */
+  private input(deals: readonly Fill[]) {
+    const byOrderId = new Map<number, OrderView>();
+    const byCid = new Map<string, OrderView>();
+    for (const d of deals) {
+      if (!byOrderId.has(d.orderId)) {
+        const o = this.store.orders.getByOrderId(d.orderId);
+        if (o !== undefined) byOrderId.set(d.orderId, view(o));
+      }
+      if (d.clientOrderId !== '' && !byCid.has(d.clientOrderId)) {
+        const o = this.store.orders.get(d.clientOrderId);
+        if (o !== undefined) byCid.set(d.clientOrderId, view(o));
+      }
+    }
+    const knownDealIds = this.store.fills.existing(deals.map((d) => d.dealId));
+    return { ordersByOrderId: byOrderId, ordersByClientId: byCid, legs: this.legs(), knownDealIds };
+  }
+
+  /**
+   * Applies `deals` (duplicates and already-stored deals are ignored). `alsoInTx` runs inside the
+   * same transaction (the reconciler moves its checkpoint there).
+   */
+  apply(deals: readonly Fill[], alsoInTx?: () => void): ApplySummary {
+    const now = this.clock.now();
+    const notices: FillNotice[] = [];
+    const summary: ApplySummary = { deals: 0, newFills: 0, external: 0, overfills: [], stateChanges: 0 };
+    this.store.tx(() => {
+      const events = applyDeals(this.input(deals), deals);
+      for (const e of events) this.write(e, now, summary, notices);
+      alsoInTx?.();
+    });
+    summary.deals = new Set(deals.map((d) => d.dealId)).size;
+    for (const n of notices) {
+      for (const l of this.listeners) {
+        try {
+          l(n);
+        } catch (err) {
+          this.logger.error({ err, dealId: n.fill.dealId }, 'fill listener threw');
+        }
+      }
+    }
+    return summary;
+  }
+
+  private write(e: FillEvent, now: number, summary: ApplySummary, notices: FillNotice[]): void {
+    const { store } = this;
+    switch (e.type) {
+      case 'fill':
+        if (store.fills.insert(e.fill)) {
+          summary.newFills++;
+          if (e.fill.strategyId === null) summary.external++;
+          else notices.push({ strategyId: e.fill.strategyId, fill: e.fill });
+        }
+        return;
+      case 'order_id_learned': {
+        store.orders.patch(e.clientOrderId, { orderId: e.orderId }, now);
+        const o = store.orders.get(e.clientOrderId);
+        if (o !== undefined) store.fills.attribute(e.orderId, o.strategyId, o.clientOrderId);
+        return;
+      }
+      case 'order_filled_base': {
+        const o = store.orders.get(e.clientOrderId);
+        if (o === undefined) return;
+        if (e.to !== null && e.to !== o.state) {
+          store.orders.setState(e.clientOrderId, o.state, e.to, 'fills', now, { filledBase: e.filledBase });
+          summary.stateChanges++;
+        } else {
+          store.orders.patch(e.clientOrderId, { filledBase: e.filledBase }, now);
+        }
+        return;
+      }
+      case 'overfill':
+        summary.overfills.push(e.clientOrderId);
+        store.alerts.add('overfill', e.clientOrderId, `filled ${e.filledBase.toFixed()} > amount ${e.amount.toFixed()}`, now);
+        this.logger.error({ clientOrderId: e.clientOrderId, filled: e.filledBase.toFixed(), amount: e.amount.toFixed() }, 'ALERT: order overfilled');
+        return;
+      case 'leg_filled':
+        store.children.update(e.childId, { state: 'filled', orderId: e.orderId }, now);
+        for (const c of store.children.byParent(e.parentClientOrderId)) {
+          if (c.id !== e.childId && (c.state === 'armed' || c.state === 'active' || c.state === 'missing')) {
+            store.children.update(c.id, { state: 'cancelled' }, now);
+          }
+        }
+        return;
+      case 'order_id_conflict':
+        store.alerts.add('order_id_conflict', e.clientOrderId, `deal ${e.dealId}: orderId ${e.seen}, known ${e.known}`, now);
+        this.logger.error({ ...e }, 'ALERT: fill carries our clientOrderId with another orderId');
+        return;
+    }
+  }
+}

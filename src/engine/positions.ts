@@ -1,0 +1,177 @@
+/**
+ * Positions derived from fills (pure; never edited in place). Per strategy and market:
+ * net base (buy +, sell −), open lots, average entry, realised PnL in quote and fees per asset.
+ *
+ * Realised PnL uses FIFO lot matching, so every figure is a sum of exact products
+ * (`(exit − entry) × amount`) and stays exact to the last decimal: no division is involved.
+ * Once a position is flat, FIFO and average-cost agree on the total. `avgEntry` (the only
+ * division) is informational, rounded to 18 decimal places.
+ */
+import { Decimal, ZERO } from '../core/decimal.js';
+
+/** The fields of a fill the fold needs. */
+export interface PositionFill {
+  dealId: number;
+  strategyId: string | null;
+  market: string;
+  side: 'buy' | 'sell';
+  timeMs: number;
+  /** Base amount (> 0). */
+  amount: Decimal;
+  price: Decimal;
+  /** Quote amount. */
+  quote: Decimal;
+  fee: Decimal;
+  /** Empty when unknown. */
+  feeAsset: string;
+}
+
+interface Lot {
+  /** Signed base: > 0 long lot, < 0 short lot. */
+  base: Decimal;
+  price: Decimal;
+}
+
+/** A derived position. All amounts are Decimal; `base` is signed (long > 0, short < 0). */
+export interface Position {
+  /** null for fills of orders the bot did not place. */
+  strategyId: string | null;
+  market: string;
+  base: Decimal;
+  /** Average entry price of the open lots (quote per base); null when flat. 18 dp. */
+  avgEntry: Decimal | null;
+  /** Quote cost of the open lots (Σ |lot| × price), exact. */
+  openCost: Decimal;
+  /** Realised PnL in quote (FIFO), gross of fees. */
+  realisedPnl: Decimal;
+  /** Fees paid per asset (`''` when the venue did not name the asset). */
+  fees: Record<string, Decimal>;
+  boughtBase: Decimal;
+  soldBase: Decimal;
+  boughtQuote: Decimal;
+  soldQuote: Decimal;
+  fillCount: number;
+}
+
+/** Mutable accumulator used while folding; frozen into `Position` at the end. */
+class Book {
+  lots: Lot[] = [];
+  realised = ZERO;
+  fees = new Map<string, Decimal>();
+  boughtBase = ZERO;
+  soldBase = ZERO;
+  boughtQuote = ZERO;
+  soldQuote = ZERO;
+  count = 0;
+
+  apply(f: PositionFill): void {
+    this.count++;
+    this.fees.set(f.feeAsset, (this.fees.get(f.feeAsset) ?? ZERO).plus(f.fee));
+    const sign = f.side === 'buy' ? 1 : -1;
+    if (sign > 0) {
+      this.boughtBase = this.boughtBase.plus(f.amount);
+      this.boughtQuote = this.boughtQuote.plus(f.quote);
+    } else {
+      this.soldBase = this.soldBase.plus(f.amount);
+      this.soldQuote = this.soldQuote.plus(f.quote);
+    }
+    let left = f.amount;
+    // Close opposite lots first, oldest first.
+    while (left.gt(0) && this.lots.length > 0) {
+      const lot = this.lots[0] as Lot;
+      if (lot.base.isPositive() === sign > 0) break; // same direction: nothing to close
+      const lotAbs = lot.base.abs();
+      const matched = Decimal.min(lotAbs, left);
+      // long lot closed by a sell: (exit − entry) × m; short lot closed by a buy: (entry − exit) × m
+      const pnl = sign < 0 ? f.price.minus(lot.price).mul(matched) : lot.price.minus(f.price).mul(matched);
+      this.realised = this.realised.plus(pnl);
+      left = left.minus(matched);
+      if (matched.eq(lotAbs)) this.lots.shift();
+      else lot.base = lot.base.isPositive() ? lot.base.minus(matched) : lot.base.plus(matched);
+    }
+    if (left.gt(0)) this.lots.push({ base: sign > 0 ? left : left.neg(), price: f.price });
+  }
+
+  freeze(strategyId: string | null, market: string): Position {
+    let base = ZERO;
+    let cost = ZERO;
+    for (const l of this.lots) {
+      base = base.plus(l.base);
+      cost = cost.plus(l.base.abs().mul(l.price));
+    }
+    return {
+      strategyId,
+      market,
+      base,
+      avgEntry: base.isZero() ? null : cost.div(base.abs()).toDecimalPlaces(18),
+      openCost: cost,
+      realisedPnl: this.realised,
+      fees: Object.fromEntries([...this.fees.entries()].sort(([a], [b]) => a.localeCompare(b))),
+      boughtBase: this.boughtBase,
+      soldBase: this.soldBase,
+      boughtQuote: this.boughtQuote,
+      soldQuote: this.soldQuote,
+      fillCount: this.count,
+    };
+  }
+}
+
+/** Application order of fills: time, then deal id (ids grow with time on the venue). */
+export function compareFills(a: PositionFill, b: PositionFill): number {
+  return a.timeMs - b.timeMs || a.dealId - b.dealId;
+}
+
+/**
+ * Folds fills into positions keyed by strategy and market. Input order does not matter: fills
+ * are applied in (time, deal id) order. Duplicate deal ids are a caller bug and throw.
+ */
+export function derivePositions(fills: readonly PositionFill[]): Position[] {
+  const seen = new Set<number>();
+  const books = new Map<string, { strategyId: string | null; market: string; book: Book }>();
+  for (const f of [...fills].sort(compareFills)) {
+    if (seen.has(f.dealId)) throw new Error(`derivePositions: duplicate deal id ${f.dealId}`);
+    seen.add(f.dealId);
+    const key = `${f.strategyId ?? ''}\u0000${f.market}`;
+    let entry = books.get(key);
+    if (entry === undefined) {
+      entry = { strategyId: f.strategyId, market: f.market, book: new Book() };
+      books.set(key, entry);
+    }
+    entry.book.apply(f);
+  }
+  return [...books.values()]
+    .map((e) => e.book.freeze(e.strategyId, e.market))
+    .sort((a, b) => (a.strategyId ?? '').localeCompare(b.strategyId ?? '') || a.market.localeCompare(b.market));
+}
+
+/** Per-market sums over all fills (base, quote, fees per asset), for reconciliation checks. */
+export interface MarketSums {
+  market: string;
+  fills: number;
+  buyBase: Decimal;
+  sellBase: Decimal;
+  buyQuote: Decimal;
+  sellQuote: Decimal;
+  fees: Record<string, Decimal>;
+}
+
+export function marketSums(fills: readonly PositionFill[]): MarketSums[] {
+  const m = new Map<string, MarketSums>();
+  for (const f of fills) {
+    let s = m.get(f.market);
+    if (s === undefined) {
+      s = { market: f.market, fills: 0, buyBase: ZERO, sellBase: ZERO, buyQuote: ZERO, sellQuote: ZERO, fees: {} };
+      m.set(f.market, s);
+    }
+    s.fills++;
+    if (f.side === 'buy') {
+      s.buyBase = s.buyBase.plus(f.amount);
+      s.buyQuote = s.buyQuote.plus(f.quote);
+    } else {
+      s.sellBase = s.sellBase.plus(f.amount);
+      s.sellQuote = s.sellQuote.plus(f.quote);
+    }
+    s.fees[f.feeAsset] = (s.fees[f.feeAsset] ?? ZERO).plus(f.fee);
+  }
+  return [...m.values()].sort((a, b) => a.market.localeCompare(b.market));
+}

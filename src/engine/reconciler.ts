@@ -1,0 +1,168 @@
+/**
+ * The reconciliation loop body (design.md section 3): executed-history scan → conditional
+ * listing diff → resolve unknown outcomes. The daemon runs `reconcileOnce()` at start-up before
+ * any strategy tick (and refuses to trade if it throws), then on its schedule.
+ *
+ * The history checkpoint (the `endDate` anchor of the last complete scan, Unix seconds) moves
+ * only in the transaction that applies the whole scan; the next scan re-reads `overlapSec`
+ * before it, so late-arriving deals are caught and duplicates are dropped by deal id.
+ */
+import type { Clock } from '../core/clock.js';
+import type { ConditionalRecord, ExchangeGateway } from '../exchange/gateway.js';
+import type { Logger } from '../observability/logger.js';
+import type { Store } from '../store/index.js';
+import type { ApplySummary, FillListener } from './fill-applier.js';
+import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
+import { scanHistory } from './kernels/history-scan.js';
+import type { OrderManager, ResolveOutcome } from './order-manager.js';
+
+export const HISTORY_CHECKPOINT = 'executedHistory.endDate';
+export const RECONCILED_AT = 'reconcile.completedMs';
+
+export interface ReconcilerOptions {
+  /** Page size of the history scan, 1..100. Default 100. */
+  pageSize?: number;
+  /** Seconds re-scanned before the checkpoint. Default 300. */
+  overlapSec?: number;
+}
+
+export interface ReconcileReport {
+  startedMs: number;
+  finishedMs: number;
+  scan: ApplySummary & { pages: number; duplicates: number; startDate: number | null; endDate: number };
+  conditional: ConditionalEvent[];
+  resolved: ResolveOutcome[];
+  /** Orders still UNKNOWN / PENDING_CANCEL after this pass. */
+  unresolved: number;
+}
+
+export interface ReconcilerDeps {
+  store: Store;
+  gateway: ExchangeGateway;
+  clock: Clock;
+  logger: Logger;
+  /** The order manager whose fill applier and resolver this loop drives. */
+  orders: OrderManager;
+}
+
+export class Reconciler {
+  private readonly pageSize: number;
+  private readonly overlapSec: number;
+  private running: Promise<ReconcileReport> | undefined;
+
+  constructor(
+    private readonly d: ReconcilerDeps,
+    options: ReconcilerOptions = {},
+  ) {
+    this.pageSize = options.pageSize ?? 100;
+    this.overlapSec = options.overlapSec ?? 300;
+  }
+
+  /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
+  onFill(listener: FillListener): () => void {
+    return this.d.orders.fills.onFill(listener);
+  }
+
+  /** Time of the last complete pass (ms), if any. */
+  lastReconciledMs(): number | undefined {
+    const c = this.d.store.checkpoints.get(RECONCILED_AT);
+    return c === undefined ? undefined : Number.parseInt(c.value, 10);
+  }
+
+  /** One full pass. Concurrent calls share the pass in progress. */
+  reconcileOnce(): Promise<ReconcileReport> {
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Executed-history scan only (also used by the benchmark). */
+  async scanOnce(): Promise<ReconcileReport['scan']> {
+    const { store, clock, gateway } = this.d;
+    const cp = store.checkpoints.get(HISTORY_CHECKPOINT);
+    const endDate = Math.floor(clock.now() / 1000);
+    const startDate = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapSec);
+    const result = await scanHistory((q) => gateway.executedHistory(q), {
+      ...(startDate === undefined ? {} : { startDate }),
+      endDate,
+      pageSize: this.pageSize,
+    });
+    const summary = this.d.orders.fills.apply(result.deals, () => {
+      store.checkpoints.set(HISTORY_CHECKPOINT, String(endDate), clock.now());
+    });
+    return { ...summary, pages: result.pages, duplicates: result.duplicates, startDate: startDate ?? null, endDate };
+  }
+
+  private childViews(): ChildView[] {
+    const out: ChildView[] = [];
+    for (const c of this.d.store.children.live()) {
+      const p = this.d.store.orders.get(c.parentClientOrderId);
+      if (p === undefined || p.state === 'PENDING' || p.state === 'UNKNOWN') continue;
+      out.push({
+        childId: c.id,
+        kind: c.kind,
+        state: c.state,
+        price: c.price,
+        orderId: c.orderId,
+        ocoId: c.ocoId,
+        parent: { clientOrderId: p.clientOrderId, market: p.market, side: p.side, state: p.state, otoId: p.otoId, filledBase: p.filledBase },
+      });
+    }
+    return out;
+  }
+
+  private async listing(markets: readonly string[]): Promise<ConditionalRecord[]> {
+    const out: ConditionalRecord[] = [];
+    for (const market of markets) {
+      for (let offset = 0; ; offset += 100) {
+        const page = await this.d.gateway.conditionalOrders({ market, offset, limit: 100 });
+        out.push(...page.records);
+        if (page.records.length < 100 || offset + 100 >= page.total) break;
+      }
+    }
+    return out;
+  }
+
+  /** Diffs the conditional listing against our children and records the events. */
+  async conditionalOnce(): Promise<ConditionalEvent[]> {
+    const views = this.childViews();
+    if (views.length === 0) return [];
+    const markets = [...new Set(views.map((v) => v.parent.market))].sort();
+    const events = diffConditional(views, await this.listing(markets));
+    const { store, clock, logger } = this.d;
+    const now = clock.now();
+    store.tx(() => {
+      for (const e of events) {
+        if (e.type === 'leg_active') {
+          store.children.update(e.childId, { state: 'active', orderId: e.orderId, ocoId: e.ocoId }, now);
+          const c = store.children.all().find((x) => x.id === e.childId);
+          if (c !== undefined) store.fills.attribute(e.orderId, c.strategyId, c.parentClientOrderId);
+        } else if (e.type === 'child_cancelled') {
+          store.children.update(e.childId, { state: 'cancelled' }, now);
+        } else {
+          store.children.update(e.childId, { state: 'missing' }, now);
+          store.alerts.add('protective_leg_missing', e.parentClientOrderId, e.reason, now);
+        }
+      }
+    });
+    for (const e of events) {
+      if (e.type === 'leg_missing') logger.error({ parent: e.parentClientOrderId, reason: e.reason }, 'ALERT: protective leg missing');
+    }
+    return events;
+  }
+
+  private async pass(): Promise<ReconcileReport> {
+    const startedMs = this.d.clock.now();
+    const scan = await this.scanOnce();
+    const conditional = await this.conditionalOnce();
+    const resolved = await this.d.orders.resolveUnknown();
+    const unresolved = this.d.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
+    const finishedMs = this.d.clock.now();
+    this.d.store.tx(() => this.d.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));
+    if (scan.newFills > 0 || unresolved > 0 || conditional.length > 0) {
+      this.d.logger.info({ newFills: scan.newFills, pages: scan.pages, external: scan.external, unresolved, conditional: conditional.length }, 'reconciled');
+    }
+    return { startedMs, finishedMs, scan, conditional, resolved, unresolved };
+  }
+}

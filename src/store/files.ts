@@ -1,0 +1,17 @@
+/** File-mode helpers: everything the store writes is private to the bot's user (0600 / 0700). */
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Creates `file` with mode 0600 if missing and tightens its mode if it exists. */
+export function ensurePrivateFile(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+}
+
+/** Tightens the mode of a file SQLite created by itself (-wal, -shm), when present. */
+export function tightenIfExists(file: string): void {
+  if (existsSync(file)) chmodSync(file, 0o600);
+}

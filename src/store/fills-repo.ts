@@ -1,0 +1,124 @@
+/** Fills: one row per distinct venue deal id (the de-duplication key, enforced by the schema). */
+import type { Database, Statement } from 'better-sqlite3';
+import { dec, toWire } from '../core/decimal.js';
+import type { FillRecord, Side } from './types.js';
+
+interface FillRow {
+  deal_id: number;
+  order_id: number;
+  client_order_id: string;
+  market: string;
+  side: string;
+  role: string;
+  time_ms: number;
+  amount: string;
+  price: string;
+  quote: string;
+  fee: string;
+  fee_asset: string;
+  strategy_id: string | null;
+  owner_client_order_id: string | null;
+}
+
+function toRecord(r: FillRow): FillRecord {
+  return {
+    dealId: r.deal_id,
+    orderId: r.order_id,
+    clientOrderId: r.client_order_id,
+    market: r.market,
+    side: r.side as Side,
+    role: r.role as 'maker' | 'taker',
+    timeMs: r.time_ms,
+    amount: dec(r.amount),
+    price: dec(r.price),
+    quote: dec(r.quote),
+    fee: dec(r.fee),
+    feeAsset: r.fee_asset,
+    strategyId: r.strategy_id,
+    ownerClientOrderId: r.owner_client_order_id,
+  };
+}
+
+/** SQLite's default limit of bound parameters per statement is well above this. */
+const ID_CHUNK = 500;
+
+export class FillsRepository {
+  private readonly insertStmt: Statement;
+
+  constructor(private readonly db: Database) {
+    this.insertStmt = db.prepare(
+      `INSERT OR IGNORE INTO fills (deal_id, order_id, client_order_id, market, side, role, time_ms, amount, price, quote,
+        fee, fee_asset, strategy_id, owner_client_order_id)
+       VALUES (@dealId, @orderId, @clientOrderId, @market, @side, @role, @timeMs, @amount, @price, @quote, @fee, @feeAsset,
+        @strategyId, @ownerClientOrderId)`,
+    );
+  }
+
+  /** Inserts a fill; returns false when its deal id was already stored (nothing changes). */
+  insert(f: FillRecord): boolean {
+    const res = this.insertStmt.run({
+      ...f,
+      amount: toWire(f.amount),
+      price: toWire(f.price),
+      quote: toWire(f.quote),
+      fee: toWire(f.fee),
+    });
+    return res.changes === 1;
+  }
+
+  /** The subset of `dealIds` already stored. */
+  existing(dealIds: readonly number[]): Set<number> {
+    const out = new Set<number>();
+    for (let i = 0; i < dealIds.length; i += ID_CHUNK) {
+      const chunk = dealIds.slice(i, i + ID_CHUNK);
+      const rows = this.db
+        .prepare(`SELECT deal_id FROM fills WHERE deal_id IN (${chunk.map(() => '?').join(',')})`)
+        .all(...chunk) as { deal_id: number }[];
+      for (const r of rows) out.add(r.deal_id);
+    }
+    return out;
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM fills').get() as { n: number }).n;
+  }
+
+  /** Every fill in application order (time, then deal id). */
+  all(): FillRecord[] {
+    return (this.db.prepare('SELECT * FROM fills ORDER BY time_ms, deal_id').all() as FillRow[]).map(toRecord);
+  }
+
+  byStrategy(strategyId: string): FillRecord[] {
+    return (
+      this.db.prepare('SELECT * FROM fills WHERE strategy_id = ? ORDER BY time_ms, deal_id').all(strategyId) as FillRow[]
+    ).map(toRecord);
+  }
+
+  /** The `limit` newest fills of a strategy, newest first. */
+  recentByStrategy(strategyId: string, limit: number): FillRecord[] {
+    return (
+      this.db
+        .prepare('SELECT * FROM fills WHERE strategy_id = ? ORDER BY time_ms DESC, deal_id DESC LIMIT ?')
+        .all(strategyId, limit) as FillRow[]
+    ).map(toRecord);
+  }
+
+  byOwner(clientOrderId: string): FillRecord[] {
+    return (
+      this.db.prepare('SELECT * FROM fills WHERE owner_client_order_id = ? ORDER BY time_ms, deal_id').all(clientOrderId) as FillRow[]
+    ).map(toRecord);
+  }
+
+  byOrderId(orderId: number): FillRecord[] {
+    return (this.db.prepare('SELECT * FROM fills WHERE order_id = ? ORDER BY time_ms, deal_id').all(orderId) as FillRow[]).map(
+      toRecord,
+    );
+  }
+
+  /** Attributes fills of `orderId` (recorded as external before the order was known) to an owner. */
+  attribute(orderId: number, strategyId: string, ownerClientOrderId: string): number {
+    return this.db
+      .prepare('UPDATE fills SET strategy_id = ?, owner_client_order_id = ? WHERE order_id = ? AND owner_client_order_id IS NULL')
+      .run(strategyId, ownerClientOrderId, orderId).changes;
+  }
+}

@@ -1,0 +1,119 @@
+/** Flex ledger (unique transaction id), flex close intents, and credit-line snapshots. */
+import type { Database, Statement } from 'better-sqlite3';
+import { dec, toWire } from '../core/decimal.js';
+import type { CreditSnapshot, FlexIntentRecord, FlexIntentState, FlexRecordRow } from './types.js';
+
+export class FlexRepository {
+  private readonly insertStmt: Statement;
+  constructor(private readonly db: Database) {
+    this.insertStmt = db.prepare(
+      `INSERT OR IGNORE INTO flex_ledger (transaction_id, created_ms, plan_id, investment_id, currency, amount, action_type)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /** Returns false when the transaction id was already in the ledger. */
+  insert(r: FlexRecordRow): boolean {
+    return (
+      this.insertStmt.run(r.transactionId, r.createdAtMs, r.planId, r.investmentId, r.currency, toWire(r.amount), r.actionType).changes === 1
+    );
+  }
+
+  all(): FlexRecordRow[] {
+    const rows = this.db.prepare('SELECT * FROM flex_ledger ORDER BY created_ms, transaction_id').all() as {
+      transaction_id: string;
+      created_ms: number;
+      plan_id: string;
+      investment_id: string;
+      currency: string;
+      amount: string;
+      action_type: string;
+    }[];
+    return rows.map((r) => ({
+      transactionId: r.transaction_id,
+      createdAtMs: r.created_ms,
+      planId: r.plan_id,
+      investmentId: r.investment_id,
+      currency: r.currency,
+      amount: dec(r.amount),
+      actionType: r.action_type,
+    }));
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM flex_ledger').get() as { n: number }).n;
+  }
+
+  insertIntent(id: string, strategyId: string, plan: string, nowMs: number): void {
+    this.db
+      .prepare(`INSERT INTO flex_intents (id, strategy_id, plan, state, created_ms, updated_ms) VALUES (?, ?, ?, 'PENDING', ?, ?)`)
+      .run(id, strategyId, plan, nowMs, nowMs);
+  }
+
+  setIntent(id: string, state: FlexIntentState, patch: { transactionId?: string; reason?: string }, nowMs: number): void {
+    this.db
+      .prepare(
+        'UPDATE flex_intents SET state = ?, transaction_id = COALESCE(?, transaction_id), reason = COALESCE(?, reason), updated_ms = ? WHERE id = ?',
+      )
+      .run(state, patch.transactionId ?? null, patch.reason ?? null, nowMs, id);
+  }
+
+  intents(states?: readonly FlexIntentState[]): FlexIntentRecord[] {
+    const where = states === undefined ? '' : ` WHERE state IN (${states.map(() => '?').join(',')})`;
+    const rows = this.db.prepare(`SELECT * FROM flex_intents${where} ORDER BY created_ms, id`).all(...(states ?? [])) as {
+      id: string;
+      strategy_id: string;
+      plan: string;
+      state: string;
+      transaction_id: string | null;
+      reason: string | null;
+      created_ms: number;
+      updated_ms: number;
+    }[];
+    return rows.map((r) => ({
+      id: r.id,
+      strategyId: r.strategy_id,
+      plan: r.plan,
+      state: r.state as FlexIntentState,
+      transactionId: r.transaction_id,
+      reason: r.reason,
+      createdMs: r.created_ms,
+      updatedMs: r.updated_ms,
+    }));
+  }
+}
+
+export class CreditRepository {
+  constructor(private readonly db: Database) {}
+
+  record(s: CreditSnapshot): void {
+    const w = (d: CreditSnapshot['amount']): string | null => (d === null ? null : toWire(d));
+    this.db
+      .prepare(
+        `INSERT INTO credit_snapshots (at_ms, active, asset, amount, total_funding, current_ltv, initial_ltv, margin_call_ltv, liquidation_ltv)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(s.atMs, s.active ? 1 : 0, s.asset, w(s.amount), w(s.totalFunding), w(s.currentLtv), w(s.initialLtv), w(s.marginCallLtv), w(s.liquidationLtv));
+    // Only the recent history matters operationally; keep the table bounded.
+    this.db.prepare('DELETE FROM credit_snapshots WHERE id <= (SELECT MAX(id) FROM credit_snapshots) - 1000').run();
+  }
+
+  latest(): CreditSnapshot | undefined {
+    const r = this.db.prepare('SELECT * FROM credit_snapshots ORDER BY id DESC LIMIT 1').get() as
+      | Record<string, string | number | null>
+      | undefined;
+    if (r === undefined) return undefined;
+    const d = (v: string | number | null | undefined) => (typeof v === 'string' ? dec(v) : null);
+    return {
+      atMs: r['at_ms'] as number,
+      active: r['active'] === 1,
+      asset: (r['asset'] as string | null) ?? null,
+      amount: d(r['amount']),
+      totalFunding: d(r['total_funding']),
+      currentLtv: d(r['current_ltv']),
+      initialLtv: d(r['initial_ltv']),
+      marginCallLtv: d(r['margin_call_ltv']),
+      liquidationLtv: d(r['liquidation_ltv']),
+    };
+  }
+}

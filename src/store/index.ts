@@ -1,0 +1,216 @@
+/**
+ * The bot's durable store: one SQLite file in the data dir (WAL, synchronous FULL, versioned
+ * migrations, files 0600, exclusive instance lock). Amounts are decimal strings on disk.
+ *
+ * Writes that belong together go through `store.tx(fn)`: one SQLite transaction, all or nothing.
+ * A failed write surfaces as `StoreError` (never swallowed, never reported as success).
+ */
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import type { Clock } from '../core/clock.js';
+import { BotError, StoreError } from '../core/errors.js';
+import type { Logger } from '../observability/logger.js';
+import { ensurePrivateDir, ensurePrivateFile, tightenIfExists } from './files.js';
+import { FillsRepository } from './fills-repo.js';
+import { CreditRepository, FlexRepository } from './flex-credit-repos.js';
+import { acquireInstanceLock, type InstanceLock } from './lock.js';
+import { migrate } from './migrations.js';
+import {
+  AlertsRepository,
+  CheckpointsRepository,
+  ChildrenRepository,
+  MetaRepository,
+  strategyStateStore,
+  type StrategyStateStore,
+} from './misc-repos.js';
+import { OrdersRepository } from './orders-repo.js';
+
+export * from './types.js';
+export type { NewOrder, OrderPatch } from './orders-repo.js';
+export type { StrategyStateStore } from './misc-repos.js';
+export type { OrdersRepository } from './orders-repo.js';
+export type { FillsRepository } from './fills-repo.js';
+export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
+export type { AlertsRepository, CheckpointsRepository, ChildrenRepository, MetaRepository } from './misc-repos.js';
+
+/**
+ * Structurally the `NoncePersistence` of src/exchange/gateway.ts (the store may not import the
+ * exchange layer; TypeScript's structural typing makes the two interchangeable).
+ */
+export interface NoncePersistence {
+  load(): number | undefined;
+  save(highWaterMs: number): void;
+}
+
+/** File name of the database inside the data dir. */
+export const DB_FILE = 'bot.sqlite';
+const NONCE_KEY = 'nonce.highWaterMs';
+
+export interface OpenStoreOptions {
+  /** Directory holding the database and lock (created 0700 if missing). */
+  dataDir: string;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The store handle the daemon owns for its lifetime. */
+export interface Store {
+  /** Absolute path of the database file. */
+  readonly file: string;
+  readonly orders: OrdersRepository;
+  readonly fills: FillsRepository;
+  readonly children: ChildrenRepository;
+  readonly checkpoints: CheckpointsRepository;
+  readonly flex: FlexRepository;
+  readonly credit: CreditRepository;
+  readonly alerts: AlertsRepository;
+  readonly meta: MetaRepository;
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  tx<T>(fn: () => T): T;
+  /** Where the exchange client persists its nonce high-water mark (ms). */
+  noncePersistence(): NoncePersistence;
+  /** A strategy's key-value state (JSON values). */
+  strategyState(strategyId: string): StrategyStateStore;
+  /** Releases the lock and closes the database; idempotent. */
+  close(): void;
+}
+
+function wrapIo(err: unknown, what: string): BotError {
+  if (err instanceof BotError) return err;
+  return new StoreError('io', `store ${what} failed: ${err instanceof Error ? err.message : String(err)}`, {}, { cause: err });
+}
+
+class SqliteStore implements Store {
+  readonly orders: OrdersRepository;
+  readonly fills: FillsRepository;
+  readonly children: ChildrenRepository;
+  readonly checkpoints: CheckpointsRepository;
+  readonly flex: FlexRepository;
+  readonly credit: CreditRepository;
+  readonly alerts: AlertsRepository;
+  readonly meta: MetaRepository;
+  private closed = false;
+
+  constructor(
+    readonly file: string,
+    private readonly db: Database.Database,
+    private readonly lock: InstanceLock | undefined,
+    private readonly clock: Clock,
+  ) {
+    this.orders = new OrdersRepository(db);
+    this.fills = new FillsRepository(db);
+    this.children = new ChildrenRepository(db);
+    this.checkpoints = new CheckpointsRepository(db);
+    this.flex = new FlexRepository(db);
+    this.credit = new CreditRepository(db);
+    this.alerts = new AlertsRepository(db);
+    this.meta = new MetaRepository(db);
+  }
+
+  tx<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn)();
+    } catch (err) {
+      throw wrapIo(err, 'transaction');
+    }
+  }
+
+  noncePersistence(): NoncePersistence {
+    return {
+      load: () => {
+        const v = this.meta.get(NONCE_KEY);
+        return v === undefined ? undefined : Number.parseInt(v, 10);
+      },
+      save: (highWaterMs: number) => {
+        try {
+          this.meta.set(NONCE_KEY, String(highWaterMs));
+        } catch (err) {
+          throw wrapIo(err, 'nonce save');
+        }
+      },
+    };
+  }
+
+  strategyState(strategyId: string): StrategyStateStore {
+    const inner = strategyStateStore(this.db, strategyId, () => this.clock.now());
+    return {
+      get: (key) => inner.get(key),
+      set: (key, value) => {
+        try {
+          inner.set(key, value);
+        } catch (err) {
+          throw wrapIo(err, 'strategy state write');
+        }
+      },
+      delete: (key) => {
+        try {
+          inner.delete(key);
+        } catch (err) {
+          throw wrapIo(err, 'strategy state delete');
+        }
+      },
+      entries: () => inner.entries(),
+    };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.close();
+    } finally {
+      this.lock?.release();
+    }
+  }
+}
+
+function configure(db: Database.Database): void {
+  db.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before it returns (failure-modes 9: kill -9 during a write).
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+}
+
+/**
+ * Opens (creating if needed) the store in `dataDir`, takes the exclusive instance lock and runs
+ * pending migrations. Throws `StoreError('locked')` when another process holds the data dir.
+ */
+export function openStore(options: OpenStoreOptions): Store {
+  const dataDir = path.resolve(options.dataDir);
+  ensurePrivateDir(dataDir);
+  const lock = acquireInstanceLock(dataDir);
+  const file = path.join(dataDir, DB_FILE);
+  let db: Database.Database | undefined;
+  try {
+    ensurePrivateFile(file);
+    db = new Database(file);
+    configure(db);
+    tightenIfExists(`${file}-wal`);
+    tightenIfExists(`${file}-shm`);
+    const version = migrate(db);
+    options.logger.info({ file, schemaVersion: version }, 'store opened');
+    return new SqliteStore(file, db, lock, options.clock);
+  } catch (err) {
+    db?.close();
+    lock.release();
+    throw wrapIo(err, 'open');
+  }
+}
+
+/**
+ * A read-only view of a store that a running daemon may hold (no lock taken, no migration run):
+ * for `npm run status`. WAL lets it read consistently while the daemon writes.
+ */
+export function openStoreReadOnly(dataDir: string, clock: Clock): Omit<Store, 'noncePersistence'> & { readonly readOnly: true } {
+  const file = path.join(path.resolve(dataDir), DB_FILE);
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    throw new StoreError('io', `no store at ${file} (is BOT_DATA_DIR right?)`, { file }, { cause: err });
+  }
+  db.pragma('busy_timeout = 5000');
+  const store = new SqliteStore(file, db, undefined, clock);
+  return Object.assign(store, { readOnly: true as const });
+}

@@ -1,0 +1,147 @@
+/**
+ * Versioned schema migrations. `PRAGMA user_version` holds the number of migrations applied;
+ * each migration runs in its own transaction, so a crash leaves the schema at a known version.
+ * Never edit a shipped migration: append a new one.
+ */
+import type { Database } from 'better-sqlite3';
+import { StoreError } from '../core/errors.js';
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the whole initial schema. Amounts are TEXT decimal strings, times INTEGER ms.
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE sequences (prefix TEXT PRIMARY KEY, next INTEGER NOT NULL);
+  CREATE TABLE orders (
+    client_order_id TEXT PRIMARY KEY,
+    strategy_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('limit','collateral')),
+    market TEXT NOT NULL,
+    side TEXT NOT NULL CHECK (side IN ('buy','sell')),
+    amount TEXT NOT NULL,
+    price TEXT NOT NULL,
+    post_only INTEGER NOT NULL,
+    ioc INTEGER NOT NULL,
+    rpi INTEGER NOT NULL,
+    stop_loss TEXT,
+    take_profit TEXT,
+    position_side TEXT,
+    state TEXT NOT NULL,
+    order_id INTEGER UNIQUE,
+    oto_id INTEGER,
+    reason TEXT,
+    filled_base TEXT NOT NULL DEFAULT '0',
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    unknown_since_ms INTEGER,
+    resolve_looks INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX orders_strategy_state ON orders (strategy_id, state);
+  CREATE INDEX orders_state ON orders (state);
+  CREATE TABLE order_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    client_order_id TEXT NOT NULL REFERENCES orders (client_order_id),
+    from_state TEXT,
+    to_state TEXT NOT NULL,
+    reason TEXT,
+    at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX order_events_order ON order_events (client_order_id);
+  CREATE TABLE fills (
+    deal_id INTEGER PRIMARY KEY,
+    order_id INTEGER NOT NULL,
+    client_order_id TEXT NOT NULL,
+    market TEXT NOT NULL,
+    side TEXT NOT NULL,
+    role TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    amount TEXT NOT NULL,
+    price TEXT NOT NULL,
+    quote TEXT NOT NULL,
+    fee TEXT NOT NULL,
+    fee_asset TEXT NOT NULL,
+    strategy_id TEXT,
+    owner_client_order_id TEXT
+  );
+  CREATE INDEX fills_strategy ON fills (strategy_id, time_ms);
+  CREATE INDEX fills_order ON fills (order_id);
+  CREATE TABLE children (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    parent_client_order_id TEXT NOT NULL REFERENCES orders (client_order_id),
+    strategy_id TEXT NOT NULL,
+    oto_id INTEGER,
+    kind TEXT NOT NULL CHECK (kind IN ('stop_loss','take_profit')),
+    price TEXT NOT NULL,
+    order_id INTEGER,
+    oco_id INTEGER,
+    state TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    UNIQUE (parent_client_order_id, kind)
+  );
+  CREATE TABLE checkpoints (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_ms INTEGER NOT NULL);
+  CREATE TABLE flex_ledger (
+    transaction_id TEXT PRIMARY KEY,
+    created_ms INTEGER NOT NULL,
+    plan_id TEXT NOT NULL,
+    investment_id TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    action_type TEXT NOT NULL
+  );
+  CREATE INDEX flex_ledger_time ON flex_ledger (created_ms);
+  CREATE TABLE flex_intents (
+    id TEXT PRIMARY KEY,
+    strategy_id TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    state TEXT NOT NULL,
+    transaction_id TEXT,
+    reason TEXT,
+    created_ms INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL
+  );
+  CREATE TABLE credit_snapshots (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at_ms INTEGER NOT NULL,
+    active INTEGER NOT NULL,
+    asset TEXT, amount TEXT, total_funding TEXT, current_ltv TEXT, initial_ltv TEXT,
+    margin_call_ltv TEXT, liquidation_ltv TEXT
+  );
+  CREATE TABLE strategy_state (
+    strategy_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value_json TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    PRIMARY KEY (strategy_id, key)
+  );
+  CREATE TABLE alerts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at_ms INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    detail TEXT NOT NULL
+  );
+  `,
+];
+
+/** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */
+export function migrate(db: Database, migrations: readonly string[] = MIGRATIONS): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new StoreError(
+      'migration',
+      `store schema version ${current} is newer than this build knows (${migrations.length}); refusing to open`,
+      { current, known: migrations.length },
+    );
+  }
+  for (let v = current; v < migrations.length; v++) {
+    const sql = migrations[v] as string;
+    try {
+      db.transaction(() => {
+        db.exec(sql);
+        db.pragma(`user_version = ${v + 1}`);
+      })();
+    } catch (err) {
+      throw new StoreError('migration', `migration ${v + 1} failed`, { version: v + 1 }, { cause: err });
+    }
+  }
+  return migrations.length;
+}

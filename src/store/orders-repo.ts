@@ -1,0 +1,239 @@
+/**
+ * Order intents and their state history. The repository only persists; which transitions are
+ * legal is decided by src/engine/order-state.ts before anything is written here.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import { dec, toWire, type Decimal } from '../core/decimal.js';
+import type { OrderEventRecord, OrderKind, OrderRecord, OrderState, Side } from './types.js';
+
+interface OrderRow {
+  client_order_id: string;
+  strategy_id: string;
+  kind: string;
+  market: string;
+  side: string;
+  amount: string;
+  price: string;
+  post_only: number;
+  ioc: number;
+  rpi: number;
+  stop_loss: string | null;
+  take_profit: string | null;
+  position_side: string | null;
+  state: string;
+  order_id: number | null;
+  oto_id: number | null;
+  reason: string | null;
+  filled_base: string;
+  created_ms: number;
+  updated_ms: number;
+  unknown_since_ms: number | null;
+  resolve_looks: number;
+}
+
+function toRecord(r: OrderRow): OrderRecord {
+  return {
+    clientOrderId: r.client_order_id,
+    strategyId: r.strategy_id,
+    kind: r.kind as OrderKind,
+    market: r.market,
+    side: r.side as Side,
+    amount: dec(r.amount),
+    price: dec(r.price),
+    postOnly: r.post_only === 1,
+    ioc: r.ioc === 1,
+    rpi: r.rpi === 1,
+    stopLoss: r.stop_loss === null ? null : dec(r.stop_loss),
+    takeProfit: r.take_profit === null ? null : dec(r.take_profit),
+    positionSide: r.position_side,
+    state: r.state as OrderState,
+    orderId: r.order_id,
+    otoId: r.oto_id,
+    reason: r.reason,
+    filledBase: dec(r.filled_base),
+    createdMs: r.created_ms,
+    updatedMs: r.updated_ms,
+    unknownSinceMs: r.unknown_since_ms,
+    resolveLooks: r.resolve_looks,
+  };
+}
+
+/** What the order manager journals for a new intent. */
+export interface NewOrder {
+  clientOrderId: string;
+  strategyId: string;
+  kind: OrderKind;
+  market: string;
+  side: Side;
+  amount: Decimal;
+  price: Decimal;
+  postOnly: boolean;
+  ioc: boolean;
+  rpi: boolean;
+  stopLoss?: Decimal | undefined;
+  takeProfit?: Decimal | undefined;
+  positionSide?: string | undefined;
+}
+
+/** Fields that may change alongside (or without) a state change. */
+export interface OrderPatch {
+  orderId?: number | null;
+  otoId?: number | null;
+  reason?: string | null;
+  filledBase?: Decimal;
+  unknownSinceMs?: number | null;
+  resolveLooks?: number;
+}
+
+export class OrdersRepository {
+  private readonly insertStmt: Statement;
+  private readonly eventStmt: Statement;
+  private readonly getStmt: Statement;
+  private readonly byOrderIdStmt: Statement;
+  private readonly seqGet: Statement;
+  private readonly seqSet: Statement;
+
+  constructor(private readonly db: Database) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
+        stop_loss, take_profit, position_side, state, created_ms, updated_ms)
+       VALUES (@clientOrderId, @strategyId, @kind, @market, @side, @amount, @price, @postOnly, @ioc, @rpi,
+        @stopLoss, @takeProfit, @positionSide, 'PENDING', @now, @now)`,
+    );
+    this.eventStmt = db.prepare(
+      'INSERT INTO order_events (client_order_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.getStmt = db.prepare('SELECT * FROM orders WHERE client_order_id = ?');
+    this.byOrderIdStmt = db.prepare('SELECT * FROM orders WHERE order_id = ?');
+    this.seqGet = db.prepare('SELECT next FROM sequences WHERE prefix = ?');
+    this.seqSet = db.prepare('INSERT INTO sequences (prefix, next) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET next = excluded.next');
+  }
+
+  /**
+   * Reserves `count` consecutive sequence numbers for `prefix`. A new prefix starts at `seedMs`
+   * (the clock at first use) so that ids stay unique even if the data dir is wiped and the same
+   * account is traded again. Call inside the transaction that journals the orders.
+   */
+  reserveSequence(prefix: string, count: number, seedMs: number): number {
+    const row = this.seqGet.get(prefix) as { next: number } | undefined;
+    const first = row?.next ?? seedMs;
+    this.seqSet.run(prefix, first + count);
+    return first;
+  }
+
+  /** Journals a new order as PENDING with its first history row. */
+  insertPending(order: NewOrder, nowMs: number): void {
+    this.insertStmt.run({
+      clientOrderId: order.clientOrderId,
+      strategyId: order.strategyId,
+      kind: order.kind,
+      market: order.market,
+      side: order.side,
+      amount: toWire(order.amount),
+      price: toWire(order.price),
+      postOnly: order.postOnly ? 1 : 0,
+      ioc: order.ioc ? 1 : 0,
+      rpi: order.rpi ? 1 : 0,
+      stopLoss: order.stopLoss === undefined ? null : toWire(order.stopLoss),
+      takeProfit: order.takeProfit === undefined ? null : toWire(order.takeProfit),
+      positionSide: order.positionSide ?? null,
+      now: nowMs,
+    });
+    this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+  }
+
+  get(clientOrderId: string): OrderRecord | undefined {
+    const row = this.getStmt.get(clientOrderId) as OrderRow | undefined;
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  getByOrderId(orderId: number): OrderRecord | undefined {
+    const row = this.byOrderIdStmt.get(orderId) as OrderRow | undefined;
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** Orders in any of `states`, oldest first. */
+  listByState(states: readonly OrderState[]): OrderRecord[] {
+    if (states.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT * FROM orders WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_ms, client_order_id`)
+      .all(...states) as OrderRow[];
+    return rows.map(toRecord);
+  }
+
+  listByStrategy(strategyId: string, states?: readonly OrderState[]): OrderRecord[] {
+    const filter = states === undefined ? '' : ` AND state IN (${states.map(() => '?').join(',')})`;
+    const rows = this.db
+      .prepare(`SELECT * FROM orders WHERE strategy_id = ?${filter} ORDER BY created_ms, client_order_id`)
+      .all(strategyId, ...(states ?? [])) as OrderRow[];
+    return rows.map(toRecord);
+  }
+
+  all(): OrderRecord[] {
+    return (this.db.prepare('SELECT * FROM orders ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(toRecord);
+  }
+
+  /** Count of orders per state. */
+  countByState(): Record<string, number> {
+    const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state').all() as { state: string; n: number }[];
+    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
+  /** Writes a state change and its history row (the caller checked legality). */
+  setState(clientOrderId: string, from: OrderState, to: OrderState, reason: string | null, nowMs: number, patch: OrderPatch = {}): void {
+    this.applyPatch(clientOrderId, { ...patch, reason }, nowMs, to);
+    this.eventStmt.run(clientOrderId, from, to, reason, nowMs);
+  }
+
+  /** Changes non-state fields. */
+  patch(clientOrderId: string, patch: OrderPatch, nowMs: number): void {
+    this.applyPatch(clientOrderId, patch, nowMs, undefined);
+  }
+
+  private applyPatch(clientOrderId: string, patch: OrderPatch, nowMs: number, state: OrderState | undefined): void {
+    const sets: string[] = ['updated_ms = @now'];
+    const params: Record<string, unknown> = { id: clientOrderId, now: nowMs };
+    if (state !== undefined) {
+      sets.push('state = @state');
+      params['state'] = state;
+    }
+    if (patch.orderId !== undefined) {
+      sets.push('order_id = @orderId');
+      params['orderId'] = patch.orderId;
+    }
+    if (patch.otoId !== undefined) {
+      sets.push('oto_id = @otoId');
+      params['otoId'] = patch.otoId;
+    }
+    if (patch.reason !== undefined) {
+      sets.push('reason = @reason');
+      params['reason'] = patch.reason;
+    }
+    if (patch.filledBase !== undefined) {
+      sets.push('filled_base = @filledBase');
+      params['filledBase'] = toWire(patch.filledBase);
+    }
+    if (patch.unknownSinceMs !== undefined) {
+      sets.push('unknown_since_ms = @unknownSinceMs');
+      params['unknownSinceMs'] = patch.unknownSinceMs;
+    }
+    if (patch.resolveLooks !== undefined) {
+      sets.push('resolve_looks = @resolveLooks');
+      params['resolveLooks'] = patch.resolveLooks;
+    }
+    this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
+  }
+
+  history(clientOrderId: string): OrderEventRecord[] {
+    const rows = this.db
+      .prepare('SELECT client_order_id, from_state, to_state, reason, at_ms FROM order_events WHERE client_order_id = ? ORDER BY id')
+      .all(clientOrderId) as { client_order_id: string; from_state: string | null; to_state: string; reason: string | null; at_ms: number }[];
+    return rows.map((r) => ({
+      clientOrderId: r.client_order_id,
+      from: r.from_state as OrderState | null,
+      to: r.to_state as OrderState,
+      reason: r.reason,
+      atMs: r.at_ms,
+    }));
+  }
+}
