@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Decimal } from '../../../src/core/decimal.js';
+import { isLoopback } from '../../../src/simulator/admin.js';
+import { Market } from '../../../src/simulator/market.js';
+import { Prng } from '../../../src/simulator/prng.js';
+import { RateLimiter } from '../../../src/simulator/rate-limit.js';
+import { DEFAULT_RATE_LIMITS } from '../../../src/simulator/options.js';
+
+describe('isLoopback', () => {
+  it('accepts loopback peers only', () => {
+    for (const a of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.1.2.3']) expect(isLoopback(a)).toBe(true);
+    for (const a of ['10.0.0.1', '::ffff:192.168.1.2', '', undefined]) expect(isLoopback(a)).toBe(false);
+  });
+});
+
+describe('Prng', () => {
+  it('derives independent reproducible streams', () => {
+    const a = Prng.derive(5, 'x');
+    const b = Prng.derive(5, 'x');
+    const c = Prng.derive(5, 'y');
+    const sa = Array.from({ length: 5 }, () => a.nextUint32());
+    expect(sa).toEqual(Array.from({ length: 5 }, () => b.nextUint32()));
+    expect(sa).not.toEqual(Array.from({ length: 5 }, () => c.nextUint32()));
+  });
+});
+
+describe('Market price process', () => {
+  it('keeps prices positive multiples of the tick, without exponent notation', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1000 }), (seed) => {
+        const m = new Market({ name: 'X_USDT', startPrice: '0.0003', tick: '0.0000001', step: '1', volatility: '0.05' }, seed);
+        for (let i = 0; i < 50; i++) {
+          m.advance();
+          expect(m.price.gt(0)).toBe(true);
+          expect(m.price.mod(new Decimal('0.0000001')).isZero()).toBe(true);
+          expect(m.price.toFixed()).not.toMatch(/e/i);
+          expect(m.volumeLeft.mod(1).isZero()).toBe(true);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('RateLimiter', () => {
+  it('slides its window', () => {
+    const r = new RateLimiter({ ...DEFAULT_RATE_LIMITS, public: { limit: 2, windowMs: 1000 } });
+    expect([r.allow('public', 0), r.allow('public', 500), r.allow('public', 900)]).toEqual([true, true, false]);
+    expect(r.allow('public', 1000)).toBe(true);
+    expect(r.allow('public', 1100)).toBe(false);
+    expect(r.allow('public', 1500)).toBe(true);
+  });
+});
