@@ -125,6 +125,7 @@ export class RatePool {
       });
     } catch (err) {
       if (err instanceof Bottleneck.BottleneckError) {
+        if (this.closed) throw new TransientError('rate_limited', `rate-limit pool ${this.name} is closed`, { pool: this.name });
         throw new TransientError('rate_limited', `local queue of pool ${this.name} is full (${this.options.maxQueued} waiting)`, {
           pool: this.name,
         });
