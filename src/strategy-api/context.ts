@@ -1,0 +1,85 @@
+/**
+ * Builds the frozen snapshot a hook receives, and the buffered key-value state behind
+ * `ctx.state`: writes become visible to the hook at once and are committed only after it
+ * returns successfully, so a hook that throws or times out leaves the state as it was.
+ */
+import type { FillView, FlexView, JsonValue, OrderView, PositionView, PriceView, StrategyContext, StrategyLogger, StrategyState } from './types.js';
+import type { Decimal } from '../core/decimal.js';
+
+/** Where persisted state lives (the store implements it). */
+export interface StateBackend {
+  get(key: string): JsonValue | undefined;
+  set(key: string, value: JsonValue): void;
+  delete(key: string): void;
+}
+
+/** State writes of one hook call, applied by `commit()`. */
+export class BufferedState implements StrategyState {
+  private readonly writes = new Map<string, JsonValue | undefined>();
+
+  constructor(private readonly backend: StateBackend) {}
+
+  get(key: string): JsonValue | undefined {
+    if (this.writes.has(key)) return this.writes.get(key);
+    return this.backend.get(key);
+  }
+
+  set(key: string, value: JsonValue): void {
+    // A round trip through JSON is what persistence does anyway: refuse what would not survive it.
+    this.writes.set(key, JSON.parse(JSON.stringify(value)) as JsonValue);
+  }
+
+  delete(key: string): void {
+    this.writes.set(key, undefined);
+  }
+
+  commit(): void {
+    for (const [k, v] of this.writes) {
+      if (v === undefined) this.backend.delete(k);
+      else this.backend.set(k, v);
+    }
+    this.writes.clear();
+  }
+}
+
+/** The data of a snapshot, as the engine assembles it. */
+export interface SnapshotData {
+  nowMs: number;
+  prices: Record<string, PriceView>;
+  balances: Record<string, Decimal>;
+  openOrders: OrderView[];
+  positions: PositionView[];
+  recentFills: FillView[];
+  flex: FlexView;
+}
+
+function freezeAll<T>(items: readonly T[]): readonly T[] {
+  return Object.freeze(items.map((i) => Object.freeze({ ...i })));
+}
+
+/** A frozen context. Decimals are immutable by API, so a shallow freeze of each view suffices. */
+export function buildContext<P>(
+  instanceId: string,
+  params: P,
+  data: SnapshotData,
+  state: StrategyState,
+  log: StrategyLogger,
+): StrategyContext<P> {
+  const prices: Record<string, PriceView> = {};
+  for (const [k, v] of Object.entries(data.prices)) prices[k] = Object.freeze({ ...v });
+  return Object.freeze({
+    instanceId,
+    params,
+    nowMs: data.nowMs,
+    prices: Object.freeze(prices),
+    balances: Object.freeze({ ...data.balances }),
+    openOrders: freezeAll(data.openOrders),
+    positions: freezeAll(
+      data.positions.map((p) => ({ ...p, protection: p.protection === null ? null : Object.freeze({ ...p.protection }) })),
+    ),
+    recentFills: freezeAll(data.recentFills),
+    flex: Object.freeze({ investments: freezeAll(data.flex.investments), earnings: Object.freeze({ ...data.flex.earnings }) }),
+    state,
+    log,
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * `defineStrategy`: the one thing a plugin module default-exports.
+ */
+import type { z } from 'zod';
+import type { FillView, StrategyContext } from './types.js';
+import type { HookResult } from './intents.js';
+
+type Awaitable<T> = T | Promise<T>;
+
+/** A strategy module's definition. `P` is the params type its schema produces. */
+export interface StrategyDefinition<P = unknown> {
+  /** Module name, for logs (instances are named by their configured id). */
+  readonly name: string;
+  /** zod schema of the params; instances are validated against it at start-up. */
+  readonly params: z.ZodType<P>;
+  /** Default cron schedule of `onTick` (6 fields allowed: seconds first). Config may override. */
+  readonly schedule: string;
+  /** Names of params that hold market names; the loader checks they are configured markets. */
+  readonly marketParams?: readonly string[];
+  /** Once, after start-up reconciliation and before the first tick. May return intents. */
+  readonly init?: (ctx: StrategyContext<P>) => Awaitable<HookResult>;
+  /** On each scheduled tick. */
+  readonly onTick: (ctx: StrategyContext<P>) => Awaitable<HookResult>;
+  /** For each new fill of one of this instance's orders (after reconciliation applied it). */
+  readonly onFill?: (ctx: StrategyContext<P>, fill: FillView) => Awaitable<HookResult>;
+  /** At shutdown. Intents returned here are ignored: the daemon accepts no new intents while stopping. */
+  readonly onStop?: (ctx: StrategyContext<P>) => Awaitable<void>;
+}
+
+const BRAND = Symbol.for('v4-bot.strategy');
+
+/** Marks and freezes a definition so the loader can tell a strategy module from any other. */
+export function defineStrategy<P>(definition: StrategyDefinition<P>): StrategyDefinition<P> {
+  return Object.freeze({ ...definition, [BRAND]: true });
+}
+
+export function isStrategyDefinition(value: unknown): value is StrategyDefinition<unknown> {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}

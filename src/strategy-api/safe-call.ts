@@ -1,0 +1,91 @@
+/**
+ * Safe hook calls (failure-modes 14): every call has a deadline on the injected clock, and
+ * every failure (throw, deadline, garbage intents) spends the instance's error budget. When the
+ * budget within the window is spent, the instance is quarantined for the life of the process:
+ * its hooks are no longer called and its intents refused; its orders stay under the risk rules.
+ */
+import type { Clock } from '../core/clock.js';
+import { StrategyError, errorMessage } from '../core/errors.js';
+
+export interface HookGuardOptions {
+  clock: Clock;
+  instanceId: string;
+  /** Deadline of one hook call, ms. */
+  deadlineMs: number;
+  /** Failures within `errorWindowMs` that quarantine the instance. */
+  errorBudget: number;
+  /** Sliding window of the budget, ms. */
+  errorWindowMs: number;
+  /** Called once, when the instance becomes quarantined. */
+  onQuarantine?: (reason: StrategyError) => void;
+}
+
+export type GuardedResult<T> = { ok: true; value: T } | { ok: false; error: StrategyError };
+
+export class HookGuard {
+  private failures: number[] = [];
+  private quarantinedBy: StrategyError | null = null;
+
+  constructor(private readonly options: HookGuardOptions) {}
+
+  get quarantined(): boolean {
+    return this.quarantinedBy !== null;
+  }
+
+  get quarantineReason(): StrategyError | null {
+    return this.quarantinedBy;
+  }
+
+  /** Failures counted in the current window. */
+  get recentFailures(): number {
+    this.prune();
+    return this.failures.length;
+  }
+
+  /**
+   * Runs `fn` with the deadline. Never throws: a failure is returned (and counted). A hook that
+   * hangs is abandoned, not cancelled: JavaScript cannot stop it, but its result is ignored.
+   */
+  async call<T>(hook: string, fn: () => T | Promise<T>): Promise<GuardedResult<T>> {
+    const { instanceId } = this.options;
+    if (this.quarantinedBy !== null) {
+      return { ok: false, error: new StrategyError('quarantined', `strategy ${instanceId} is quarantined`, { instanceId, hook }) };
+    }
+    const abort = new AbortController();
+    const deadline = this.options.clock.sleep(this.options.deadlineMs, abort.signal).then(
+      () => ({ kind: 'deadline' as const }),
+      () => ({ kind: 'aborted' as const }),
+    );
+    const run = Promise.resolve()
+      .then(fn)
+      .then(
+        (value) => ({ kind: 'ok' as const, value }),
+        (err: unknown) => ({ kind: 'threw' as const, err }),
+      );
+    const outcome = await Promise.race([run, deadline]);
+    abort.abort();
+    if (outcome.kind === 'ok') return { ok: true, value: outcome.value };
+    const error =
+      outcome.kind === 'threw'
+        ? new StrategyError('threw', `strategy ${instanceId} ${hook} threw: ${errorMessage(outcome.err).slice(0, 200)}`, { instanceId, hook })
+        : new StrategyError('deadline', `strategy ${instanceId} ${hook} exceeded ${this.options.deadlineMs} ms`, { instanceId, hook });
+    this.recordFailure(error);
+    return { ok: false, error };
+  }
+
+  /** Counts a failure found after the call (e.g. invalid intents). */
+  recordFailure(error: StrategyError): void {
+    if (this.quarantinedBy !== null) return;
+    this.prune();
+    this.failures.push(this.options.clock.now());
+    if (this.failures.length >= this.options.errorBudget) {
+      this.quarantinedBy = error;
+      this.options.onQuarantine?.(error);
+    }
+  }
+
+  private prune(): void {
+    const since = this.options.clock.now() - this.options.errorWindowMs;
+    this.failures = this.failures.filter((t) => t > since);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * What a strategy sees: a frozen snapshot (`StrategyContext`) handed to each hook. Everything
+ * is in domain words, money is Decimal, times are ms of the daemon's clock.
+ */
+import type { Decimal } from '../core/decimal.js';
+
+export type Side = 'buy' | 'sell';
+
+/** Order states as the engine journals them (design.md section 3). */
+export type OrderState = 'PENDING' | 'OPEN' | 'PARTIALLY_FILLED' | 'PENDING_CANCEL' | 'UNKNOWN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
+
+/** A market's prices from the futures listing. */
+export interface PriceView {
+  /** The listing's ticker, e.g. `BTC_PERP`. */
+  ticker: string;
+  base: string;
+  quote: string;
+  /** Last trade price, quote per base. */
+  last: Decimal;
+  bid: Decimal;
+  ask: Decimal;
+  /** Index price when the listing has one. */
+  index?: Decimal;
+}
+
+/** One of this instance's own orders that is not final yet. */
+export interface OrderView {
+  clientOrderId: string;
+  market: string;
+  side: Side;
+  kind: 'limit' | 'collateral';
+  state: OrderState;
+  /** Base amount ordered. */
+  amount: Decimal;
+  /** Limit price, quote per base. */
+  price: Decimal;
+  /** Base amount filled so far. */
+  filled: Decimal;
+  /** Base amount still open. */
+  remaining: Decimal;
+  /** When it was journaled, ms. */
+  createdMs: number;
+}
+
+/** Protective legs known on the venue for a collateral position. */
+export interface ProtectionView {
+  /** Stop-loss trigger price when an active stop-loss leg exists, else null. */
+  stopLoss: Decimal | null;
+  takeProfit: Decimal | null;
+}
+
+/** This instance's net position in one market, derived from its fills. */
+export interface PositionView {
+  market: string;
+  kind: 'spot' | 'collateral';
+  /** Signed base amount: > 0 long, < 0 short. */
+  base: Decimal;
+  /** Average entry price of the open amount, quote per base (0 when flat). */
+  avgEntryPrice: Decimal;
+  /** Collateral positions only: the protective legs found on the venue. */
+  protection: ProtectionView | null;
+}
+
+/** One of this instance's fills. */
+export interface FillView {
+  dealId: number;
+  clientOrderId: string;
+  market: string;
+  side: Side;
+  role: 'maker' | 'taker';
+  /** Base amount filled. */
+  amount: Decimal;
+  price: Decimal;
+  /** Quote amount. */
+  quote: Decimal;
+  fee: Decimal;
+  timeMs: number;
+}
+
+/** An active flex investment of the account. */
+export interface FlexInvestmentView {
+  planId: string;
+  investmentId: string;
+  currency: string;
+  /** Invested amount still in the plan (from the pulled history). */
+  amount: Decimal;
+}
+
+/** Flex investments and the earnings ledger (currency → total earned). */
+export interface FlexView {
+  investments: readonly FlexInvestmentView[];
+  earnings: Readonly<Record<string, Decimal>>;
+}
+
+/** JSON value a strategy may persist. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [k: string]: JsonValue };
+
+/**
+ * Persisted key-value state of one instance. Reads see the state as of the hook's start plus
+ * the hook's own writes; writes are committed only when the hook returns successfully.
+ */
+export interface StrategyState {
+  get(key: string): JsonValue | undefined;
+  set(key: string, value: JsonValue): void;
+  delete(key: string): void;
+}
+
+/** The logging a strategy may do (a child logger bound to its instance id). */
+export interface StrategyLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** The read-only snapshot a hook receives. Frozen: writing to it throws. */
+export interface StrategyContext<P = unknown> {
+  /** This instance's id (the clientOrderId prefix). */
+  readonly instanceId: string;
+  /** The instance's validated params. */
+  readonly params: P;
+  /** Clock time of the snapshot, ms since the epoch. */
+  readonly nowMs: number;
+  /**
+   * Prices from the futures listing, by ticker (`BTC_PERP`) and by `BASE_QUOTE` (`BTC_USDT`) so
+   * spot strategies can use the perpetual's price as their reference.
+   */
+  readonly prices: Readonly<Record<string, PriceView>>;
+  /** Main balances, asset → amount (absent = zero). */
+  readonly balances: Readonly<Record<string, Decimal>>;
+  /** This instance's orders that are not final. */
+  readonly openOrders: readonly OrderView[];
+  /** This instance's positions, one per market it traded. */
+  readonly positions: readonly PositionView[];
+  /** This instance's most recent fills, newest first. */
+  readonly recentFills: readonly FillView[];
+  readonly flex: FlexView;
+  readonly state: StrategyState;
+  readonly log: StrategyLogger;
+}

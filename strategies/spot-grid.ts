@@ -1,0 +1,92 @@
+/**
+ * spot-grid: keeps a ladder of limit orders around a centre price and re-quotes as it fills.
+ *
+ * Levels sit at `centre × (1 + k × spacingPct / 100)` for k = -levels..levels. On every tick and
+ * after every fill, each level gets one order: a buy when the level is below the current price, a
+ * sell when above; the level nearest the price stays empty (that gap is the grid's spread). When
+ * a buy fills the price is near that level, so the empty level above it now gets a sell: the
+ * classic "buy low, sell one step higher". New orders go out as one bulk request.
+ *
+ * When the price leaves the ladder by more than one spacing, the grid cancels its orders in that
+ * market and re-centres on the next tick.
+ *
+ * The reference price is the futures listing's price for the market (design.md: strategies see
+ * prices from the futures listing). Amounts and prices are rounded to the market rules by the
+ * engine; the risk gate bounds notional, open orders, position and the instance budget.
+ *
+ * Params: `market`, `levels` (per side, 1..20), `spacingPct` (decimal string, per level),
+ * `orderAmount` (base per order, decimal string), `postOnly` (default true).
+ */
+import { Decimal, defineStrategy, intents, z, type IntentInput, type StrategyContext } from '../src/strategy-api/index.js';
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'a decimal string such as "0.5"');
+
+export const spotGridParams = z.strictObject({
+  market: z.string(),
+  levels: z.int().min(1).max(20),
+  spacingPct: decimalString.refine((s) => new Decimal(s).gt(0) && new Decimal(s).lt(50), 'a percentage > 0 and < 50'),
+  orderAmount: decimalString.refine((s) => new Decimal(s).gt(0), 'an amount > 0'),
+  postOnly: z.boolean().default(true),
+});
+export type SpotGridParams = z.output<typeof spotGridParams>;
+
+/** Level prices for `centre`, ascending (k = -levels..levels). */
+export function ladder(centre: Decimal, levels: number, spacingPct: Decimal): Decimal[] {
+  const step = spacingPct.div(100);
+  const out: Decimal[] = [];
+  for (let k = -levels; k <= levels; k++) out.push(centre.mul(step.mul(k).plus(1)));
+  return out;
+}
+
+/** The intents that bring the ladder in line with the open orders and the price. */
+export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[] {
+  const p = ctx.params;
+  const price = ctx.prices[p.market]?.last;
+  if (price === undefined) {
+    ctx.log.warn({ market: p.market }, 'no price for the grid market; skipping');
+    return [];
+  }
+  const spacing = new Decimal(p.spacingPct);
+  const storedCentre = ctx.state.get('centre');
+  const centre = typeof storedCentre === 'string' ? new Decimal(storedCentre) : price;
+  if (typeof storedCentre !== 'string') ctx.state.set('centre', centre.toFixed());
+
+  const levels = ladder(centre, p.levels, spacing);
+  const halfGap = centre.mul(spacing).div(200);
+  const lowest = levels[0] ?? centre;
+  const highest = levels[levels.length - 1] ?? centre;
+  const outside = centre.mul(spacing).div(100);
+  if (price.lt(lowest.minus(outside)) || price.gt(highest.plus(outside))) {
+    ctx.log.info({ market: p.market, centre: centre.toFixed(), price: price.toFixed() }, 're-centring the grid');
+    ctx.state.set('centre', price.toFixed());
+    return [intents.cancelAll(p.market)];
+  }
+
+  const mine = ctx.openOrders.filter((o) => o.market === p.market && o.state !== 'PENDING_CANCEL');
+  let nearest = 0;
+  levels.forEach((lvl, i) => {
+    if (lvl.minus(price).abs().lt((levels[nearest] ?? lvl).minus(price).abs())) nearest = i;
+  });
+  const orders: { market: string; side: 'buy' | 'sell'; amount: Decimal; price: Decimal; postOnly: boolean }[] = [];
+  levels.forEach((lvl, i) => {
+    if (i === nearest) return;
+    const taken = mine.some((o) => o.price.minus(lvl).abs().lte(halfGap));
+    if (taken) return;
+    orders.push({ market: p.market, side: lvl.lt(price) ? 'buy' : 'sell', amount: new Decimal(p.orderAmount), price: lvl, postOnly: p.postOnly });
+  });
+  return orders.length === 0 ? [] : [intents.placeLimits(orders)];
+}
+
+export default defineStrategy<SpotGridParams>({
+  name: 'spot-grid',
+  params: spotGridParams,
+  schedule: '*/10 * * * * *',
+  marketParams: ['market'],
+  onTick: (ctx) => maintainGrid(ctx),
+  onFill: (ctx, fill) => {
+    const fills = ctx.state.get('fills');
+    ctx.state.set('fills', (typeof fills === 'number' ? fills : 0) + 1);
+    ctx.log.info({ side: fill.side, price: fill.price.toFixed(), amount: fill.amount.toFixed() }, 'grid fill');
+    return maintainGrid(ctx);
+  },
+});

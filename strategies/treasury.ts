@@ -1,0 +1,51 @@
+/**
+ * treasury: watches the flex (lending) investments. It reports the earnings ledger whenever it
+ * grew, and when the main balance of `quoteAsset` falls below `minQuoteBalance` it closes the
+ * largest active investment in that asset to bring the funds back. A close is asked for at most
+ * once per `closeCooldownMs` (the ledger shows the result only after the next flex pull).
+ *
+ * Params: `quoteAsset` (default "USDT"), `minQuoteBalance` (decimal string),
+ * `closeCooldownMs` (default 600000).
+ */
+import { Decimal, ZERO, defineStrategy, intents, z, type IntentInput, type StrategyContext } from '../src/strategy-api/index.js';
+
+export const treasuryParams = z.strictObject({
+  quoteAsset: z.string().regex(/^[A-Z0-9]{1,16}$/).default('USDT'),
+  minQuoteBalance: z.string().regex(/^\d+(\.\d+)?$/, 'an amount as a decimal string'),
+  closeCooldownMs: z.int().min(0).default(600_000),
+});
+export type TreasuryParams = z.output<typeof treasuryParams>;
+
+function reportEarnings(ctx: StrategyContext<TreasuryParams>): void {
+  const earnings: Record<string, string> = {};
+  for (const [currency, amount] of Object.entries(ctx.flex.earnings)) earnings[currency] = amount.toFixed();
+  const last = JSON.stringify(ctx.state.get('reported') ?? {});
+  if (JSON.stringify(earnings) !== last) {
+    ctx.log.info({ earnings }, 'flex earnings');
+    ctx.state.set('reported', earnings);
+  }
+}
+
+export function review(ctx: StrategyContext<TreasuryParams>): IntentInput[] {
+  const p = ctx.params;
+  reportEarnings(ctx);
+  const balance = ctx.balances[p.quoteAsset] ?? ZERO;
+  if (balance.gte(new Decimal(p.minQuoteBalance))) return [];
+  const lastClose = ctx.state.get('lastCloseMs');
+  if (typeof lastClose === 'number' && ctx.nowMs - lastClose < p.closeCooldownMs) return [];
+  const candidates = ctx.flex.investments
+    .filter((i) => i.currency === p.quoteAsset && i.amount.gt(0))
+    .sort((a, b) => b.amount.comparedTo(a.amount));
+  const pick = candidates[0];
+  if (pick === undefined) return [];
+  ctx.log.info({ plan: pick.planId, balance: balance.toFixed(), amount: pick.amount.toFixed() }, 'quote balance low: closing a flex investment');
+  ctx.state.set('lastCloseMs', ctx.nowMs);
+  return [intents.closeFlex(pick.planId)];
+}
+
+export default defineStrategy<TreasuryParams>({
+  name: 'treasury',
+  params: treasuryParams,
+  schedule: '0 * * * * *',
+  onTick: (ctx) => review(ctx),
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/core/decimal.js';
+import type { OrderView, PlaceLimitsIntent } from '../../../src/strategy-api/index.js';
+import { parseIntents } from '../../../src/strategy-api/intents.js';
+import grid, { ladder, maintainGrid, spotGridParams } from '../../../strategies/spot-grid.js';
+import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
+
+const params = spotGridParams.parse({ market: 'BTC_USDT', levels: 2, spacingPct: '1', orderAmount: '0.01' });
+
+function order(side: 'buy' | 'sell', p: string, id = `t1-${p}`): OrderView {
+  const d = new Decimal('0.01');
+  return { clientOrderId: id, market: 'BTC_USDT', side, kind: 'limit', state: 'OPEN', amount: d, price: new Decimal(p), filled: new Decimal(0), remaining: d, createdMs: 0 };
+}
+
+function placed(intents: unknown): PlaceLimitsIntent['orders'] {
+  const parsed = parseIntents(intents, 't1');
+  const first = parsed[0];
+  if (first?.type !== 'placeLimits') return [];
+  return first.orders;
+}
+
+describe('spot-grid', () => {
+  it('ladder spaces levels evenly around the centre', () => {
+    expect(ladder(new Decimal(100), 2, new Decimal(1)).map((d) => d.toFixed())).toEqual(['98', '99', '100', '101', '102']);
+  });
+
+  it('places the whole ladder as one bulk, buys below and sells above, leaving the gap at the price', () => {
+    const backend = new MemoryState();
+    const { ctx, state } = ctxOf(params, snapshot({ prices: { BTC_USDT: price('BTC_USDT', '100') } }), backend);
+    const orders = placed(maintainGrid(ctx));
+    state.commit();
+    expect(orders.map((o) => `${o.side}@${o.price.toFixed()}`)).toEqual(['buy@98', 'buy@99', 'sell@101', 'sell@102']);
+    expect(backend.get('centre')).toBe('100');
+  });
+
+  it('re-quotes only the missing levels: after a buy at 99 fills, a sell goes at 100', () => {
+    const backend = new MemoryState();
+    backend.set('centre', '100');
+    const open = [order('buy', '98'), order('sell', '101'), order('sell', '102')];
+    const { ctx } = ctxOf(params, snapshot({ prices: { BTC_USDT: price('BTC_USDT', '99') }, openOrders: open }), backend);
+    expect(placed(maintainGrid(ctx)).map((o) => `${o.side}@${o.price.toFixed()}`)).toEqual(['sell@100']);
+  });
+
+  it('does nothing when the ladder is complete', () => {
+    const backend = new MemoryState();
+    backend.set('centre', '100');
+    const open = [order('buy', '98'), order('buy', '99'), order('sell', '101'), order('sell', '102')];
+    const { ctx } = ctxOf(params, snapshot({ prices: { BTC_USDT: price('BTC_USDT', '100') }, openOrders: open }), backend);
+    expect(maintainGrid(ctx)).toEqual([]);
+  });
+
+  it('cancels and re-centres when the price leaves the ladder', () => {
+    const backend = new MemoryState();
+    backend.set('centre', '100');
+    const { ctx, state } = ctxOf(params, snapshot({ prices: { BTC_USDT: price('BTC_USDT', '110') } }), backend);
+    expect(parseIntents(maintainGrid(ctx), 't1')).toEqual([{ type: 'cancelAll', market: 'BTC_USDT' }]);
+    state.commit();
+    expect(backend.get('centre')).toBe('110');
+  });
+
+  it('waits when there is no price', () => {
+    const { ctx } = ctxOf(params, snapshot());
+    expect(maintainGrid(ctx)).toEqual([]);
+  });
+
+  it('re-quotes on a fill through onFill', async () => {
+    const backend = new MemoryState();
+    backend.set('centre', '100');
+    const { ctx } = ctxOf(params, snapshot({ prices: { BTC_USDT: price('BTC_USDT', '100') }, openOrders: [order('buy', '98')] }), backend);
+    const fill = { dealId: 1, clientOrderId: 'x', market: 'BTC_USDT', side: 'buy' as const, role: 'maker' as const, amount: new Decimal('0.01'), price: new Decimal(99), quote: new Decimal('0.99'), fee: new Decimal(0), timeMs: 0 };
+    const out = await grid.onFill?.(ctx, fill);
+    expect(placed(out)).toHaveLength(3);
+  });
+});

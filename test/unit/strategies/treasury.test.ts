@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../src/core/decimal.js';
+import { parseIntents } from '../../../src/strategy-api/intents.js';
+import { review, treasuryParams } from '../../../strategies/treasury.js';
+import { ctxOf, MemoryState, snapshot } from '../../support/daemon-ctx.js';
+
+const params = treasuryParams.parse({ minQuoteBalance: '1000', closeCooldownMs: 60_000 });
+const investments = [
+  { planId: 'p-small', investmentId: 'i1', currency: 'USDT', amount: new Decimal(100) },
+  { planId: 'p-big', investmentId: 'i2', currency: 'USDT', amount: new Decimal(5000) },
+  { planId: 'p-btc', investmentId: 'i3', currency: 'BTC', amount: new Decimal(9) },
+];
+
+function run(backend: MemoryState, usdt: string, nowMs = 0): ReturnType<typeof parseIntents> {
+  const { ctx, state } = ctxOf(params, snapshot({ nowMs, balances: { USDT: new Decimal(usdt) }, flex: { investments, earnings: { USDT: new Decimal('1.5') } } }), backend);
+  const out = parseIntents(review(ctx), 't1');
+  state.commit();
+  return out;
+}
+
+describe('treasury', () => {
+  it('does nothing while the quote balance is enough, but records the reported earnings', () => {
+    const backend = new MemoryState();
+    expect(run(backend, '5000')).toEqual([]);
+    expect(backend.get('reported')).toEqual({ USDT: '1.5' });
+  });
+
+  it('closes the largest investment in the quote asset when funds are low', () => {
+    expect(run(new MemoryState(), '10')).toEqual([{ type: 'closeFlex', plan: 'p-big' }]);
+  });
+
+  it('asks at most once per cooldown', () => {
+    const backend = new MemoryState();
+    expect(run(backend, '10', 0)).toHaveLength(1);
+    expect(run(backend, '10', 30_000)).toEqual([]);
+    expect(run(backend, '10', 61_000)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
+
+describe('strategy context', () => {
+  it('is frozen', () => {
+    const { ctx } = ctxOf({}, snapshot({ prices: { BTC_USDT: price('BTC_USDT', '100') } }));
+    expect(() => {
+      (ctx as { nowMs: number }).nowMs = 1;
+    }).toThrow();
+    expect(() => {
+      (ctx.prices as Record<string, unknown>)['X'] = 1;
+    }).toThrow();
+    expect(() => (ctx.openOrders as unknown[]).push(1)).toThrow();
+  });
+
+  it('buffers state writes until commit', () => {
+    const backend = new MemoryState();
+    backend.set('a', 1);
+    const { ctx, state } = ctxOf({}, snapshot(), backend);
+    ctx.state.set('a', 2);
+    ctx.state.set('b', 'x');
+    expect(ctx.state.get('a')).toBe(2);
+    expect(backend.get('a')).toBe(1);
+    state.commit();
+    expect(backend.get('a')).toBe(2);
+    expect(backend.get('b')).toBe('x');
+    ctx.state.delete('a');
+    state.commit();
+    expect(backend.get('a')).toBeUndefined();
+  });
+});

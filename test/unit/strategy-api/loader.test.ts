@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { validate } from 'node-cron';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/core/errors.js';
+import { loadStrategies, type InstanceSpec, type LoaderOptions } from '../../../src/strategy-api/loader.js';
+
+const options: LoaderOptions = {
+  dirs: [path.resolve('strategies')],
+  extensions: ['.ts'],
+  knownMarkets: new Set(['BTC_USDT', 'BTC_PERP']),
+  validateSchedule: validate,
+};
+
+const grid = (over: Partial<InstanceSpec> = {}): InstanceSpec => ({
+  index: 0,
+  module: 'spot-grid',
+  id: 'g1',
+  params: { market: 'BTC_USDT', levels: 2, spacingPct: '0.5', orderAmount: '0.001' },
+  ...over,
+});
+
+async function refusal(p: Promise<unknown>): Promise<ConfigError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadStrategies', () => {
+  it('loads several instances of one module with different params, applying defaults', async () => {
+    const loaded = await loadStrategies(
+      [grid(), grid({ index: 1, id: 'g2', params: { market: 'BTC_USDT', levels: 5, spacingPct: '1', orderAmount: '0.002', postOnly: false }, schedule: '*/2 * * * * *' })],
+      options,
+    );
+    expect(loaded.map((l) => l.id)).toEqual(['g1', 'g2']);
+    expect(loaded[0]?.params).toMatchObject({ levels: 2, postOnly: true });
+    expect(loaded[1]?.params).toMatchObject({ levels: 5, postOnly: false });
+    expect(loaded[0]?.schedule).toBe('*/10 * * * * *');
+    expect(loaded[1]?.schedule).toBe('*/2 * * * * *');
+    expect(loaded[0]?.definition).toBe(loaded[1]?.definition);
+  });
+
+  it('loads every example strategy', async () => {
+    const loaded = await loadStrategies(
+      [
+        grid(),
+        { index: 1, module: 'collateral-signal', id: 'c1', params: { market: 'BTC_PERP', amount: '0.01', lookbackTicks: 3, thresholdPct: '0.1', stopLossPct: '1', takeProfitPct: '2' } },
+        { index: 2, module: 'treasury', id: 't1', params: { minQuoteBalance: '100' } },
+      ],
+      options,
+    );
+    expect(loaded.map((l) => l.definition.name)).toEqual(['spot-grid', 'collateral-signal', 'treasury']);
+  });
+
+  it('names the module key for an unknown module', async () => {
+    const err = await refusal(loadStrategies([grid({ module: 'nope' })], options));
+    expect(err.context['keys']).toEqual(['strategies[0].module']);
+  });
+
+  it('names the param key for invalid params', async () => {
+    const err = await refusal(loadStrategies([grid({ index: 3, params: { market: 'BTC_USDT', levels: 0, spacingPct: '0.5', orderAmount: '0.001' } })], options));
+    expect(err.context['keys']).toEqual(['strategies[3].params.levels']);
+    expect(err.message).toContain('found 0');
+  });
+
+  it('refuses unknown params', async () => {
+    const err = await refusal(loadStrategies([grid({ params: { market: 'BTC_USDT', levels: 2, spacingPct: '0.5', orderAmount: '0.001', lvls: 3 } })], options));
+    expect(err.context['keys']).toEqual(['strategies[0].params.lvls']);
+  });
+
+  it('refuses a market that is not configured', async () => {
+    const err = await refusal(loadStrategies([grid({ params: { market: 'ETH_USDT', levels: 2, spacingPct: '0.5', orderAmount: '0.001' } })], options));
+    expect(err.context['keys']).toEqual(['strategies[0].params.market']);
+  });
+
+  it('refuses a module that does not default-export defineStrategy', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'v4bot-strat-'));
+    writeFileSync(path.join(dir, 'plain.mjs'), 'export default { name: "plain", onTick() {} };\n');
+    writeFileSync(path.join(dir, 'broken.mjs'), 'throw new Error("cannot load");\n');
+    const opts = { ...options, dirs: [dir], extensions: ['.mjs'] };
+    expect((await refusal(loadStrategies([grid({ module: 'plain' })], opts))).context['keys']).toEqual(['strategies[0].module']);
+    expect((await refusal(loadStrategies([grid({ module: 'broken' })], opts))).message).toContain('cannot load');
+  });
+});
