@@ -63,9 +63,23 @@ export class Account {
     this.credit(asset, amount);
   }
 
+  /** Orders that may still be open (pruned lazily), so a step never scans the whole history. */
+  private readonly maybeOpen = new Set<SimOrder>();
+
+  /** Records an accepted order (OCO legs are kept out of the open set: they are conditional). */
+  addOrder(order: SimOrder): void {
+    this.orders.set(order.orderId, order);
+    if (order.ocoId === undefined) this.maybeOpen.add(order);
+  }
+
   /** Open (resting) orders, OCO legs excluded, oldest first. */
   openOrders(): SimOrder[] {
-    return [...this.orders.values()].filter((o) => o.ocoId === undefined && (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED'));
+    const out: SimOrder[] = [];
+    for (const o of this.maybeOpen) {
+      if (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED') out.push(o);
+      else this.maybeOpen.delete(o);
+    }
+    return out;
   }
 
   position(market: string, positionSide: Position['positionSide']): Position {

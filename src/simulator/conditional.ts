@@ -78,12 +78,12 @@ export function onParentTerminal(ctx: MatchContext, account: Account, parent: Si
   const oco: OcoRecord = { type: 'oco', id, market: parent.market, otoId: oto.id, active: true };
   if (oto.stopLoss !== undefined) {
     const leg = makeLeg(ctx, parent, id, 'stop limit', oto.stopLoss, timeMs);
-    account.orders.set(leg.orderId, leg);
+    account.addOrder(leg);
     oco.stopLossOrderId = leg.orderId;
   }
   if (oto.takeProfit !== undefined) {
     const leg = makeLeg(ctx, parent, id, 'limit', oto.takeProfit, timeMs);
-    account.orders.set(leg.orderId, leg);
+    account.addOrder(leg);
     oco.takeProfitOrderId = leg.orderId;
   }
   account.conditionals.set(id, oco);

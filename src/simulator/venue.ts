@@ -195,7 +195,7 @@ export class Venue implements MatchContext {
       ...(positionSide === undefined ? {} : { positionSide }),
     };
     account.hold(lockAsset, lock);
-    account.orders.set(order.orderId, order);
+    account.addOrder(order);
     if (input.stopLoss !== undefined || input.takeProfit !== undefined) createOto(this, account, order, input.stopLoss, input.takeProfit);
     takeAtPlacement(this, account, m, order);
     if (order.ioc && order.left.gt(0)) cancelRest(this, account, order, now);
