@@ -52,3 +52,20 @@ describe('RateLimiter', () => {
     expect(r.allow('public', 1500)).toBe(true);
   });
 });
+
+describe('Market CSV replay', () => {
+  it('replays one row per step, skips a header, then holds the last price', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const file = join(mkdtempSync(join(tmpdir(), 'sim-csv-')), 'p.csv');
+    writeFileSync(file, 'time,price\n1,100.5\n2,101\n3,99.25\n');
+    const m = new Market({ name: 'BTC_USDT', startPrice: '1', tick: '0.01', step: '0.001', priceFile: file }, 1);
+    const seen = [m.price.toFixed()];
+    for (let i = 0; i < 4; i++) {
+      m.advance();
+      seen.push(m.price.toFixed());
+    }
+    expect(seen).toEqual(['100.5', '101', '99.25', '99.25', '99.25']);
+  });
+});
