@@ -110,6 +110,19 @@ describe('simulator orders', () => {
     expect(t.sim.truth('k1').orders.map((o) => o.clientOrderId)).toEqual(['x1', 'x1b', 'x3b']);
   });
 
+  it('cancel validation, rpi that would take, bad clientOrderId', async () => {
+    t = await start();
+    for (const body of [{ orderId: 1 }, { market: 'BTC_USDT' }]) {
+      const r = await t.post('/api/v4/order/cancel', body);
+      expect([r.status, (r.json as { code: number }).code]).toEqual([422, 30]);
+    }
+    const rpi = await t.post('/api/v4/order/bulk', { orders: [{ market: 'BTC_USDT', side: 'sell', amount: '1', price: '99', rpi: true }] });
+    expect((rpi.json as { error: { code: number } }[])[0]?.error.code).toBe(13);
+    const badId = await t.post('/api/v4/order/bulk', { orders: [{ market: 'BTC_USDT', side: 'sell', amount: '1', price: '120', clientOrderId: 'has space' }] });
+    expect((badId.json as { error: { code: number; errors: object } }[])[0]?.error).toMatchObject({ code: 30, errors: { clientOrderId: [expect.any(String)] } });
+    expect(t.sim.truth('k1').orders).toHaveLength(0);
+  });
+
   it('ioc cancels the unfilled rest', async () => {
     t = await start({ markets: MARKETS.map((m) => ({ ...m, takerDepth: '0.4' })) });
     const r = await t.post('/api/v4/order/bulk', { orders: [{ market: 'BTC_USDT', side: 'buy', amount: '1', price: '101', ioc: true }] });
