@@ -1,0 +1,175 @@
+/**
+ * The scheduler: node-cron decides *when*, p-queue decides *how much at once*.
+ *
+ * - One lane (a p-queue of concurrency 1) per strategy instance, and one per engine job, so a
+ *   strategy's tick and its fill handling never overlap.
+ * - A tick that finds its lane still busy is skipped and counted, never queued: a slow strategy
+ *   must not build a backlog of stale ticks.
+ * - A global p-queue bounds how many lanes run at once.
+ * - `stop()` refuses new work; `drain(ms)` waits for in-flight work, bounded on the injected clock.
+ *
+ * Tests call `trigger(name)` (the cron callback) directly instead of waiting for cron.
+ */
+import { createTask, type ScheduledTask } from 'node-cron';
+import PQueue from 'p-queue';
+import type { Clock } from '../core/clock.js';
+import { errorCode } from '../core/errors.js';
+
+/** A scheduled job. */
+export interface JobSpec {
+  /** Unique name, e.g. `strategy:grid1`, `reconcile`. */
+  name: string;
+  /** node-cron expression (6 fields: seconds first). */
+  cron: string;
+  /** The lane it runs in; defaults to its name. */
+  lane?: string;
+  /** The work. Errors are caught, counted and reported, never thrown to cron. */
+  run: () => Promise<void>;
+}
+
+export type TriggerOutcome = 'ran' | 'failed' | 'skipped' | 'stopped';
+
+/** What happened, for metrics and logs. */
+export interface SchedulerEvents {
+  onRun?(job: string, outcome: 'ran' | 'failed', startedMs: number, endedMs: number, error?: unknown): void;
+  onSkip?(job: string): void;
+}
+
+export interface SchedulerOptions {
+  clock: Clock;
+  /** Most lanes running at once. */
+  maxConcurrent: number;
+  events?: SchedulerEvents;
+}
+
+/** The last completed run of a job. */
+export interface LastRun {
+  startedMs: number;
+  endedMs: number;
+  outcome: 'ran' | 'failed';
+  /** Error code when it failed. */
+  errorCode?: string;
+}
+
+export class Scheduler {
+  private readonly jobs = new Map<string, JobSpec>();
+  private readonly lanes = new Map<string, PQueue>();
+  private readonly global: PQueue;
+  private readonly tasks: ScheduledTask[] = [];
+  private readonly last = new Map<string, LastRun>();
+  private readonly skips = new Map<string, number>();
+  private stopped = false;
+
+  constructor(private readonly options: SchedulerOptions) {
+    this.global = new PQueue({ concurrency: options.maxConcurrent });
+  }
+
+  add(job: JobSpec): void {
+    if (this.jobs.has(job.name)) throw new RangeError(`job ${job.name} already scheduled`);
+    this.jobs.set(job.name, job);
+  }
+
+  get jobNames(): string[] {
+    return [...this.jobs.keys()];
+  }
+
+  /** Runs the job now unless its lane is busy (then skips and counts) or the scheduler stopped. */
+  async trigger(name: string): Promise<TriggerOutcome> {
+    const job = this.jobs.get(name);
+    if (job === undefined) throw new RangeError(`no job ${name}`);
+    if (this.stopped) return 'stopped';
+    const lane = this.lane(job.lane ?? job.name);
+    if (lane.size + lane.pending > 0) {
+      this.skips.set(name, (this.skips.get(name) ?? 0) + 1);
+      this.options.events?.onSkip?.(name);
+      return 'skipped';
+    }
+    return this.runOn(lane, name, job.run);
+  }
+
+  /**
+   * Queues work on a lane without skipping (fill handling: every fill must be handled). Returns
+   * 'stopped' without running once the scheduler stopped.
+   */
+  async enqueue(laneName: string, label: string, fn: () => Promise<void>): Promise<TriggerOutcome> {
+    if (this.stopped) return 'stopped';
+    return this.runOn(this.lane(laneName), label, fn);
+  }
+
+  private async runOn(lane: PQueue, name: string, fn: () => Promise<void>): Promise<TriggerOutcome> {
+    const { clock } = this.options;
+    const result = await lane.add(() =>
+      this.global.add(async (): Promise<TriggerOutcome> => {
+        const startedMs = clock.now();
+        try {
+          await fn();
+          const endedMs = clock.now();
+          this.last.set(name, { startedMs, endedMs, outcome: 'ran' });
+          this.options.events?.onRun?.(name, 'ran', startedMs, endedMs);
+          return 'ran';
+        } catch (err) {
+          const endedMs = clock.now();
+          this.last.set(name, { startedMs, endedMs, outcome: 'failed', errorCode: errorCode(err) });
+          this.options.events?.onRun?.(name, 'failed', startedMs, endedMs, err);
+          return 'failed';
+        }
+      }),
+    );
+    return result ?? 'failed';
+  }
+
+  private lane(name: string): PQueue {
+    let q = this.lanes.get(name);
+    if (q === undefined) {
+      q = new PQueue({ concurrency: 1 });
+      this.lanes.set(name, q);
+    }
+    return q;
+  }
+
+  lastRun(name: string): LastRun | undefined {
+    return this.last.get(name);
+  }
+
+  skipped(name: string): number {
+    return this.skips.get(name) ?? 0;
+  }
+
+  /** Work running or waiting, across all lanes. */
+  get inFlight(): number {
+    let n = 0;
+    for (const q of this.lanes.values()) n += q.size + q.pending;
+    return n;
+  }
+
+  /** Starts the cron triggers of every job added so far. */
+  start(): void {
+    for (const job of this.jobs.values()) {
+      const task = createTask(job.cron, () => {
+        void this.trigger(job.name);
+      }, { name: job.name });
+      void task.start();
+      this.tasks.push(task);
+    }
+  }
+
+  /** No new work from now on: cron triggers destroyed, `trigger`/`enqueue` answer 'stopped'. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const tasks = this.tasks.splice(0);
+    await Promise.all(tasks.map(async (t) => t.destroy()));
+  }
+
+  /** Waits until in-flight work is done or `timeoutMs` passed. True when everything finished. */
+  async drain(timeoutMs: number): Promise<boolean> {
+    const idle = Promise.all([...this.lanes.values()].map((q) => q.onIdle())).then(() => true as const);
+    const abort = new AbortController();
+    const timeout = this.options.clock.sleep(timeoutMs, abort.signal).then(
+      () => false as const,
+      () => false as const,
+    );
+    const done = await Promise.race([idle, timeout]);
+    abort.abort();
+    return done;
+  }
+}

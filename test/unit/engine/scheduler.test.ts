@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { Scheduler } from '../../../src/engine/scheduler.js';
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => {};
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe('Scheduler', () => {
+  it('runs a job and records its last run on the clock', async () => {
+    const clock = new ManualClock(1_000);
+    const s = new Scheduler({ clock, maxConcurrent: 2 });
+    let runs = 0;
+    s.add({ name: 'a', cron: '* * * * * *', run: async () => void runs++ });
+    expect(await s.trigger('a')).toBe('ran');
+    expect(runs).toBe(1);
+    expect(s.lastRun('a')).toEqual({ startedMs: 1_000, endedMs: 1_000, outcome: 'ran' });
+  });
+
+  it('skips and counts a tick while the previous one is still running', async () => {
+    const s = new Scheduler({ clock: new ManualClock(), maxConcurrent: 2 });
+    const gate = deferred();
+    let runs = 0;
+    s.add({ name: 'slow', cron: '* * * * * *', run: async () => { runs++; await gate.promise; } });
+    const first = s.trigger('slow');
+    await flush();
+    expect(await s.trigger('slow')).toBe('skipped');
+    expect(await s.trigger('slow')).toBe('skipped');
+    gate.resolve();
+    expect(await first).toBe('ran');
+    expect(runs).toBe(1);
+    expect(s.skipped('slow')).toBe(2);
+    expect(await s.trigger('slow')).toBe('ran');
+  });
+
+  it('gives each lane its own no-overlap rule: a busy lane does not block another', async () => {
+    const s = new Scheduler({ clock: new ManualClock(), maxConcurrent: 4 });
+    const gate = deferred();
+    s.add({ name: 'a', cron: '* * * * * *', run: () => gate.promise });
+    s.add({ name: 'b', cron: '* * * * * *', run: async () => {} });
+    const a = s.trigger('a');
+    await flush();
+    expect(await s.trigger('b')).toBe('ran');
+    gate.resolve();
+    await a;
+  });
+
+  it('serialises enqueued work with ticks on the same lane', async () => {
+    const s = new Scheduler({ clock: new ManualClock(), maxConcurrent: 4 });
+    const order: string[] = [];
+    const gate = deferred();
+    s.add({ name: 'strategy:x', cron: '* * * * * *', run: async () => { order.push('tick-start'); await gate.promise; order.push('tick-end'); } });
+    const tick = s.trigger('strategy:x');
+    await flush();
+    const fill = s.enqueue('strategy:x', 'fill', async () => void order.push('fill'));
+    await flush();
+    expect(order).toEqual(['tick-start']);
+    gate.resolve();
+    await Promise.all([tick, fill]);
+    expect(order).toEqual(['tick-start', 'tick-end', 'fill']);
+  });
+
+  it('bounds global concurrency', async () => {
+    const s = new Scheduler({ clock: new ManualClock(), maxConcurrent: 1 });
+    const gate = deferred();
+    let bRan = false;
+    s.add({ name: 'a', cron: '* * * * * *', run: () => gate.promise });
+    s.add({ name: 'b', cron: '* * * * * *', run: async () => void (bRan = true) });
+    const a = s.trigger('a');
+    const b = s.trigger('b');
+    await flush();
+    expect(bRan).toBe(false);
+    gate.resolve();
+    await Promise.all([a, b]);
+    expect(bRan).toBe(true);
+  });
+
+  it('catches failures, records the error code and reports them', async () => {
+    const failures: string[] = [];
+    const s = new Scheduler({ clock: new ManualClock(), maxConcurrent: 1, events: { onRun: (job, outcome) => outcome === 'failed' && failures.push(job) } });
+    s.add({ name: 'bad', cron: '* * * * * *', run: async () => { throw new Error('x'); } });
+    expect(await s.trigger('bad')).toBe('failed');
+    expect(s.lastRun('bad')).toMatchObject({ outcome: 'failed', errorCode: 'UNEXPECTED' });
+    expect(failures).toEqual(['bad']);
+  });
+
+  it('after stop, refuses new work; drain waits for in-flight work up to its bound', async () => {
+    const clock = new ManualClock();
+    const s = new Scheduler({ clock, maxConcurrent: 2 });
+    const gate = deferred();
+    s.add({ name: 'hang', cron: '* * * * * *', run: () => gate.promise });
+    void s.trigger('hang');
+    await flush();
+    await s.stop();
+    expect(await s.trigger('hang')).toBe('stopped');
+    expect(await s.enqueue('hang', 'x', async () => {})).toBe('stopped');
+    const draining = s.drain(5_000);
+    await flush();
+    clock.advance(5_000);
+    expect(await draining).toBe(false);
+    gate.resolve();
+    await flush();
+    expect(await s.drain(5_000)).toBe(true);
+    expect(s.inFlight).toBe(0);
+  });
+
+  it('start creates cron tasks and stop removes them', async () => {
+    const s = new Scheduler({ clock: new ManualClock(), maxConcurrent: 1 });
+    s.add({ name: 'a', cron: '0 0 1 1 *', run: async () => {} });
+    s.start();
+    await s.stop();
+    expect(s.jobNames).toEqual(['a']);
+  });
+});
