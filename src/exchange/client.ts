@@ -15,6 +15,7 @@ import {
   BadResponseError,
   BotError,
   ConfigError,
+  InvalidRequestError,
   TransientError,
   errorMessage,
 } from '../core/errors.js';
@@ -305,11 +306,11 @@ class ApiClientImpl implements ApiClient {
 
   // ---- public endpoints ----
 
-  ping(): Promise<void> {
+  async ping(): Promise<void> {
     return this.read('ping', undefined, (res) => parsePing('ping', classify(ctxOf('ping'), res)));
   }
 
-  futures(): Promise<FuturesMarket[]> {
+  async futures(): Promise<FuturesMarket[]> {
     return this.read('futures', undefined, (res) => parseFutures('futures', classify(ctxOf('futures'), res)));
   }
 
@@ -353,7 +354,7 @@ class ApiClientImpl implements ApiClient {
     return results;
   }
 
-  collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder> {
+  async collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder> {
     validateCollateral(order);
     const fields: Record<string, unknown> = { ...orderItem(order) };
     if (order.stopLoss !== undefined) fields['stopLoss'] = toWire(order.stopLoss);
@@ -363,7 +364,7 @@ class ApiClientImpl implements ApiClient {
     return this.write('collateralLimitOrder', fields, ctx, [order.clientOrderId], (json) => parseOrder('collateralLimitOrder', json));
   }
 
-  cancelOrder(request: CancelRequest): Promise<VenueOrder> {
+  async cancelOrder(request: CancelRequest): Promise<VenueOrder> {
     validateCancel(request);
     const fields =
       request.orderId !== undefined
@@ -375,7 +376,7 @@ class ApiClientImpl implements ApiClient {
 
   // ---- private reads ----
 
-  conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage> {
+  async conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage> {
     validateConditional(query);
     const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
     const ctx = ctxOf('conditionalOrders');
@@ -394,7 +395,7 @@ class ApiClientImpl implements ApiClient {
     });
   }
 
-  executedHistory(query: ExecutedHistoryQuery = {}): Promise<Fill[]> {
+  async executedHistory(query: ExecutedHistoryQuery = {}): Promise<Fill[]> {
     validateExecutedHistory(query);
     const fields = defined({ ...query });
     const ctx = ctxOf('executedHistory');
@@ -411,18 +412,18 @@ class ApiClientImpl implements ApiClient {
 
   mainBalance(): Promise<Map<string, Decimal>>;
   mainBalance(ticker: string): Promise<Decimal>;
-  mainBalance(ticker?: string): Promise<Map<string, Decimal> | Decimal> {
+  async mainBalance(ticker?: string): Promise<Map<string, Decimal> | Decimal> {
     const ctx = ctxOf('mainBalance');
     if (ticker === undefined) {
       return this.read('mainBalance', {}, (res) => parseBalanceMap('mainBalance', classify(ctx, res)));
     }
     if (typeof ticker !== 'string' || ticker === '') {
-      return Promise.reject(new ConfigError('ticker must be a non-empty string', { key: 'ticker' }));
+      throw new ConfigError('ticker must be a non-empty string', { key: 'ticker' });
     }
     return this.read('mainBalance', { ticker }, (res) => parseBalanceOne('mainBalance', classify(ctx, res), ticker));
   }
 
-  flexHistory(query: FlexHistoryQuery = {}): Promise<FlexPage> {
+  async flexHistory(query: FlexHistoryQuery = {}): Promise<FlexPage> {
     validateFlexHistory(query);
     const { actionTypes, ...rest } = query;
     const fields = defined({ ...rest, actionTypes: actionTypes?.map((a) => FLEX_ACTION_CODES[a]) });
@@ -430,12 +431,12 @@ class ApiClientImpl implements ApiClient {
     return this.read('flexHistory', fields, (res) => parseFlexPage('flexHistory', classify(ctx, res)));
   }
 
-  closeFlex(plan: string): Promise<{ transactionId: string }> {
-    if (typeof plan !== 'string' || plan === '') return Promise.reject(new ConfigError('plan must be a non-empty string', { key: 'plan' }));
+  async closeFlex(plan: string): Promise<{ transactionId: string }> {
+    if (typeof plan !== 'string' || plan === '') throw new InvalidRequestError('plan: must be a non-empty string', null, { plan: ['required'] });
     return this.write('closeFlex', { plan }, ctxOf('closeFlex'), [], (json) => parseFlexClose('closeFlex', json));
   }
 
-  creditLine(): Promise<CreditLineState> {
+  async creditLine(): Promise<CreditLineState> {
     const ctx = ctxOf('creditLine');
     return this.read('creditLine', {}, (res): CreditLineState => {
       if (res.status === 400 || res.status === 404) {
