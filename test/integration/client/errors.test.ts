@@ -21,7 +21,6 @@ import { refusalError } from '../../../src/exchange/errors.js';
 import { FixtureServer, type Reply } from '../../support/fixture-server.js';
 import { fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 
-const BULK = '/api/v4/order/bulk';
 const COLL = '/api/v4/order/collateral/limit';
 const CANCEL = '/api/v4/order/cancel';
 const HIST = '/api/v4/trade-account/executed-history';

@@ -1,0 +1,140 @@
+/** Bulk placement: chunking, request order, stopOnFail both ways, per-item outcomes. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dec } from '../../../src/core/decimal.js';
+import { AmbiguousOutcomeError, InvalidOrderError, InvalidRequestError } from '../../../src/core/errors.js';
+import type { ApiClient } from '../../../src/exchange/client.js';
+import type { LimitOrderRequest } from '../../../src/exchange/gateway.js';
+import { FixtureServer, type RecordedRequest, type Reply } from '../../support/fixture-server.js';
+import { fixtureClient, wireOrder } from '../../support/fixture-client.js';
+
+const BULK = '/api/v4/order/bulk';
+let server: FixtureServer;
+let client: ApiClient;
+
+beforeAll(async () => {
+  server = await FixtureServer.start();
+  client = fixtureClient(server.url);
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+beforeEach(() => server.reset());
+
+function orders(n: number): LimitOrderRequest[] {
+  return Array.from({ length: n }, (_, i) => ({
+    market: 'BTC_USDT', side: 'buy', amount: dec('0.01'), price: dec(String(40000 + i)), clientOrderId: `b-${i}`,
+  }));
+}
+
+type Item = { clientOrderId: string; price: string };
+const sent = (r: RecordedRequest): Item[] => (JSON.parse(r.body) as { orders: Item[] }).orders;
+
+/** Accepts every order of the chunk (echoing clientOrderId and price). */
+const acceptAll = (r: RecordedRequest): Reply => ({
+  json: sent(r).map((o, i) => ({ result: wireOrder({ orderId: 1000 + i, clientOrderId: o.clientOrderId, price: o.price }), error: null })),
+});
+
+const failItem = { code: 10, message: 'Inner validation failed', errors: { amount: ['Not enough balance.'] } };
+
+describe('bulkLimitOrders', () => {
+  it('splits 45 orders into 20/20/5, sent in order, results in request order', async () => {
+    server.setDefault(BULK, acceptAll);
+    const res = await client.bulkLimitOrders(orders(45));
+    const reqs = server.requestsTo(BULK);
+    expect(reqs.map((r) => sent(r).length)).toEqual([20, 20, 5]);
+    expect(reqs.flatMap((r) => sent(r).map((o) => o.clientOrderId))).toEqual(orders(45).map((o) => o.clientOrderId));
+    const nonces = reqs.map((r) => Number((JSON.parse(r.body) as { nonce: string }).nonce));
+    expect(nonces[1]! > nonces[0]! && nonces[2]! > nonces[1]!).toBe(true);
+    expect(res.map((r) => r.status)).toEqual(Array(45).fill('placed'));
+    expect(res.map((r) => r.clientOrderId)).toEqual(orders(45).map((o) => o.clientOrderId));
+    const placed = res[44]!;
+    if (placed.status === 'placed') expect(placed.order.price.toFixed()).toBe('40044');
+  });
+
+  it('without stopOnFail: failed items rejected, the others placed, every chunk sent', async () => {
+    server.enqueue(BULK, (r) => ({
+      json: sent(r).map((o, i) => (i === 3 ? { result: null, error: failItem } : { result: wireOrder({ clientOrderId: o.clientOrderId }), error: null })),
+    }));
+    server.setDefault(BULK, acceptAll);
+    const res = await client.bulkLimitOrders(orders(25), { stopOnFail: false });
+    expect(server.requestsTo(BULK)).toHaveLength(2);
+    expect(JSON.parse(server.requestsTo(BULK)[0]!.body)).toMatchObject({ stopOnFail: false });
+    expect(res.filter((r) => r.status === 'placed')).toHaveLength(24);
+    expect(res[3]).toMatchObject({ status: 'rejected', clientOrderId: 'b-3' });
+    if (res[3]!.status === 'rejected') expect((res[3]!.error as InvalidOrderError).kind).toBe('insufficient_funds');
+  });
+
+  it('with stopOnFail: the failing item rejected, later items (missing or null/null) and later chunks not_sent', async () => {
+    // The venue processed 0..2, refused 3, and stopped: item 4 comes back as null/null, the rest missing.
+    server.enqueue(BULK, (r) => ({
+      json: [
+        ...sent(r).slice(0, 3).map((o) => ({ result: wireOrder({ clientOrderId: o.clientOrderId }), error: null })),
+        { result: null, error: failItem },
+        { result: null, error: null },
+      ],
+    }));
+    server.setDefault(BULK, acceptAll);
+    const res = await client.bulkLimitOrders(orders(45), { stopOnFail: true });
+    expect(server.requestsTo(BULK)).toHaveLength(1);
+    expect(JSON.parse(server.requestsTo(BULK)[0]!.body)).toMatchObject({ stopOnFail: true });
+    expect(res.slice(0, 3).map((r) => r.status)).toEqual(['placed', 'placed', 'placed']);
+    expect(res[3]!.status).toBe('rejected');
+    expect(res.slice(4).every((r) => r.status === 'not_sent')).toBe(true);
+    expect(res.map((r) => r.clientOrderId)).toEqual(orders(45).map((o) => o.clientOrderId));
+  });
+
+  it('a top-level 422 code 30 rejects its whole chunk; other chunks go on without stopOnFail', async () => {
+    server.enqueue(BULK, { status: 422, json: { code: 30, message: 'Validation failed', errors: { orders: ['The orders must not have more than 20 items.'] } } });
+    server.setDefault(BULK, acceptAll);
+    const res = await client.bulkLimitOrders(orders(25));
+    expect(res.slice(0, 20).every((r) => r.status === 'rejected' && r.error instanceof InvalidRequestError)).toBe(true);
+    expect(res.slice(20).every((r) => r.status === 'placed')).toBe(true);
+  });
+
+  it('a later chunk timing out: its items unknown (ambiguous, with their ids), earlier ones placed', async () => {
+    server.enqueue(BULK, acceptAll, { hang: true }, acceptAll);
+    const res = await client.bulkLimitOrders(orders(45));
+    expect(server.requestsTo(BULK)).toHaveLength(3);
+    expect(res.slice(0, 20).every((r) => r.status === 'placed')).toBe(true);
+    expect(res.slice(20, 40).every((r) => r.status === 'unknown')).toBe(true);
+    const u = res[20]!;
+    if (u.status !== 'unknown') throw new Error('expected unknown');
+    expect(u.error).toBeInstanceOf(AmbiguousOutcomeError);
+    expect(u.error.clientOrderIds).toEqual(orders(45).slice(20, 40).map((o) => o.clientOrderId));
+    expect(res.slice(40).every((r) => r.status === 'placed')).toBe(true);
+  });
+
+  it('with stopOnFail an ambiguous chunk stops the later chunks (not_sent)', async () => {
+    server.enqueue(BULK, acceptAll, { status: 503, raw: 'down' });
+    server.setDefault(BULK, acceptAll);
+    const res = await client.bulkLimitOrders(orders(45), { stopOnFail: true });
+    expect(server.requestsTo(BULK)).toHaveLength(2);
+    expect(res.slice(20, 40).every((r) => r.status === 'unknown')).toBe(true);
+    expect(res.slice(40).every((r) => r.status === 'not_sent')).toBe(true);
+  });
+
+  it('a gateway 429 chunk is not_sent; auth failure stops every later chunk', async () => {
+    server.enqueue(BULK, { status: 429, raw: 'slow down' }, { status: 401, json: { code: 0, message: 'Unauthorized request.' } });
+    server.setDefault(BULK, acceptAll);
+    const c = fixtureClient(server.url, { rateLimits: { pause: { baseMs: 5, maxMs: 10 } } });
+    const res = await c.bulkLimitOrders(orders(45));
+    expect(server.requestsTo(BULK)).toHaveLength(2);
+    expect(res.every((r) => r.status === 'not_sent')).toBe(true);
+    await c.close();
+  });
+
+  it('a shorter reply without stopOnFail leaves the missing items unknown', async () => {
+    server.enqueue(BULK, (r) => ({ json: sent(r).slice(0, 2).map((o) => ({ result: wireOrder({ clientOrderId: o.clientOrderId }), error: null })) }));
+    const res = await client.bulkLimitOrders(orders(3));
+    expect(res.map((r) => r.status)).toEqual(['placed', 'placed', 'unknown']);
+  });
+
+  it('validates every order before sending anything', async () => {
+    const bad = orders(30);
+    bad[25] = { ...bad[25]!, clientOrderId: 'bad id' };
+    await expect(client.bulkLimitOrders(bad)).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(client.bulkLimitOrders([])).rejects.toBeInstanceOf(InvalidRequestError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
