@@ -1,0 +1,238 @@
+/**
+ * Runs one strategy instance: builds its frozen snapshot, calls a hook through the safe-call
+ * guard, validates the returned intents, rounds them to the market rules (amount truncated to
+ * the step, price rounded to the tick by side), runs every order through the risk gate, and
+ * hands what passes to the order manager. Refusals carry the gate's reason code and are logged
+ * and reported; nothing a strategy returns reaches the venue any other way.
+ *
+ * The runner never throws for plugin faults (they spend the error budget). Engine faults while
+ * executing an intent (store, auth, ...) are reported through `onEngineError` so the composition
+ * root can halt trading; the other intents of the call are not attempted after one.
+ */
+import type { Clock } from '../core/clock.js';
+import { roundToTick, truncateToStep, type Decimal } from '../core/decimal.js';
+import { StrategyError, errorMessage } from '../core/errors.js';
+import type { Logger } from '../observability/logger.js';
+import { BufferedState, buildContext, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/index.js';
+import type { FillView, Intent, LoadedStrategy, PlaceCollateralIntent, PlaceLimitsIntent, StrategyContext } from '../strategy-api/index.js';
+import { HookGuard } from '../strategy-api/safe-call.js';
+import { checkOrders, checkStanding, type GateDecision, type GateOrder, type MarketRules, type RiskSnapshot } from './risk-gate.js';
+import type { CancelOutcome, CollateralOrderSpec, FlexCloseOutcome, LimitOrderSpec, PlaceOutcome } from './order-manager.js';
+
+/** The order manager as the runner uses it (OrderManager implements it). */
+export interface OrderPort {
+  placeLimitOrders(strategyId: string, specs: readonly LimitOrderSpec[]): Promise<PlaceOutcome[]>;
+  placeCollateralOrder(strategyId: string, spec: CollateralOrderSpec): Promise<PlaceOutcome>;
+  cancelOrder(strategyId: string, clientOrderId: string): Promise<CancelOutcome>;
+  cancelAll(strategyId: string, market?: string): Promise<CancelOutcome[]>;
+  closeFlex(strategyId: string, plan: { plan: string }): Promise<FlexCloseOutcome>;
+}
+
+/** What the runner reports (metrics). */
+export interface RunnerEvents {
+  refusal(strategyId: string, code: string): void;
+  strategyError(strategyId: string, code: string): void;
+  engineError(strategyId: string, err: unknown): void;
+  quarantined(strategyId: string): void;
+  placed(strategyId: string, status: PlaceOutcome['status']): void;
+}
+
+export interface StrategyRunnerOptions {
+  strategy: LoadedStrategy;
+  clock: Clock;
+  logger: Logger;
+  orders: OrderPort;
+  /** The instance's snapshot data (store read models, cached prices and balances). */
+  snapshot: (strategyId: string) => Promise<SnapshotData>;
+  /** Fresh risk inputs for this instance (called before each intent). */
+  risk: (strategyId: string) => RiskSnapshot;
+  /** Called when the gate reports the drawdown kill switch. */
+  onDrawdown: () => void;
+  /** Persisted key-value state of the instance. */
+  state: StateBackend;
+  /** False once shutdown began: hooks may still run, their intents are dropped. */
+  accepting: () => boolean;
+  events: RunnerEvents;
+  deadlineMs: number;
+  errorBudget: number;
+  errorWindowMs: number;
+}
+
+type Hook = 'init' | 'onTick' | 'onFill';
+
+function rules(snap: RiskSnapshot, market: string): MarketRules | undefined {
+  return snap.markets[market];
+}
+
+/** Rounds an order to the market: amount truncated to step, price by side to tick. */
+export function normalise<T extends { market: string; side: 'buy' | 'sell'; amount: Decimal; price: Decimal }>(o: T, r: MarketRules | undefined): T {
+  if (r === undefined) return o;
+  return { ...o, amount: truncateToStep(o.amount, r.step), price: roundToTick(o.price, r.tick, o.side) };
+}
+
+export class StrategyRunner {
+  readonly id: string;
+  readonly guard: HookGuard;
+  private readonly log: Logger;
+
+  constructor(private readonly o: StrategyRunnerOptions) {
+    this.id = o.strategy.id;
+    this.log = o.logger.child({ strategy: this.id });
+    this.guard = new HookGuard({
+      clock: o.clock,
+      instanceId: this.id,
+      deadlineMs: o.deadlineMs,
+      errorBudget: o.errorBudget,
+      errorWindowMs: o.errorWindowMs,
+      onQuarantine: (err) => {
+        this.log.error({ err }, 'strategy quarantined: its intents are refused from now on');
+        o.events.quarantined(this.id);
+      },
+    });
+  }
+
+  get quarantined(): boolean {
+    return this.guard.quarantined;
+  }
+
+  async init(): Promise<void> {
+    const fn = this.o.strategy.definition.init;
+    if (fn !== undefined) await this.run('init', (ctx) => fn(ctx));
+  }
+
+  async tick(): Promise<void> {
+    await this.run('onTick', (ctx) => this.o.strategy.definition.onTick(ctx));
+  }
+
+  async fill(fill: FillView): Promise<void> {
+    const fn = this.o.strategy.definition.onFill;
+    if (fn !== undefined) await this.run('onFill', (ctx) => fn(ctx, fill));
+  }
+
+  /** Calls `onStop` (guarded); anything it returns is ignored. */
+  async stop(): Promise<void> {
+    const fn = this.o.strategy.definition.onStop;
+    if (fn === undefined || this.guard.quarantined) return;
+    const data = await this.o.snapshot(this.id);
+    const state = new BufferedState(this.o.state);
+    const r = await this.guard.call('onStop', () => fn(this.context(data, state)));
+    if (r.ok) state.commit();
+  }
+
+  private context(data: SnapshotData, state: BufferedState): StrategyContext<unknown> {
+    return buildContext(this.id, this.o.strategy.params, data, state, this.log);
+  }
+
+  private async run(hook: Hook, fn: (ctx: StrategyContext<unknown>) => unknown): Promise<void> {
+    if (this.guard.quarantined) return;
+    const data = await this.o.snapshot(this.id);
+    const state = new BufferedState(this.o.state);
+    const ctx = this.context(data, state);
+    const result = await this.guard.call(hook, () => fn(ctx));
+    if (!result.ok) {
+      this.log.warn({ err: result.error, hook }, 'strategy hook failed');
+      this.o.events.strategyError(this.id, result.error.code);
+      return;
+    }
+    let intents: Intent[];
+    try {
+      intents = parseIntents(result.value, this.id);
+    } catch (err) {
+      const e = err instanceof StrategyError ? err : new StrategyError('bad_intent', errorMessage(err), { instanceId: this.id });
+      this.log.warn({ err: e, hook }, 'strategy returned invalid intents');
+      this.o.events.strategyError(this.id, e.code);
+      this.guard.recordFailure(e);
+      return;
+    }
+    state.commit();
+    if (!this.o.accepting()) {
+      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'stopping: intents dropped');
+      return;
+    }
+    for (const intent of intents) {
+      // Quarantine can begin between intents only through another call; re-checked by the gate.
+      try {
+        await this.execute(intent);
+      } catch (err) {
+        this.log.error({ err, intent: intent.type }, 'executing an intent failed');
+        this.o.events.engineError(this.id, err);
+        return;
+      }
+    }
+  }
+
+  private refuse(decision: Extract<GateDecision, { ok: false }>, what: string): void {
+    this.log.warn({ code: decision.code, detail: decision.detail, what }, 'risk gate refused');
+    this.o.events.refusal(this.id, decision.code);
+    if (decision.code === 'DRAWDOWN_HALT') this.o.onDrawdown();
+  }
+
+  private snap(): RiskSnapshot {
+    const s = this.o.risk(this.id);
+    return { ...s, strategy: { ...s.strategy, quarantined: s.strategy.quarantined || this.guard.quarantined } };
+  }
+
+  private async execute(intent: Intent): Promise<void> {
+    switch (intent.type) {
+      case 'placeLimits':
+        return this.placeLimits(intent);
+      case 'placeCollateral':
+        return this.placeCollateral(intent);
+      case 'cancel': {
+        const d = checkStanding(this.snap(), 'cancel');
+        if (!d.ok) return this.refuse(d, 'cancel');
+        await this.o.orders.cancelOrder(this.id, intent.clientOrderId);
+        return;
+      }
+      case 'cancelAll': {
+        const d = checkStanding(this.snap(), 'cancel');
+        if (!d.ok) return this.refuse(d, 'cancelAll');
+        await this.o.orders.cancelAll(this.id, intent.market);
+        return;
+      }
+      case 'closeFlex': {
+        const d = checkStanding(this.snap(), 'closeFlex');
+        if (!d.ok) return this.refuse(d, 'closeFlex');
+        await this.o.orders.closeFlex(this.id, { plan: intent.plan });
+        return;
+      }
+    }
+  }
+
+  private async placeLimits(intent: PlaceLimitsIntent): Promise<void> {
+    const snap = this.snap();
+    const orders = intent.orders.map((o) => normalise(o, rules(snap, o.market)));
+    const decisions = checkOrders(orders, snap);
+    const accepted: LimitOrderSpec[] = [];
+    decisions.forEach((d, i) => {
+      const o = orders[i];
+      if (o === undefined) return;
+      if (d.ok) accepted.push(o.postOnly === undefined ? { market: o.market, side: o.side, amount: o.amount, price: o.price } : { market: o.market, side: o.side, amount: o.amount, price: o.price, postOnly: o.postOnly });
+      else this.refuse(d, `limit ${o.side} ${o.market}`);
+    });
+    if (accepted.length === 0) return;
+    const outcomes = await this.o.orders.placeLimitOrders(this.id, accepted);
+    for (const out of outcomes) this.o.events.placed(this.id, out.status);
+  }
+
+  private async placeCollateral(intent: PlaceCollateralIntent): Promise<void> {
+    const snap = this.snap();
+    const r = rules(snap, intent.market);
+    const base = normalise(intent, r);
+    // Protective legs execute on the other side: round them so they protect at least as asked.
+    const legSide = intent.side === 'buy' ? 'sell' : 'buy';
+    const leg = (p: Decimal | undefined): Decimal | undefined => (p === undefined || r === undefined ? p : roundToTick(p, r.tick, legSide));
+    const gateOrder: GateOrder = { market: base.market, side: base.side, amount: base.amount, price: base.price, exit: intent.exit === true };
+    const [d] = checkOrders([gateOrder], snap);
+    if (d !== undefined && !d.ok) return this.refuse(d, `collateral ${base.side} ${base.market}`);
+    const spec: CollateralOrderSpec = { market: base.market, side: base.side, amount: base.amount, price: base.price };
+    const sl = leg(intent.stopLoss);
+    const tp = leg(intent.takeProfit);
+    if (sl !== undefined) spec.stopLoss = sl;
+    if (tp !== undefined) spec.takeProfit = tp;
+    if (intent.postOnly !== undefined) spec.postOnly = intent.postOnly;
+    if (intent.ioc !== undefined) spec.ioc = intent.ioc;
+    const out = await this.o.orders.placeCollateralOrder(this.id, spec);
+    this.o.events.placed(this.id, out.status);
+  }
+}
