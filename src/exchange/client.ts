@@ -41,6 +41,7 @@ import type {
   VenueOrder,
 } from './gateway.js';
 import { NonceGenerator, type NonceMode } from './nonce.js';
+import { PriorityLock } from './send-lock.js';
 import {
   FLEX_ACTION_CODES,
   parseBalanceMap,
@@ -93,7 +94,11 @@ export interface ApiClientOptions {
   rateLimits?: RateLimitOverrides;
   /** Move endpoints to other pools (e.g. if the venue changes its pools). */
   endpointPools?: Partial<Record<EndpointName, PoolName>>;
-  /** `strict` (default): nonce > last nonce of the key. `window`: signs `"nonceWindow": true`. */
+  /**
+   * `strict` (default): each nonce must exceed the last one the venue saw, so private requests
+   * are sent one at a time (they must arrive in order). `window`: signs `"nonceWindow": true`;
+   * unique ms nonces within ±5 s of server time, private requests run concurrently.
+   */
   nonceMode?: NonceMode;
   /** Where the nonce high-water mark is persisted (strict mode). */
   noncePersistence?: NoncePersistence;
@@ -210,6 +215,7 @@ class ApiClientImpl implements ApiClient {
       poolOf,
       nonce: this.nonce,
       nonceWindow: nonceMode === 'window',
+      sendLock: nonceMode === 'strict' ? new PriorityLock() : undefined,
       credentials: () => creds,
       clock: this.clock,
       logger: this.logger,

@@ -10,6 +10,7 @@ import type { Logger } from '../observability/logger.js';
 import { isNonceRefusal } from './errors.js';
 import type { NonceGenerator } from './nonce.js';
 import { PRIORITY, type PoolName, type PriorityClass, type RatePool } from './rate-limits.js';
+import type { PriorityLock } from './send-lock.js';
 import { sign } from './signing.js';
 import type { HttpResponse, Transport } from './transport.js';
 
@@ -106,6 +107,8 @@ export interface RawClientDeps {
   credentials: () => Credentials | undefined;
   clock: Clock;
   logger: Logger;
+  /** Strict mode: the lane that keeps one private request in flight (see send-lock.ts). */
+  sendLock?: PriorityLock | undefined;
   /** Called with each reply's server time (ms) and the local time it arrived. */
   onServerTime?: (serverMs: number, localMs: number) => void;
 }
@@ -138,39 +141,59 @@ export class RawClient {
       throw new ConfigError(`${call.endpoint} is a private endpoint: apiKey and apiSecret are required`, { endpoint: call.endpoint });
     }
     const pool = this.pool(call.endpoint);
-    const res = await pool.schedule(PRIORITY[spec.priority], call.weight ?? 1, async () => {
-      // Signed here, inside the limiter job, so nonces leave in the order they were taken.
-      let headers: Record<string, string> = {};
-      let body: string | undefined;
-      if (creds !== undefined) {
-        const signed = sign({
-          apiKey: creds.apiKey,
-          apiSecret: creds.apiSecret,
-          path,
-          fields: call.fields ?? {},
-          nonce: this.deps.nonce.next(),
-          nonceWindow: this.deps.nonceWindow,
-        });
-        headers = signed.headers;
-        body = signed.body;
-      }
-      const started = this.deps.clock.now();
-      const log = { endpoint: call.endpoint, attempt: call.attempt };
+    const priority = PRIORITY[spec.priority];
+    const res = await pool.schedule(priority, call.weight ?? 1, async (markSent) => {
+      // Strict nonces must arrive in order: one private request in flight at a time.
+      const lock = creds !== undefined ? this.deps.sendLock : undefined;
+      const release = lock === undefined ? undefined : await lock.acquire(priority);
       try {
-        const r = await this.deps.transport.request(body === undefined ? { method: spec.method, path, headers } : { method: spec.method, path, headers, body });
-        const localMs = this.deps.clock.now();
-        this.deps.logger.debug({ ...log, status: r.status, durationMs: localMs - started }, 'api request');
-        if (r.dateMs !== undefined) this.deps.onServerTime?.(r.dateMs, localMs);
-        return r;
-      } catch (err) {
-        const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'UNEXPECTED';
-        this.deps.logger.debug({ ...log, status: code, durationMs: this.deps.clock.now() - started }, 'api request');
-        throw err;
+        return await this.send(call, spec.method, path, creds, markSent);
+      } finally {
+        release?.();
       }
     });
     if (res.status >= 200 && res.status < 300) pool.noteSuccess();
     // A gateway 429 (non-JSON) pauses the whole pool; the JSON one is a nonce refusal.
     if (res.status === 429 && !isNonceRefusal(res.body)) pool.pauseFor429(res.retryAfterMs);
     return res;
+  }
+
+  /** Signs (inside the limiter job and the send lane, so nonces leave in order) and sends. */
+  private async send(
+    call: RawCall,
+    method: 'GET' | 'POST',
+    path: string,
+    creds: Credentials | undefined,
+    markSent: () => void,
+  ): Promise<HttpResponse> {
+    let headers: Record<string, string> = {};
+    let body: string | undefined;
+    if (creds !== undefined) {
+      const signed = sign({
+        apiKey: creds.apiKey,
+        apiSecret: creds.apiSecret,
+        path,
+        fields: call.fields ?? {},
+        nonce: this.deps.nonce.next(),
+        nonceWindow: this.deps.nonceWindow,
+      });
+      headers = signed.headers;
+      body = signed.body;
+    }
+    markSent();
+    const started = this.deps.clock.now();
+    const log = { endpoint: call.endpoint, attempt: call.attempt };
+    try {
+      const r = await this.deps.transport.request(body === undefined ? { method, path, headers } : { method, path, headers, body });
+      const localMs = this.deps.clock.now();
+      this.deps.logger.debug({ ...log, status: r.status, durationMs: localMs - started }, 'api request');
+      if (r.dateMs !== undefined) this.deps.onServerTime?.(r.dateMs, localMs);
+      return r;
+    } catch (err) {
+      // Only our own error code is logged, never the error object.
+      const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'UNEXPECTED';
+      this.deps.logger.debug({ ...log, status: code, durationMs: this.deps.clock.now() - started }, 'api request');
+      throw err;
+    }
   }
 }

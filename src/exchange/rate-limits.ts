@@ -111,17 +111,27 @@ export class RatePool {
 
   /**
    * Runs `job` when the pool has `weight` tokens, in priority order. `job` receives `markSent`,
-   * which it must call right before the request leaves (after signing): the tokens come back one
-   * window after that moment.
+   * which it calls right before the request leaves (after signing and any send-lane wait): the
+   * tokens come back one window after that moment, so the budget holds for actual send times.
    */
-  async schedule<T>(priority: number, weight: number, job: () => Promise<T>): Promise<T> {
+  async schedule<T>(priority: number, weight: number, job: (markSent: () => void) => Promise<T>): Promise<T> {
     if (this.closed) throw new TransientError('rate_limited', `rate-limit pool ${this.name} is closed`, { pool: this.name });
     if (!(weight >= 1) || weight > this.budget) throw new RangeError(`weight ${weight} outside 1..${this.budget} for pool ${this.name}`);
     try {
       return await this.limiter.schedule({ priority, weight }, async () => {
         await this.waitWhilePaused();
-        this.recordSend(weight);
-        return job();
+        let marked = false;
+        const markSent = (): void => {
+          if (marked) return;
+          marked = true;
+          this.recordSend(weight);
+        };
+        try {
+          return await job(markSent);
+        } finally {
+          // A job that failed before sending still returns its tokens one window later.
+          markSent();
+        }
       });
     } catch (err) {
       if (err instanceof Bottleneck.BottleneckError) {

@@ -1,7 +1,8 @@
 /** Bulk placement: chunking, request order, stopOnFail both ways, per-item outcomes. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
-import { AmbiguousOutcomeError, InvalidOrderError, InvalidRequestError } from '../../../src/core/errors.js';
+import type { InvalidOrderError} from '../../../src/core/errors.js';
+import { AmbiguousOutcomeError, InvalidRequestError } from '../../../src/core/errors.js';
 import type { ApiClient } from '../../../src/exchange/client.js';
 import type { LimitOrderRequest } from '../../../src/exchange/gateway.js';
 import { FixtureServer, type RecordedRequest, type Reply } from '../../support/fixture-server.js';
