@@ -1,0 +1,80 @@
+/**
+ * `/healthz` and `/metrics` on 127.0.0.1 only: the daemon's state is not for the network.
+ * `/healthz` answers 200 while the daemon is running normally and 503 while starting,
+ * stopping, halted or when reconciliation is failing, so a supervisor can alert on the status
+ * code alone; the JSON body says why.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** The body of `/healthz`. */
+export interface HealthReport {
+  status: 'starting' | 'ok' | 'degraded' | 'stopping';
+  mode: 'paper' | 'live';
+  tradingState: string;
+  reconcile: { ok: boolean; lastSuccessMs: number | null; lastError: string | null };
+  /** Job → end of its last run, ms (null before the first). */
+  jobs: Record<string, { lastRunMs: number | null; lastOutcome: string | null; skipped: number }>;
+  unknownOrders: number;
+  quarantined: string[];
+  nowMs: number;
+}
+
+export interface HealthServerOptions {
+  /** 0 picks a free port (tests); the daemon never calls this when BOT_HTTP_PORT is 0. */
+  port: number;
+  health: () => HealthReport;
+  metrics: () => Promise<string>;
+  metricsContentType: string;
+}
+
+export interface HealthServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  const server: Server = createServer((req, res) => {
+    const url = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET') {
+      res.writeHead(405, { allow: 'GET' }).end();
+      return;
+    }
+    if (url === '/healthz') {
+      let report: HealthReport;
+      try {
+        report = options.health();
+      } catch {
+        res.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"degraded"}');
+        return;
+      }
+      res.writeHead(report.status === 'ok' ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(report));
+      return;
+    }
+    if (url === '/metrics') {
+      options.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': options.metricsContentType }).end(text),
+        () => res.writeHead(500).end(),
+      );
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  server.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Prometheus metrics on a private prom-client registry (never the global default, so tests and
+ * two daemons in one process never share counters). Counters are pushed by the engine as things
+ * happen; gauges of store-derived state (orders by state, UNKNOWN count, rate-limit budget) are
+ * pulled at scrape time through a collector the composition root installs.
+ */
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { Counter, Gauge, Registry } from 'prom-client';
+
+/** Scrape-time state, assembled by the composition root from the store and the client. */
+export interface CollectedState {
+  /** Order state → number of journaled orders in it. */
+  ordersByState: Record<string, number>;
+  /** Rate-limit pool → budget left in the current window (weight). */
+  rateLimitRemaining: Record<string, number>;
+}
+
+export const TRADING_STATES = ['ACTIVE', 'REDUCE_ONLY', 'HALTED'] as const;
+
+export class BotMetrics {
+  readonly registry = new Registry();
+  private collector: (() => CollectedState) | null = null;
+  private loop: IntervalHistogram | null = null;
+
+  private readonly jobLastRun = new Gauge({ name: 'bot_job_last_run_timestamp_seconds', help: 'End of the last run of each job (clock time)', labelNames: ['job', 'outcome'], registers: [this.registry] });
+  private readonly jobRuns = new Counter({ name: 'bot_job_runs_total', help: 'Job runs by outcome', labelNames: ['job', 'outcome'], registers: [this.registry] });
+  private readonly jobSkips = new Counter({ name: 'bot_job_skipped_total', help: 'Ticks skipped because the previous run was still going', labelNames: ['job'], registers: [this.registry] });
+  private readonly refusals = new Counter({ name: 'bot_risk_refusals_total', help: 'Orders and actions refused by the risk gate', labelNames: ['strategy', 'code'], registers: [this.registry] });
+  private readonly errors = new Counter({ name: 'bot_errors_total', help: 'Errors by stable code', labelNames: ['code'], registers: [this.registry] });
+  private readonly fills = new Counter({ name: 'bot_fills_total', help: 'Fills applied, by owning strategy', labelNames: ['strategy'], registers: [this.registry] });
+  private readonly placements = new Counter({ name: 'bot_order_placements_total', help: 'Order placement outcomes', labelNames: ['strategy', 'status'], registers: [this.registry] });
+  private readonly quarantined = new Gauge({ name: 'bot_strategy_quarantined', help: '1 when a strategy instance is quarantined', labelNames: ['strategy'], registers: [this.registry] });
+  private readonly tradingState = new Gauge({ name: 'bot_trading_state', help: '1 for the current trading state', labelNames: ['state'], registers: [this.registry] });
+  private readonly reconcileOk = new Gauge({ name: 'bot_reconcile_ok', help: '1 when the last reconciliation completed', registers: [this.registry] });
+  private readonly reconcileLast = new Gauge({ name: 'bot_reconcile_last_success_timestamp_seconds', help: 'Clock time of the last completed reconciliation', registers: [this.registry] });
+
+  constructor() {
+    // prom-client calls `collect` with the gauge as `this`; reach the metrics object by closure.
+    const read = (): CollectedState | null => this.collected();
+    const loop = (): IntervalHistogram | null => this.loop;
+    new Gauge({
+      name: 'bot_orders',
+      help: 'Journaled orders by state',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [state, n] of Object.entries(read()?.ordersByState ?? {})) this.set({ state }, n);
+      },
+    });
+    new Gauge({
+      name: 'bot_orders_unknown',
+      help: 'Orders whose outcome is unresolved (UNKNOWN)',
+      registers: [this.registry],
+      collect() {
+        this.set(read()?.ordersByState['UNKNOWN'] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'bot_rate_limit_remaining',
+      help: 'Rate-limit budget left in the current window, by pool',
+      labelNames: ['pool'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [pool, n] of Object.entries(read()?.rateLimitRemaining ?? {})) this.set({ pool }, n);
+      },
+    });
+    new Gauge({
+      name: 'bot_event_loop_lag_seconds',
+      help: 'Event-loop delay since the last scrape (p99)',
+      registers: [this.registry],
+      collect() {
+        const h = loop();
+        if (h === null) return;
+        this.set(Number.isFinite(h.percentile(99)) ? h.percentile(99) / 1e9 : 0);
+        h.reset();
+      },
+    });
+    for (const s of TRADING_STATES) this.tradingState.set({ state: s }, 0);
+    this.reconcileOk.set(0);
+  }
+
+  private collected(): CollectedState | null {
+    try {
+      return this.collector?.() ?? null;
+    } catch {
+      // A failing read must not break the scrape; the gauges just go empty.
+      return null;
+    }
+  }
+
+  /** Installs the scrape-time collector. */
+  setCollector(fn: () => CollectedState): void {
+    this.collector = fn;
+  }
+
+  /** Starts sampling event-loop delay (perf_hooks histogram, not a timer of ours). */
+  startEventLoopMonitor(): void {
+    if (this.loop !== null) return;
+    this.loop = monitorEventLoopDelay({ resolution: 20 });
+    this.loop.enable();
+  }
+
+  stopEventLoopMonitor(): void {
+    this.loop?.disable();
+    this.loop = null;
+  }
+
+  jobRun(job: string, outcome: 'ran' | 'failed', endedMs: number): void {
+    this.jobRuns.inc({ job, outcome });
+    this.jobLastRun.set({ job, outcome }, endedMs / 1000);
+  }
+
+  jobSkipped(job: string): void {
+    this.jobSkips.inc({ job });
+  }
+
+  refusal(strategy: string, code: string): void {
+    this.refusals.inc({ strategy, code });
+  }
+
+  error(code: string): void {
+    this.errors.inc({ code });
+  }
+
+  fill(strategy: string | null): void {
+    this.fills.inc({ strategy: strategy ?? 'external' });
+  }
+
+  placed(strategy: string, status: string): void {
+    this.placements.inc({ strategy, status });
+  }
+
+  setQuarantined(strategy: string, on: boolean): void {
+    this.quarantined.set({ strategy }, on ? 1 : 0);
+  }
+
+  setTradingState(state: string): void {
+    for (const s of TRADING_STATES) this.tradingState.set({ state: s }, s === state ? 1 : 0);
+  }
+
+  setReconcile(ok: boolean, atMs: number | null): void {
+    this.reconcileOk.set(ok ? 1 : 0);
+    if (ok && atMs !== null) this.reconcileLast.set(atMs / 1000);
+  }
+
+  /** Prometheus text exposition. */
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

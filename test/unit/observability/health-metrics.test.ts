@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHealthServer, type HealthReport, type HealthServer } from '../../../src/observability/health.js';
+import { BotMetrics } from '../../../src/observability/metrics.js';
+
+function report(over: Partial<HealthReport> = {}): HealthReport {
+  return {
+    status: 'ok',
+    mode: 'paper',
+    tradingState: 'ACTIVE',
+    reconcile: { ok: true, lastSuccessMs: 1, lastError: null },
+    jobs: {},
+    unknownOrders: 0,
+    quarantined: [],
+    nowMs: 1,
+    ...over,
+  };
+}
+
+let server: HealthServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+describe('metrics', () => {
+  it('exposes counters and scrape-time gauges on its own registry', async () => {
+    const m = new BotMetrics();
+    m.setCollector(() => ({ ordersByState: { OPEN: 3, UNKNOWN: 2 }, rateLimitRemaining: { orders: 95 } }));
+    m.refusal('g1', 'MAX_POSITION');
+    m.refusal('g1', 'MAX_POSITION');
+    m.error('STRATEGY_THREW');
+    m.fill('g1');
+    m.jobRun('reconcile', 'ran', 5_000);
+    m.jobSkipped('strategy:g1');
+    m.setTradingState('REDUCE_ONLY');
+    m.setReconcile(true, 4_000);
+    m.setQuarantined('bad', true);
+    const text = await m.text();
+    expect(text).toContain('bot_risk_refusals_total{strategy="g1",code="MAX_POSITION"} 2');
+    expect(text).toContain('bot_errors_total{code="STRATEGY_THREW"} 1');
+    expect(text).toContain('bot_fills_total{strategy="g1"} 1');
+    expect(text).toContain('bot_orders{state="OPEN"} 3');
+    expect(text).toContain('bot_orders_unknown 2');
+    expect(text).toContain('bot_rate_limit_remaining{pool="orders"} 95');
+    expect(text).toContain('bot_job_last_run_timestamp_seconds{job="reconcile",outcome="ran"} 5');
+    expect(text).toContain('bot_job_skipped_total{job="strategy:g1"} 1');
+    expect(text).toContain('bot_trading_state{state="REDUCE_ONLY"} 1');
+    expect(text).toContain('bot_trading_state{state="ACTIVE"} 0');
+    expect(text).toContain('bot_reconcile_ok 1');
+    expect(text).toContain('bot_strategy_quarantined{strategy="bad"} 1');
+  });
+
+  it('two instances do not share counters', async () => {
+    const a = new BotMetrics();
+    const b = new BotMetrics();
+    a.error('X');
+    expect(await b.text()).not.toContain('code="X"');
+  });
+
+  it('a failing collector empties the gauges instead of breaking the scrape', async () => {
+    const m = new BotMetrics();
+    m.setCollector(() => {
+      throw new Error('store closed');
+    });
+    expect(await m.text()).toContain('bot_orders_unknown 0');
+  });
+});
+
+describe('health server', () => {
+  it('serves /healthz (200 when ok, 503 otherwise) and /metrics on 127.0.0.1', async () => {
+    let current = report();
+    const m = new BotMetrics();
+    server = await startHealthServer({ port: 0, health: () => current, metrics: () => m.text(), metricsContentType: m.contentType });
+    const base = `http://127.0.0.1:${server.port}`;
+    const ok = await fetch(`${base}/healthz`);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as HealthReport).tradingState).toBe('ACTIVE');
+    current = report({ status: 'degraded' });
+    expect((await fetch(`${base}/healthz`)).status).toBe(503);
+    const metrics = await fetch(`${base}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('bot_orders_unknown');
+    expect((await fetch(`${base}/nope`)).status).toBe(404);
+    expect((await fetch(`${base}/healthz`, { method: 'POST' })).status).toBe(405);
+  });
+});
