@@ -1,0 +1,89 @@
+/**
+ * `npm start` / `node dist/src/cli/daemon.js` / pm2: the long-lived daemon. Thin: load and
+ * validate the configuration (exit 2 before any network call when it is wrong), build the
+ * logger, start the composition root, signal readiness, and stop gracefully on SIGINT/SIGTERM.
+ *
+ * Exit codes: 0 clean stop; 1 start-up failure (store locked, start-up reconciliation failed,
+ * ...) or a fatal error; 2 invalid configuration.
+ */
+import { loadConfig, redactConfig, type BotConfig } from '../config/index.js';
+import { SystemClock } from '../core/clock.js';
+import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from '../core/errors.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { loadConfiguredStrategies, startDaemon, type Daemon } from '../main.js';
+
+function refuse(err: ConfigError): never {
+  process.stderr.write(`v4-bot: ${err.message}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let config: BotConfig;
+  try {
+    config = loadConfig({ env: process.env, cwd: process.cwd() });
+  } catch (err) {
+    if (err instanceof ConfigError) refuse(err);
+    throw err;
+  }
+  const logger: Logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, base: { app: 'v4-bot' } });
+  let strategies;
+  try {
+    strategies = await loadConfiguredStrategies(config);
+  } catch (err) {
+    if (err instanceof ConfigError) refuse(err);
+    throw err;
+  }
+  logger.info({ config: redactConfig(config) }, 'configuration loaded');
+
+  const clock = new SystemClock();
+  let daemon: Daemon | null = null;
+  let exiting = false;
+  const shutdown = (signal: string, code: number): void => {
+    if (exiting) return;
+    exiting = true;
+    const done = (daemon === null ? Promise.resolve() : daemon.stop(signal)).then(
+      () => {
+        logger.info({ signal, code }, 'exit');
+        logger.flush();
+        process.exit(code);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'error while stopping');
+        logger.flush();
+        process.exit(1);
+      },
+    );
+    void done;
+  };
+  process.on('SIGINT', () => shutdown('SIGINT', 0));
+  process.on('SIGTERM', () => shutdown('SIGTERM', 0));
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason, code: errorCode(reason) }, 'unhandled rejection');
+    if (reason instanceof StoreError || reason instanceof AuthError) daemon?.halt(`${errorCode(reason)}: ${errorMessage(reason).slice(0, 120)}`);
+  });
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err, code: errorCode(err) }, 'uncaught exception: stopping');
+    daemon?.halt(`uncaught ${errorCode(err)}`);
+    shutdown('uncaughtException', 1);
+  });
+
+  try {
+    daemon = await startDaemon({ config, clock, logger, strategies });
+  } catch (err) {
+    logger.fatal({ err, code: errorCode(err) }, 'start-up failed: refusing to trade');
+    logger.flush();
+    process.stderr.write(`v4-bot: start-up failed: ${errorCode(err)}: ${errorMessage(err)}\n`);
+    process.exit(err instanceof ConfigError ? 2 : 1);
+  }
+  if (exiting) {
+    await daemon.stop('signal during start-up');
+    return;
+  }
+  // pm2 `wait_ready`: online only after start-up reconciliation completed.
+  process.send?.('ready');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`v4-bot: fatal: ${errorCode(err)}: ${errorMessage(err)}\n`);
+  process.exit(1);
+});

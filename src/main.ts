@@ -1,0 +1,505 @@
+/**
+ * Composition root (design.md section 2): config → logger → clock → store → exchange → engine →
+ * strategies. The only module (with cli/) that wires concrete parts together.
+ *
+ * Start-up order is the safety argument (failure-modes 8, 15, 19):
+ *  1. strategies are loaded and their params validated (a bad config stops here, no network);
+ *  2. the store is opened: instance lock, migrations, persisted nonce;
+ *  3. paper mode starts the embedded simulator on an ephemeral 127.0.0.1 port; both modes then
+ *     talk HTTP through the same client;
+ *  4. one full reconciliation must complete, or the daemon refuses to trade (throws);
+ *  5. strategies' `init`, the schedules, and only then "ready".
+ */
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { validate as validateCron } from 'node-cron';
+import type { BotConfig } from './config/index.js';
+import type { Clock } from './core/clock.js';
+import { Decimal, ZERO } from './core/decimal.js';
+import { AuthError, StoreError, errorCode, errorMessage } from './core/errors.js';
+import { CreditJob } from './engine/credit-job.js';
+import { FlexJob, flexEarningsTotal } from './engine/flex-job.js';
+import { OrderManager } from './engine/order-manager.js';
+import { isLive } from './engine/order-state.js';
+import { ReadModels } from './engine/read-models.js';
+import { Reconciler } from './engine/reconciler.js';
+import { drawdownBreached, type MarketExposure, type RiskSnapshot } from './engine/risk-gate.js';
+import { Scheduler } from './engine/scheduler.js';
+import { StrategyRunner } from './engine/strategy-runner.js';
+import { TradingStateController } from './engine/trading-state.js';
+import { createApiClient, type ApiClient } from './exchange/client.js';
+import type { FuturesMarket } from './exchange/gateway.js';
+import { startHealthServer, type HealthReport, type HealthServer } from './observability/health.js';
+import type { Logger } from './observability/logger.js';
+import { BotMetrics } from './observability/metrics.js';
+import { defaultMarkets, startSimulator, type MarketOptions, type SimulatorHandle } from './simulator/index.js';
+import { openStore, type FillRecord, type OrderRecord, type Store } from './store/index.js';
+import { loadStrategies, type FillView, type LoadedStrategy, type OrderView, type PositionView, type PriceView, type SnapshotData, type StateBackend } from './strategy-api/index.js';
+
+/** Where strategy modules live: `strategies/` next to `src/` (source) or inside `dist/` (build). */
+export function strategyLoaderPaths(): { dirs: string[]; extensions: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  const fromSource = here.endsWith('.ts');
+  return { dirs: [path.resolve(path.dirname(here), '../strategies')], extensions: fromSource ? ['.ts', '.js'] : ['.js'] };
+}
+
+/** Loads and validates every enabled strategy instance. Throws ConfigError; makes no network call. */
+export async function loadConfiguredStrategies(config: BotConfig): Promise<LoadedStrategy[]> {
+  const specs = config.strategies.flatMap((s, index) => (s.enabled ? [{ index, module: s.module, id: s.id, params: s.params, schedule: s.schedule }] : []));
+  return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets: new Set(Object.keys(config.markets)), validateSchedule: validateCron });
+}
+
+/** Simulator markets for paper mode: the configured markets and rules, plus a perpetual per base so the futures listing prices every market. */
+export function paperMarkets(config: BotConfig): MarketOptions[] {
+  const defaults = new Map(defaultMarkets().map((m) => [m.name, m]));
+  const out: MarketOptions[] = [];
+  const names = new Set(Object.keys(config.markets));
+  for (const name of names) {
+    const [base] = name.split('_');
+    if (!name.endsWith('_PERP') && base !== undefined && !names.has(`${base}_PERP`)) names.add(`${base}_PERP`);
+  }
+  for (const name of names) {
+    const rules = config.markets[name];
+    const fallback = defaults.get(name);
+    const start = config.paper.startPrices[name]?.toFixed() ?? fallback?.startPrice ?? config.paper.startPrices[name.replace(/_PERP$/, '_USDT')]?.toFixed() ?? '100';
+    out.push({
+      name,
+      startPrice: start,
+      tick: rules?.tick.toFixed() ?? fallback?.tick ?? '0.01',
+      step: rules?.step.toFixed() ?? fallback?.step ?? '0.0001',
+      minAmount: rules?.minAmount.toFixed() ?? fallback?.minAmount ?? '0.0001',
+      minTotal: rules?.minTotalQuote.toFixed() ?? fallback?.minTotal ?? '5',
+      volatility: config.paper.volatility.toFixed(),
+      volumePerStep: config.paper.volumePerStep.toFixed(),
+    });
+  }
+  return out;
+}
+
+/** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
+class MarketData {
+  private prices: Record<string, PriceView> = {};
+  private balances: Record<string, Decimal> = {};
+  private atMs = Number.NEGATIVE_INFINITY;
+  private inFlight: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly clock: Clock,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  async get(): Promise<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }> {
+    if (this.clock.now() - this.atMs > this.maxAgeMs) {
+      this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
+      await this.inFlight;
+    }
+    return { prices: this.prices, balances: this.balances };
+  }
+
+  latest(): { prices: Record<string, PriceView>; balances: Record<string, Decimal> } {
+    return { prices: this.prices, balances: this.balances };
+  }
+
+  private async refresh(): Promise<void> {
+    const [futures, balances] = await Promise.all([this.client.futures(), this.client.mainBalance()]);
+    this.prices = pricesFromListing(futures);
+    this.balances = Object.fromEntries(balances);
+    this.atMs = this.clock.now();
+  }
+}
+
+/** Prices by ticker and by `BASE_QUOTE` (the perpetual's price is the reference of its spot market). */
+export function pricesFromListing(futures: readonly FuturesMarket[]): Record<string, PriceView> {
+  const out: Record<string, PriceView> = {};
+  for (const f of futures) {
+    const view: PriceView = { ticker: f.tickerId, base: f.base, quote: f.quote, last: f.lastPrice, bid: f.bid, ask: f.ask };
+    if (f.indexPrice !== undefined) view.index = f.indexPrice;
+    out[f.tickerId] = view;
+    const spot = `${f.base}_${f.quote}`;
+    if (out[spot] === undefined) out[spot] = { ...view };
+  }
+  return out;
+}
+
+function orderView(o: OrderRecord): OrderView {
+  return {
+    clientOrderId: o.clientOrderId,
+    market: o.market,
+    side: o.side,
+    kind: o.kind,
+    state: o.state,
+    amount: o.amount,
+    price: o.price,
+    filled: o.filledBase,
+    remaining: Decimal.max(o.amount.minus(o.filledBase), ZERO),
+    createdMs: o.createdMs,
+  };
+}
+
+function fillView(f: FillRecord): FillView {
+  return { dealId: f.dealId, clientOrderId: f.clientOrderId, market: f.market, side: f.side, role: f.role, amount: f.amount, price: f.price, quote: f.quote, fee: f.fee, timeMs: f.timeMs };
+}
+
+/**
+ * The embedded venue keeps no state across restarts, so orders a previous paper session left
+ * open no longer exist anywhere: close them in the journal (with their protective legs) rather
+ * than let strategies and the risk gate count ghosts. Never runs in live mode.
+ */
+function closePaperGhosts(store: Store, clock: Clock, logger: Logger): void {
+  const ghosts = store.orders.all().filter((o) => isLive(o.state));
+  const legs = store.children.live();
+  if (ghosts.length === 0 && legs.length === 0) return;
+  const now = clock.now();
+  store.tx(() => {
+    for (const o of ghosts) store.orders.setState(o.clientOrderId, o.state, 'CANCELLED', 'paper_venue_restarted', now);
+    for (const c of legs) store.children.update(c.id, { state: 'cancelled' }, now);
+    store.alerts.add('paper_reset', 'orders', `${ghosts.length} orders of a previous paper session closed`, now);
+  });
+  logger.warn({ orders: ghosts.length, legs: legs.length }, 'paper mode: closed orders of the previous simulator session');
+}
+
+/** A running daemon. */
+export interface Daemon {
+  /** Stops gracefully: no new intents, bounded drain, optional cancels, store closed. */
+  stop(reason: string): Promise<void>;
+  /** Halts trading (cancels only) after an engine fault. */
+  halt(reason: string): void;
+  readonly healthPort: number | null;
+  readonly simulatorUrl: string | null;
+}
+
+export interface StartOptions {
+  config: BotConfig;
+  clock: Clock;
+  logger: Logger;
+  strategies: LoadedStrategy[];
+}
+
+const EQUITY_PEAK_KEY = 'equity.peakQuote';
+
+/** Starts everything; resolves once start-up reconciliation completed and schedules run. */
+export async function startDaemon(options: StartOptions): Promise<Daemon> {
+  const { config, clock, logger } = options;
+  const metrics = new BotMetrics();
+  metrics.startEventLoopMonitor();
+  let phase: HealthReport['status'] = 'starting';
+  let accepting = true;
+
+  const store: Store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }) });
+  let sim: SimulatorHandle | null = null;
+  let client: ApiClient | null = null;
+  let health: HealthServer | null = null;
+  const cleanup = async (): Promise<void> => {
+    metrics.stopEventLoopMonitor();
+    await health?.close().catch(() => undefined);
+    await client?.close().catch(() => undefined);
+    await sim?.close().catch(() => undefined);
+    store.close();
+  };
+
+  try {
+    let baseUrl: string;
+    let apiKey: string;
+    let apiSecret: string;
+    if (config.mode === 'paper') {
+      const balances = Object.fromEntries(Object.entries(config.paper.balances).map(([k, v]) => [k, v.toFixed()]));
+      closePaperGhosts(store, clock, logger);
+      sim = await startSimulator({ seed: config.paper.seed, host: '127.0.0.1', port: 0, markets: paperMarkets(config), defaultBalances: balances, stepMs: config.paper.priceStepMs });
+      ({ baseUrl } = sim);
+      ({ apiKey, apiSecret } = sim.defaultAccount);
+      logger.info({ baseUrl }, 'paper mode: embedded simulator started');
+    } else {
+      const api = config.api;
+      if (api === null) throw new StoreError('integrity', 'live mode without API settings');
+      baseUrl = api.baseUrl;
+      apiKey = api.apiKey.reveal();
+      apiSecret = api.apiSecret.reveal();
+      logger.warn({ baseUrl }, 'LIVE mode: trading real funds');
+    }
+    client = createApiClient({ baseUrl, apiKey, apiSecret, clock, logger: logger.child({ part: 'client' }), noncePersistence: store.noncePersistence() });
+    const gateway = client;
+
+    const tradingState = new TradingStateController(store, clock, logger);
+    metrics.setTradingState(tradingState.get());
+    tradingState.onChange((c) => metrics.setTradingState(c.to));
+    const orders = new OrderManager({ store, gateway, clock, logger: logger.child({ part: 'orders' }) });
+    const reconciler = new Reconciler({ store, gateway, clock, logger: logger.child({ part: 'reconcile' }), orders });
+    const flexJob = new FlexJob({ store, gateway, clock, logger: logger.child({ part: 'flex' }) });
+    const creditJob = new CreditJob({ store, gateway, clock, logger: logger.child({ part: 'credit' }), tradingState });
+    const read = new ReadModels(store);
+    const market = new MarketData(gateway, clock, 1_000);
+    let reconcileState: HealthReport['reconcile'] = { ok: false, lastSuccessMs: null, lastError: null };
+    let equity: RiskSnapshot['equity'] = null;
+
+    const halt = (reason: string): void => {
+      if (tradingState.get() === 'HALTED') return;
+      try {
+        tradingState.set('HALTED', reason);
+      } catch (err) {
+        logger.error({ err }, 'could not persist HALTED; trading stops in memory only');
+      }
+    };
+    const engineError = (err: unknown): void => {
+      metrics.error(errorCode(err));
+      if (err instanceof StoreError || err instanceof AuthError) halt(`${errorCode(err)}: ${errorMessage(err).slice(0, 120)}`);
+    };
+
+    // --- equity and the drawdown kill switch --------------------------------------------------
+    const computeEquity = async (): Promise<void> => {
+      const { prices, balances } = await market.get();
+      const asset = config.risk.equityAsset;
+      let total = ZERO;
+      for (const [a, amount] of Object.entries(balances)) {
+        if (a === asset) total = total.plus(amount);
+        else {
+          const p = prices[`${a}_${asset}`];
+          // Assets without a price in the equity asset are left out (documented in the README).
+          if (p !== undefined) total = total.plus(amount.mul(p.last));
+        }
+      }
+      const storedPeak = store.meta.get(EQUITY_PEAK_KEY);
+      const peak = storedPeak === undefined ? total : Decimal.max(new Decimal(storedPeak), total);
+      if (storedPeak === undefined || !peak.eq(new Decimal(storedPeak))) store.meta.set(EQUITY_PEAK_KEY, peak.toFixed());
+      equity = { currentQuote: total, peakQuote: peak };
+      if (drawdownBreached(equity, config.risk)) halt(`drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${config.risk.maxDrawdownPct.toFixed()} %`);
+    };
+
+    // --- risk inputs ---------------------------------------------------------------------------
+    const budgets = new Map(config.strategies.map((s) => [s.id, s.budgetQuote]));
+    const riskFor = (strategyId: string): RiskSnapshot => {
+      const exposure: Record<string, MarketExposure> = {};
+      const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
+      let committed = ZERO;
+      for (const o of store.orders.all()) {
+        if (!isLive(o.state)) continue;
+        const e = ex(o.market);
+        const remaining = Decimal.max(o.amount.minus(o.filledBase), ZERO);
+        e.openOrders += 1;
+        if (o.side === 'buy') e.openBuyBase = e.openBuyBase.plus(remaining);
+        else e.openSellBase = e.openSellBase.plus(remaining);
+        if (o.strategyId === strategyId) committed = committed.plus(remaining.mul(o.price));
+      }
+      const own: Record<string, Decimal> = {};
+      for (const p of read.allPositions()) {
+        if (p.strategyId === null) continue;
+        const e = ex(p.market);
+        e.positionBase = e.positionBase.plus(p.base);
+        if (p.strategyId === strategyId) {
+          own[p.market] = (own[p.market] ?? ZERO).plus(p.base);
+          committed = committed.plus(p.openCost);
+        }
+      }
+      return {
+        tradingState: tradingState.get(),
+        markets: config.markets,
+        limits: config.risk,
+        exposure,
+        strategy: { id: strategyId, quarantined: false, budgetQuote: budgets.get(strategyId) ?? ZERO, committedQuote: committed, positionBase: own },
+        equity,
+      };
+    };
+
+    // --- strategy snapshots --------------------------------------------------------------------
+    const snapshotFor = async (strategyId: string): Promise<SnapshotData> => {
+      const { prices, balances } = await market.get();
+      const children = store.children.all().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
+      const collateralMarkets = new Set(store.orders.listByStrategy(strategyId).filter((o) => o.kind === 'collateral').map((o) => o.market));
+      const parents = new Map(store.orders.listByStrategy(strategyId).map((o) => [o.clientOrderId, o]));
+      const positions: PositionView[] = read.positions(strategyId).map((p) => {
+        const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
+        let protection: PositionView['protection'] = null;
+        if (kind === 'collateral') {
+          const legs = children.filter((c) => parents.get(c.parentClientOrderId)?.market === p.market);
+          const sl = legs.find((c) => c.kind === 'stop_loss');
+          const tp = legs.find((c) => c.kind === 'take_profit');
+          protection = { stopLoss: sl?.price ?? null, takeProfit: tp?.price ?? null };
+        }
+        return { market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection };
+      });
+      const flexRows = store.flex.all();
+      const invested = new Map<string, { planId: string; investmentId: string; currency: string; amount: Decimal; closed: boolean }>();
+      for (const r of flexRows) {
+        const inv = invested.get(r.investmentId) ?? { planId: r.planId, investmentId: r.investmentId, currency: r.currency, amount: ZERO, closed: false };
+        if (r.actionType === 'INVEST' || r.actionType === 'OPEN_INVESTMENT' || r.actionType === 'REINVEST') inv.amount = inv.amount.plus(r.amount.abs());
+        if (r.actionType === 'WITHDRAW_FROM_INVESTMENT') inv.amount = inv.amount.minus(r.amount.abs());
+        if (r.actionType === 'CLOSE_INVESTMENT') inv.closed = true;
+        invested.set(r.investmentId, inv);
+      }
+      return {
+        nowMs: clock.now(),
+        prices,
+        balances,
+        openOrders: read.openOrders(strategyId).map(orderView),
+        positions,
+        recentFills: read.recentFills(strategyId, config.plugins.recentFillsLimit).map(fillView),
+        flex: {
+          investments: [...invested.values()].filter((i) => !i.closed && i.amount.gt(0)).map(({ closed: _c, ...i }) => i),
+          earnings: flexEarningsTotal(flexRows),
+        },
+      };
+    };
+
+    // --- scheduler and runners -----------------------------------------------------------------
+    const scheduler = new Scheduler({
+      clock,
+      maxConcurrent: config.jobs.maxConcurrentJobs,
+      events: {
+        onRun: (job, outcome, _s, endedMs, err) => {
+          metrics.jobRun(job, outcome, endedMs);
+          if (outcome === 'failed') {
+            logger.warn({ job, err }, 'job failed');
+            engineError(err);
+          }
+        },
+        onSkip: (job) => {
+          metrics.jobSkipped(job);
+          logger.debug({ job }, 'tick skipped: previous run still going');
+        },
+      },
+    });
+    const runners = new Map<string, StrategyRunner>();
+    for (const s of options.strategies) {
+      const backend = store.strategyState(s.id) as StateBackend;
+      runners.set(
+        s.id,
+        new StrategyRunner({
+          strategy: s,
+          clock,
+          logger,
+          orders,
+          snapshot: snapshotFor,
+          risk: riskFor,
+          onDrawdown: () => halt('drawdown kill switch (risk gate)'),
+          state: backend,
+          accepting: () => accepting,
+          events: {
+            refusal: (id, code) => metrics.refusal(id, code),
+            strategyError: (_id, code) => metrics.error(code),
+            engineError: (_id, err) => engineError(err),
+            quarantined: (id) => metrics.setQuarantined(id, true),
+            placed: (id, status) => metrics.placed(id, status),
+          },
+          deadlineMs: config.plugins.hookDeadlineMs,
+          errorBudget: config.plugins.errorBudget,
+          errorWindowMs: config.plugins.errorWindowMs,
+        }),
+      );
+      metrics.setQuarantined(s.id, false);
+    }
+
+    reconciler.onFill(({ strategyId, fill }) => {
+      metrics.fill(strategyId);
+      const runner = runners.get(strategyId);
+      if (runner === undefined) return;
+      void scheduler.enqueue(`strategy:${strategyId}`, `fill:${strategyId}`, () => runner.fill(fillView(fill)));
+    });
+
+    const reconcileJob = async (): Promise<void> => {
+      try {
+        const report = await reconciler.reconcileOnce();
+        reconcileState = { ok: true, lastSuccessMs: report.finishedMs, lastError: null };
+        metrics.setReconcile(true, report.finishedMs);
+      } catch (err) {
+        reconcileState = { ...reconcileState, ok: false, lastError: errorCode(err) };
+        metrics.setReconcile(false, null);
+        throw err;
+      }
+    };
+
+    // --- start-up reconciliation: refuse to trade if it cannot complete ------------------------
+    await reconcileJob();
+    logger.info({ lastReconciledMs: reconcileState.lastSuccessMs }, 'start-up reconciliation complete');
+    for (const [name, fn] of [
+      ['flex', () => flexJob.runOnce()],
+      ['credit', () => creditJob.runOnce()],
+      ['equity', () => computeEquity()],
+    ] as const) {
+      await (fn as () => Promise<unknown>)().catch((err: unknown) => logger.warn({ err, job: name }, 'start-up job failed; continuing'));
+    }
+
+    scheduler.add({ name: 'reconcile', cron: config.jobs.reconcileCron, run: reconcileJob });
+    scheduler.add({ name: 'flex', cron: config.jobs.flexPullCron, run: async () => void (await flexJob.runOnce()) });
+    scheduler.add({ name: 'credit', cron: config.jobs.creditCheckCron, run: async () => void (await creditJob.runOnce()) });
+    scheduler.add({ name: 'equity', cron: config.jobs.equityCheckCron, run: computeEquity });
+    for (const [id, runner] of runners) {
+      const s = options.strategies.find((x) => x.id === id);
+      scheduler.add({ name: `strategy:${id}`, cron: s?.schedule ?? '*/10 * * * * *', run: () => runner.tick() });
+    }
+    for (const [id, runner] of runners) {
+      await scheduler.enqueue(`strategy:${id}`, `init:${id}`, () => runner.init());
+    }
+
+    metrics.setCollector(() => {
+      const remaining: Record<string, number> = {};
+      for (const [pool, st] of Object.entries(gateway.rateLimitStatus())) remaining[pool] = Math.max(0, st.limit - st.used);
+      return { ordersByState: store.orders.countByState(), rateLimitRemaining: remaining };
+    });
+    const healthReport = (): HealthReport => {
+      const jobs: HealthReport['jobs'] = {};
+      for (const name of scheduler.jobNames) {
+        const last = scheduler.lastRun(name);
+        jobs[name] = { lastRunMs: last?.endedMs ?? null, lastOutcome: last?.outcome ?? null, skipped: scheduler.skipped(name) };
+      }
+      const ts = tradingState.get();
+      const status = phase !== 'ok' ? phase : ts === 'HALTED' || !reconcileState.ok ? 'degraded' : 'ok';
+      return {
+        status,
+        mode: config.mode,
+        tradingState: ts,
+        reconcile: reconcileState,
+        jobs,
+        unknownOrders: store.orders.countByState()['UNKNOWN'] ?? 0,
+        quarantined: [...runners.values()].filter((r) => r.quarantined).map((r) => r.id),
+        nowMs: clock.now(),
+      };
+    };
+    if (config.httpPort > 0) {
+      health = await startHealthServer({ port: config.httpPort, health: healthReport, metrics: () => metrics.text(), metricsContentType: metrics.contentType });
+      logger.info({ port: health.port }, 'health and metrics on 127.0.0.1');
+    }
+
+    scheduler.start();
+    phase = 'ok';
+    // First ticks right away rather than at the first cron boundary.
+    for (const id of runners.keys()) void scheduler.trigger(`strategy:${id}`);
+    logger.info({ mode: config.mode, strategies: [...runners.keys()], tradingState: tradingState.get() }, 'daemon ready');
+
+    let stopping: Promise<void> | undefined;
+    const stop = (reason: string): Promise<void> =>
+      (stopping ??= (async () => {
+        logger.info({ reason }, 'stopping: no new intents');
+        phase = 'stopping';
+        accepting = false;
+        await scheduler.stop();
+        const started = clock.now();
+        const drained = await scheduler.drain(config.shutdown.drainTimeoutMs);
+        if (!drained) logger.warn({ drainTimeoutMs: config.shutdown.drainTimeoutMs }, 'drain bound reached; unfinished work stays in the journal for the next start');
+        for (const runner of runners.values()) {
+          await runner.stop().catch((err: unknown) => logger.warn({ err, strategy: runner.id }, 'onStop failed'));
+        }
+        if (config.shutdown.cancelOwnOrdersOnStop) {
+          const left = Math.max(0, config.shutdown.drainTimeoutMs - (clock.now() - started));
+          const abort = new AbortController();
+          const cancels = Promise.all([...runners.keys()].map((id) => orders.cancelAll(id).catch((err: unknown) => logger.warn({ err, strategy: id }, 'cancel on stop failed'))));
+          const done = await Promise.race([cancels.then(() => true), clock.sleep(left, abort.signal).then(() => false, () => false)]);
+          abort.abort();
+          logger.info({ complete: done }, 'cancelled own open orders on stop');
+        }
+        await cleanup();
+        logger.info('stopped');
+      })());
+
+    return {
+      stop,
+      halt,
+      get healthPort() {
+        return health?.port ?? null;
+      },
+      simulatorUrl: sim?.baseUrl ?? null,
+    };
+  } catch (err) {
+    await cleanup().catch(() => undefined);
+    throw err;
+  }
+}
