@@ -7,6 +7,7 @@
  * reply that is lost or unreadable after the request may have left becomes
  * `AmbiguousOutcomeError` carrying the clientOrderIds involved; a refusal keeps its class.
  */
+import { inspect } from 'node:util';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { toWire, type Decimal } from '../core/decimal.js';
 import {
@@ -226,6 +227,18 @@ class ApiClientImpl implements ApiClient {
   }
 
   // ---- operational extras ----
+
+  /**
+   * A safe summary for logs and dumps. The object graph below (the keep-alive agent's sockets)
+   * holds the last request's headers, so printing the client itself must never walk into it.
+   */
+  toJSON(): Record<string, unknown> {
+    return { type: 'ApiClient', pools: this.rateLimitStatus() };
+  }
+
+  [inspect.custom](): string {
+    return 'ApiClient { [internals hidden] }';
+  }
 
   rateLimitStatus(): Record<PoolName, PoolStatus> {
     const out = {} as Record<PoolName, PoolStatus>;

@@ -70,6 +70,8 @@ describe('no secrets in logs or errors', () => {
       ...lines,
       ...errors.flatMap((e) => [e.message, JSON.stringify(e), String(e.stack ?? ''), JSON.stringify((e as { cause?: unknown }).cause ?? null)]),
       inspect(client, { depth: 8 }),
+      JSON.stringify(client),
+      inspect({ client }, { depth: 8 }),
     ];
     for (const text of texts) for (const secret of forbidden) expect(text.includes(secret)).toBe(false);
   });
