@@ -35,6 +35,11 @@ async function main(): Promise<void> {
   }
   logger.info({ config: redactConfig(config) }, 'configuration loaded');
 
+  // The Clock's timers are unref'd so they never keep a process alive by themselves; the daemon
+  // must live until told to stop, even while it only waits on a retry back-off during start-up.
+  // eslint-disable-next-line no-restricted-globals -- a keep-alive handle, not timing logic
+  setInterval(() => undefined, 1 << 30);
+
   const clock = new SystemClock();
   let daemon: Daemon | null = null;
   let exiting = false;

@@ -61,7 +61,7 @@ export const INVALID_CONFIGS: InvalidConfigCase[] = [
   { name: 'not JSON', key: '(root)', fileText: '{ "markets": ' },
   { name: 'BOT_MODE typo', key: 'BOT_MODE', env: { BOT_MODE: 'prod' } },
   { name: 'BOT_HTTP_PORT out of range', key: 'BOT_HTTP_PORT', env: { BOT_HTTP_PORT: '70000' } },
-  { name: 'live without a secret', key: 'API_SECRET', env: { BOT_MODE: 'live', API_BASE_URL: 'http://127.0.0.1:9', API_KEY: 'SECRET-key-value' } },
+  { name: 'live without a secret', key: 'API_SECRET', env: { BOT_MODE: 'live', API_KEY: 'SECRET-key-value', API_SECRET: '' } },
 ];
 
 /**

@@ -1,0 +1,53 @@
+/**
+ * Invalid configurations are refused by the built daemon with exit code 2, naming the key,
+ * before any request: the daemon runs in live mode against a counting HTTP server that must see
+ * nothing. A valid live config against the same server does reach it (the control that shows the
+ * counter works).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVALID_CONFIGS, INVALID_STRATEGY_CONFIGS, validFileConfig } from '../support/daemon-configs.js';
+import { countingServer, spawnDaemon, tempDir, writeConfig } from '../support/daemon-process.js';
+
+const SECRET = 'SECRET-must-never-print-42';
+let server: Awaited<ReturnType<typeof countingServer>>;
+
+beforeAll(async () => {
+  server = await countingServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+function liveEnv(configFile: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { BOT_MODE: 'live', BOT_CONFIG: configFile, BOT_DATA_DIR: tempDir(), API_BASE_URL: server.url, API_KEY: 'key-123', API_SECRET: SECRET, ...extra };
+}
+
+describe('daemon refuses invalid configuration before any request', () => {
+  const cases = [...INVALID_CONFIGS, ...INVALID_STRATEGY_CONFIGS];
+
+  it('has at least twenty cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.concurrent.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const file = writeConfig(c.fileText ?? c.file ?? validFileConfig());
+    const before = server.count();
+    const p = spawnDaemon(liveEnv(file, c.env));
+    const { code } = await p.exited;
+    expect(code).toBe(2);
+    expect(p.stderr()).toContain(c.key);
+    expect(p.stderr()).toMatch(/expected .+, found .+/);
+    expect(p.stderr() + p.stdout()).not.toContain(SECRET);
+    expect(server.count()).toBe(before);
+  });
+});
+
+describe('control', () => {
+  it('a valid live config does reach the configured venue (and fails start-up without one)', async () => {
+    const p = spawnDaemon(liveEnv(writeConfig(validFileConfig())));
+    const { code } = await p.exited;
+    expect(code).toBe(1);
+    expect(server.count()).toBeGreaterThan(0);
+    expect(p.stderr() + p.stdout()).not.toContain(SECRET);
+  });
+});
