@@ -274,7 +274,8 @@ class ApiClientImpl implements ApiClient {
         return handle(await this.raw.call(call));
       } catch (err) {
         if (!(err instanceof TransientError) || attempt >= this.retry.attempts) throw err;
-        if (err.kind === 'rate_limited' && err.context['status'] === undefined) throw err; // local queue full: caller backs off
+        // Local queue full (or client closed): retrying would only queue again; the caller backs off.
+        if (err.kind === 'rate_limited' && err.context['pool'] !== undefined) throw err;
         // After a gateway 429 the pool itself is paused; other failures back off here.
         if (err.kind !== 'rate_limited') await this.clock.sleep(this.backoffMs(attempt));
       }
