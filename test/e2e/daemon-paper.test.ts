@@ -1,0 +1,106 @@
+/**
+ * The built daemon in paper mode (embedded simulator over HTTP, temp data dir): it becomes
+ * healthy, places grid orders, receives fills, `status --json` shows them, SIGINT exits 0, and a
+ * restart on the same data dir continues (new orders, sequence not reused, no duplicate ladder).
+ */
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SystemClock } from '../../src/core/clock.js';
+import { openStoreReadOnly, type OrderRecord } from '../../src/store/index.js';
+import { logLines, pollUntil, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+
+const config = {
+  markets: {
+    BTC_USDT: { tick: '0.01', step: '0.000001', minAmount: '0.00001', minTotalQuote: '5.05', maxPositionBase: '1', maxOpenOrders: 20 },
+  },
+  strategies: [
+    { module: 'spot-grid', id: 'grid', budgetQuote: '5000', schedule: '* * * * * *', params: { market: 'BTC_USDT', levels: 3, spacingPct: '0.05', orderAmount: '0.002', postOnly: false } },
+    { module: 'treasury', id: 'treas', budgetQuote: '1', params: { minQuoteBalance: '10' } },
+  ],
+  risk: { maxNotionalPerOrderQuote: '500' },
+  jobs: { reconcileCron: '* * * * * *', equityCheckCron: '*/2 * * * * *' },
+  paper: { seed: 7, balances: { USDT: '20000', BTC: '1' }, startPrices: { BTC_USDT: '60000', BTC_PERP: '60000' }, volatility: '0.002', volumePerStep: '1', priceStepMs: 100 },
+  shutdown: { drainTimeoutMs: 5000 },
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function orders(dataDir: string): OrderRecord[] {
+  const store = openStoreReadOnly(dataDir, new SystemClock());
+  try {
+    return store.orders.all();
+  } finally {
+    store.close();
+  }
+}
+
+const seq = (id: string): number => Number.parseInt(id.split('-').pop() ?? '', 36);
+
+let running: DaemonProcess | null = null;
+afterEach(() => {
+  running?.child.kill('SIGKILL');
+  running = null;
+});
+
+async function stopWithSigint(p: DaemonProcess): Promise<void> {
+  p.child.kill('SIGINT');
+  const { code } = await p.exited;
+  expect(code).toBe(0);
+  expect(logLines(p.stdout()).some((l) => l['msg'] === 'stopped')).toBe(true);
+  running = null;
+}
+
+describe('daemon in paper mode', () => {
+  it('trades, reports, stops cleanly and continues after a restart', async () => {
+    const dataDir = tempDir();
+    const env = { BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir };
+
+    const port = await freePort();
+    running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) });
+    const first = running;
+    const health = await pollUntil(async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+      return r.status === 200 ? ((await r.json()) as { mode: string; reconcile: { ok: boolean } }) : undefined;
+    }, 30_000, 'healthy');
+    expect(health.mode).toBe('paper');
+    expect(health.reconcile.ok).toBe(true);
+
+    const s = await pollUntil(async () => {
+      const st = (await status(dataDir)) as { fills: { count: number }; orders: { byState: Record<string, number> } };
+      return st.fills.count > 0 ? st : undefined;
+    }, 60_000, 'a fill in status --json');
+    expect(Object.values(s.orders.byState).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toMatch(/bot_fills_total\{strategy="grid"\} [1-9]/);
+
+    await stopWithSigint(first);
+    const before = orders(dataDir);
+    expect(before.length).toBeGreaterThan(0);
+    const maxSeq = Math.max(...before.filter((o) => o.strategyId === 'grid').map((o) => seq(o.clientOrderId)));
+
+    running = spawnDaemon(env);
+    const second = running;
+    const after = await pollUntil(() => {
+      const now = orders(dataDir);
+      return now.some((o) => o.strategyId === 'grid' && seq(o.clientOrderId) > maxSeq && o.state !== 'PENDING') ? now : undefined;
+    }, 30_000, 'new orders after the restart');
+    const ids = after.map((o) => o.clientOrderId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const old of before) expect(ids).toContain(old.clientOrderId);
+    const newOnes = after.filter((o) => !before.some((b) => b.clientOrderId === o.clientOrderId));
+    expect(newOnes.every((o) => seq(o.clientOrderId) > maxSeq)).toBe(true);
+    const live = after.filter((o) => o.strategyId === 'grid' && ['PENDING', 'OPEN', 'PARTIALLY_FILLED', 'UNKNOWN'].includes(o.state));
+    expect(live.length).toBeLessThanOrEqual(6);
+    expect(new Set(live.map((o) => o.price.toFixed())).size).toBe(live.length);
+
+    await stopWithSigint(second);
+  });
+});
