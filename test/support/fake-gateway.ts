@@ -1,0 +1,193 @@
+/**
+ * A hand-written in-memory ExchangeGateway for engine unit tests. Behaviour per request is
+ * scripted with plain functions; every call is recorded. Not a venue: it fills nothing by itself
+ * (tests add deals with `addDeal`).
+ */
+import { Decimal, ZERO } from '../../src/core/decimal.js';
+import { AmbiguousOutcomeError, InvalidOrderError, TransientError, type BotError } from '../../src/core/errors.js';
+import type {
+  BulkItemResult,
+  CancelRequest,
+  CollateralOrderRequest,
+  ConditionalPage,
+  ConditionalRecord,
+  CreditLineState,
+  ExchangeGateway,
+  ExecutedHistoryQuery,
+  Fill,
+  FlexHistoryQuery,
+  FlexPage,
+  FlexRecord,
+  FuturesMarket,
+  LimitOrderRequest,
+  VenueOrder,
+} from '../../src/exchange/gateway.js';
+
+/** What happens to one placed order. `applied_unknown`: applied, but the caller gets an ambiguous error. */
+export type PlaceScript = 'place' | 'reject' | 'unknown' | 'applied_unknown' | 'not_sent' | 'fill';
+
+export class FakeGateway implements ExchangeGateway {
+  readonly venueOrders = new Map<string, VenueOrder>();
+  /** Newest first, like the venue. */
+  deals: Fill[] = [];
+  conditional: ConditionalRecord[] = [];
+  flexRecords: FlexRecord[] = [];
+  credit: CreditLineState | Error = { active: false };
+  flexError: Error | undefined;
+  calls: { method: string; arg: unknown }[] = [];
+  place: (o: LimitOrderRequest) => PlaceScript = () => 'place';
+  cancelScript: (r: CancelRequest) => 'ok' | 'unknown' | 'default' = () => 'default';
+  historyError: Error | undefined;
+  /** Called when a placement request arrives, before anything is decided. */
+  onPlaceRequest: ((orders: readonly LimitOrderRequest[]) => void) | undefined;
+  private nextId = 1000;
+  private nextDeal = 1;
+
+  private venueOrder(o: LimitOrderRequest, filled = false): VenueOrder {
+    const v: VenueOrder = {
+      orderId: this.nextId++,
+      clientOrderId: o.clientOrderId,
+      market: o.market,
+      side: o.side,
+      type: 'limit',
+      timestampMs: 0,
+      amount: o.amount,
+      price: o.price,
+      filledBase: filled ? o.amount : ZERO,
+      filledQuote: filled ? o.amount.mul(o.price) : ZERO,
+      remaining: filled ? ZERO : o.amount,
+      fee: ZERO,
+      status: filled ? 'FILLED' : 'OPEN',
+      rawStatus: filled ? 'FILLED' : 'NEW',
+      postOnly: o.postOnly ?? false,
+      ioc: o.ioc ?? false,
+      rpi: o.rpi ?? false,
+    };
+    this.venueOrders.set(o.clientOrderId, v);
+    if (filled) this.addDeal(v, o.amount, o.price);
+    return v;
+  }
+
+  /** Records a deal of `v` (newest first). */
+  addDeal(v: { orderId: number; clientOrderId: string; market: string; side: 'buy' | 'sell' }, amount: Decimal, price: Decimal, timeMs = 1_700_000_000_000 + this.nextDeal): Fill {
+    const f: Fill = {
+      dealId: this.nextDeal++,
+      orderId: v.orderId,
+      clientOrderId: v.clientOrderId,
+      market: v.market,
+      side: v.side,
+      role: 'maker',
+      timeMs,
+      amount,
+      price,
+      quote: amount.mul(price),
+      fee: amount.mul(price).mul('0.001'),
+      feeAsset: 'USDT',
+    };
+    this.deals.unshift(f);
+    return f;
+  }
+
+  async ping(): Promise<void> {}
+  async futures(): Promise<FuturesMarket[]> {
+    return [];
+  }
+
+  async bulkLimitOrders(orders: readonly LimitOrderRequest[]): Promise<BulkItemResult[]> {
+    this.calls.push({ method: 'bulk', arg: orders });
+    this.onPlaceRequest?.(orders);
+    return orders.map((o): BulkItemResult => {
+      const s = this.place(o);
+      const cid = o.clientOrderId;
+      switch (s) {
+        case 'place':
+        case 'fill':
+          return { status: 'placed', clientOrderId: cid, order: this.venueOrder(o, s === 'fill') };
+        case 'reject':
+          return { status: 'rejected', clientOrderId: cid, error: new InvalidOrderError('insufficient_funds', 'Not enough balance.', 10) };
+        case 'not_sent':
+          return { status: 'not_sent', clientOrderId: cid, error: new TransientError('rate_limited', '429') as BotError };
+        case 'applied_unknown':
+          this.venueOrder(o);
+          return { status: 'unknown', clientOrderId: cid, error: new AmbiguousOutcomeError('bulk', [cid], 'reset') };
+        case 'unknown':
+          return { status: 'unknown', clientOrderId: cid, error: new AmbiguousOutcomeError('bulk', [cid], 'reset') };
+      }
+    });
+  }
+
+  async collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder> {
+    this.calls.push({ method: 'collateral', arg: order });
+    this.onPlaceRequest?.([order]);
+    const s = this.place(order);
+    if (s === 'reject') throw new InvalidOrderError('insufficient_funds', 'Not enough balance.', 10);
+    if (s === 'unknown') throw new AmbiguousOutcomeError('collateral', [order.clientOrderId], 'reset');
+    const v = this.venueOrder(order, s === 'fill');
+    if (order.stopLoss !== undefined || order.takeProfit !== undefined) {
+      v.oto = { otoId: this.nextId++, ...(order.stopLoss === undefined ? {} : { stopLoss: order.stopLoss }), ...(order.takeProfit === undefined ? {} : { takeProfit: order.takeProfit }) };
+    }
+    if (s === 'applied_unknown') throw new AmbiguousOutcomeError('collateral', [order.clientOrderId], 'reset');
+    return v;
+  }
+
+  async cancelOrder(r: CancelRequest): Promise<VenueOrder> {
+    this.calls.push({ method: 'cancel', arg: r });
+    const script = this.cancelScript(r);
+    const v =
+      r.clientOrderId !== undefined ? this.venueOrders.get(r.clientOrderId) : [...this.venueOrders.values()].find((o) => o.orderId === r.orderId);
+    if (script === 'unknown') throw new AmbiguousOutcomeError('cancel', [], 'timeout');
+    if (v === undefined || v.status === 'FILLED' || v.status === 'CANCELLED') {
+      throw new InvalidOrderError('order_not_found', 'Unexecuted order was not found.', 2);
+    }
+    v.status = 'CANCELLED';
+    return { ...v };
+  }
+
+  async conditionalOrders(q: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage> {
+    this.calls.push({ method: 'conditional', arg: q });
+    const all = this.conditional.filter((r) => (r.kind === 'oto' ? r.parent.market : r.stopLoss.market) === q.market);
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 100;
+    return { limit, offset, total: all.length, records: all.slice(offset, offset + limit) };
+  }
+
+  async executedHistory(q: ExecutedHistoryQuery = {}): Promise<Fill[]> {
+    this.calls.push({ method: 'history', arg: q });
+    if (this.historyError !== undefined) throw this.historyError;
+    let list = this.deals;
+    if (q.clientOrderId !== undefined) list = list.filter((d) => d.clientOrderId === q.clientOrderId);
+    if (q.market !== undefined) list = list.filter((d) => d.market === q.market);
+    if (q.startDate !== undefined) list = list.filter((d) => d.timeMs >= (q.startDate as number) * 1000);
+    if (q.endDate !== undefined) list = list.filter((d) => d.timeMs < ((q.endDate as number) + 1) * 1000);
+    const offset = q.offset ?? 0;
+    return list.slice(offset, offset + (q.limit ?? 50));
+  }
+
+  mainBalance(): Promise<Map<string, Decimal>>;
+  mainBalance(ticker: string): Promise<Decimal>;
+  async mainBalance(ticker?: string): Promise<Map<string, Decimal> | Decimal> {
+    return ticker === undefined ? new Map() : new Decimal(0);
+  }
+
+  async flexHistory(q: FlexHistoryQuery = {}): Promise<FlexPage> {
+    this.calls.push({ method: 'flexHistory', arg: q });
+    if (this.flexError !== undefined) throw this.flexError;
+    let list = [...this.flexRecords].sort((a, b) => b.createdAtMs - a.createdAtMs);
+    if (q.dateFrom !== undefined) list = list.filter((r) => r.createdAtMs >= (q.dateFrom as number) * 1000);
+    if (q.plan !== undefined) list = list.filter((r) => r.planId === q.plan);
+    if (q.actionTypes !== undefined) list = list.filter((r) => q.actionTypes?.includes(r.actionType));
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 50;
+    return { records: list.slice(offset, offset + limit), limit, offset };
+  }
+
+  async closeFlex(plan: string): Promise<{ transactionId: string }> {
+    this.calls.push({ method: 'closeFlex', arg: plan });
+    return { transactionId: `tx-${plan}` };
+  }
+
+  async creditLine(): Promise<CreditLineState> {
+    if (this.credit instanceof Error) throw this.credit;
+    return this.credit;
+  }
+}

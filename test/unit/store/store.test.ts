@@ -1,0 +1,126 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { Decimal } from '../../../src/core/decimal.js';
+import { StoreError } from '../../../src/core/errors.js';
+import { silentLogger } from '../../../src/observability/logger.js';
+import { DB_FILE, openStore } from '../../../src/store/index.js';
+import { migrate } from '../../../src/store/migrations.js';
+import { tempDir } from '../../support/engine-harness.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+function dir(): string {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+const open = (d: string) => openStore({ dataDir: d, clock: new ManualClock(), logger: silentLogger() });
+
+describe('store', () => {
+  it('creates files 0600, uses WAL and synchronous FULL, and migrates to the latest version', () => {
+    const d = dir();
+    const store = open(d);
+    store.orders.reserveSequence('x', 1, 1);
+    const file = path.join(d, DB_FILE);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(d, 'instance.lock')).mode & 0o777).toBe(0o600);
+    expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+    expect(statSync(d).mode & 0o777).toBe(0o700);
+    store.close();
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    raw.close();
+  });
+
+  it('migrations are versioned: a later migration applies on reopen, a newer schema is refused', () => {
+    const d = dir();
+    const db = new Database(path.join(d, 'm.sqlite'));
+    expect(migrate(db, ['CREATE TABLE a (x)'])).toBe(1);
+    expect(migrate(db, ['CREATE TABLE a (x)', 'CREATE TABLE b (y)'])).toBe(2);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'b'").get()).toBeDefined();
+    expect(() => migrate(db, ['CREATE TABLE a (x)'])).toThrow(StoreError);
+    expect(() => migrate(db, ['CREATE TABLE a (x)', 'CREATE TABLE b (y)', 'NOT SQL'])).toThrow(/migration 3 failed/);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    db.close();
+  });
+
+  it('a second process on the same data dir gets StoreError(locked) naming the dir and the holder pid', async () => {
+    const d = dir();
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/support/engine-lock-child.ts'), d], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (b: Buffer) => {
+          if (b.toString().includes('READY')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+      });
+      let err: unknown;
+      try {
+        open(d).close();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(StoreError);
+      expect((err as StoreError).kind).toBe('locked');
+      expect((err as StoreError).message).toContain(d);
+      expect((err as StoreError).context['holderPid']).toBe(String(child.pid));
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
+    // The kernel released the lock with the killed holder: no stale lock.
+    open(d).close();
+  });
+
+  it('a second open in the same process is refused while the first is open, allowed after close', () => {
+    const d = dir();
+    const a = open(d);
+    expect(() => open(d)).toThrow(StoreError);
+    a.close();
+    open(d).close();
+  });
+
+  it('keeps amounts as exact decimal strings and persists strategy state and nonce', () => {
+    const d = dir();
+    const s1 = open(d);
+    s1.tx(() =>
+      s1.orders.insertPending(
+        { clientOrderId: 'a-1', strategyId: 's', kind: 'limit', market: 'BTC_USDT', side: 'buy', amount: new Decimal('0.123456789012345678901'), price: new Decimal('60000.01'), postOnly: false, ioc: false, rpi: false },
+        5,
+      ),
+    );
+    s1.strategyState('s').set('k', { n: 1, list: ['x'] });
+    s1.noncePersistence().save(1_700_000_000_123);
+    s1.close();
+    const s2 = open(d);
+    expect(s2.orders.get('a-1')?.amount.toFixed()).toBe('0.123456789012345678901');
+    expect(s2.strategyState('s').get('k')).toEqual({ n: 1, list: ['x'] });
+    expect(s2.strategyState('other').get('k')).toBeUndefined();
+    s2.strategyState('s').delete('k');
+    expect(s2.strategyState('s').entries()).toEqual({});
+    expect(s2.noncePersistence().load()).toBe(1_700_000_000_123);
+    expect(s2.orders.history('a-1').map((e) => e.to)).toEqual(['PENDING']);
+    s2.close();
+  });
+
+  it('a failed write inside tx is a StoreError and nothing of the transaction persists', () => {
+    const d = dir();
+    const s = open(d);
+    expect(() =>
+      s.tx(() => {
+        s.meta.set('a', '1');
+        s.orders.setState('nope', 'PENDING', 'OPEN', null, 1);
+        throw new Error('boom');
+      }),
+    ).toThrow(StoreError);
+    expect(s.meta.get('a')).toBeUndefined();
+    s.close();
+  });
+});
