@@ -1,0 +1,65 @@
+/** Strict send lane priorities, bulk weight, clock skew, close(). */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dec } from '../../../src/core/decimal.js';
+import { TransientError } from '../../../src/core/errors.js';
+import { FixtureServer } from '../../support/fixture-server.js';
+import { fixtureClient, until, wireOrder } from '../../support/fixture-client.js';
+
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await FixtureServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => server.reset());
+
+describe('client extras', () => {
+  it('strict mode: one private request in flight, a waiting cancel goes before waiting reads', async () => {
+    const client = fixtureClient(server.url);
+    server.setDefault('/api/v4/main-account/balance', { delayMs: 20, json: { BTC: { main_balance: '1' } } });
+    server.setDefault('/api/v4/order/cancel', { json: wireOrder({ status: 'CANCELED' }) });
+    const reads = Array.from({ length: 4 }, () => client.mainBalance());
+    await until(() => server.requests.length === 1);
+    const cancel = client.cancelOrder({ market: 'BTC_USDT', orderId: 1 });
+    await Promise.all([...reads, cancel]);
+    expect(server.requests.map((r) => r.path)[1]).toBe('/api/v4/order/cancel');
+    await client.close();
+  });
+
+  it('public calls do not wait for the private lane', async () => {
+    const client = fixtureClient(server.url);
+    server.setDefault('/api/v4/main-account/balance', { delayMs: 150, json: { BTC: { main_balance: '1' } } });
+    server.setDefault('/api/v4/public/ping', { json: ['pong'] });
+    const slow = client.mainBalance();
+    await until(() => server.requests.length === 1);
+    await client.ping();
+    expect(server.requestsTo('/api/v4/main-account/balance')).toHaveLength(1);
+    await slow;
+    await client.close();
+  });
+
+  it('a bulk request takes bulkWeight tokens', async () => {
+    const client = fixtureClient(server.url, { rateLimits: { bulkWeight: 3 } });
+    server.setDefault('/api/v4/order/bulk', { json: [{ result: wireOrder({ clientOrderId: 'w-1' }), error: null }] });
+    await client.bulkLimitOrders([{ market: 'BTC_USDT', side: 'buy', amount: dec('1'), price: dec('1'), clientOrderId: 'w-1' }]);
+    expect(client.rateLimitStatus().orders.used).toBe(3);
+    await client.close();
+  });
+
+  it('measures clock skew from the Date header', async () => {
+    const client = fixtureClient(server.url);
+    server.setDefault('/api/v4/public/ping', { json: ['pong'], headers: { Date: new Date(Date.now() + 60_000).toUTCString() } });
+    expect(client.clockSkewMs()).toBeUndefined();
+    await client.ping();
+    expect(Math.abs(client.clockSkewMs()! - 60_000)).toBeLessThan(2000);
+    await client.close();
+  });
+
+  it('after close() calls fail fast with a TransientError and nothing is sent', async () => {
+    const client = fixtureClient(server.url);
+    await client.close();
+    await expect(client.ping()).rejects.toBeInstanceOf(TransientError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
