@@ -10,6 +10,7 @@ import {
   ConfigError,
   InvalidRequestError,
   NonceError,
+  StoreError,
 } from '../core/errors.js';
 import type { BulkItemResult, LimitOrderRequest } from './gateway.js';
 import { readErrorBody, refusalError, type CallContext } from './errors.js';
@@ -30,7 +31,7 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 
 /** Errors after which no later chunk is sent, whatever `stopOnFail` says: they would fail too. */
 export function stopsEverything(err: unknown): boolean {
-  return err instanceof AuthError || err instanceof NonceError || err instanceof ConfigError;
+  return err instanceof AuthError || err instanceof NonceError || err instanceof ConfigError || err instanceof StoreError;
 }
 
 /** Maps the outcome of a chunk that failed as a whole (no per-item reply) to its items. */

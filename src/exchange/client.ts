@@ -299,8 +299,8 @@ class ApiClientImpl implements ApiClient {
     parse: (json: unknown) => T,
     weight = 1,
   ): Promise<T> {
-    const ambiguous = (cause: BotError): AmbiguousOutcomeError =>
-      new AmbiguousOutcomeError(endpoint, clientOrderIds, `${endpoint}: outcome unknown (${cause.message})`, { cause });
+    const ambiguous = (cause: unknown): AmbiguousOutcomeError =>
+      new AmbiguousOutcomeError(endpoint, clientOrderIds, `${endpoint}: outcome unknown (${errorMessage(cause)})`, { cause });
     let res: HttpResponse;
     try {
       res = await this.raw.call({ endpoint, fields, attempt: 1, weight });
@@ -319,7 +319,8 @@ class ApiClientImpl implements ApiClient {
     try {
       return parse(json);
     } catch (err) {
-      if (err instanceof BadResponseError) throw ambiguous(err);
+      // The venue answered 2xx: anything that stops us reading it leaves the outcome unknown.
+      if (err instanceof BadResponseError || !(err instanceof BotError)) throw ambiguous(err);
       throw err;
     }
   }
@@ -364,7 +365,11 @@ class ApiClientImpl implements ApiClient {
         );
       } catch (err) {
         // Once sending has started nothing throws: the chunk's items carry the failure.
-        const botErr = err instanceof BotError ? err : new TransientError('network', `bulkLimitOrders: ${errorMessage(err)}`);
+        // An unexpected (non-BotError) failure may have happened after sending: treat it as unknown.
+        const botErr =
+          err instanceof BotError
+            ? err
+            : new AmbiguousOutcomeError('bulkLimitOrders', ids, `bulkLimitOrders: outcome unknown (${errorMessage(err)})`, { cause: err });
         outcome = { items: chunkFailed(part, botErr), failed: botErr };
         if (stopsEverything(botErr)) stop = botErr;
       }

@@ -69,7 +69,9 @@ export class Transport {
     // Either regional address, with or without a trailing slash; a path prefix before /api/v4 is kept.
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.mod = url.protocol === 'https:' ? https : http;
-    const agentOptions = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
+    // Idle sockets are dropped after 4 s, before the common 5 s server keep-alive timeout, so a
+    // write is rarely sent on a socket the server is closing (that reset would be ambiguous).
+    const agentOptions = { keepAlive: true, keepAliveMsecs: 1000, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' as const, timeout: 4000 };
     this.agent = url.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   }
 
