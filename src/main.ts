@@ -174,6 +174,11 @@ export interface StartOptions {
   clock: Clock;
   logger: Logger;
   strategies: LoadedStrategy[];
+  /**
+   * Operator override (`--resume-trading`): after start-up reconciliation, set the persisted
+   * trading state back to ACTIVE. HALTED / REDUCE_ONLY otherwise survive restarts on purpose.
+   */
+  resumeTrading?: boolean;
 }
 
 const EQUITY_PEAK_KEY = 'equity.peakQuote';
@@ -410,6 +415,12 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     // --- start-up reconciliation: refuse to trade if it cannot complete ------------------------
     await reconcileJob();
     logger.info({ lastReconciledMs: reconcileState.lastSuccessMs }, 'start-up reconciliation complete');
+    if (options.resumeTrading === true && tradingState.get() !== 'ACTIVE') {
+      logger.warn({ from: tradingState.get(), reason: tradingState.reason() }, 'operator resumes trading (--resume-trading)');
+      tradingState.set('ACTIVE', 'operator: --resume-trading');
+      // A drawdown halt would re-trip at once against the old peak: the operator accepted the loss.
+      store.meta.delete(EQUITY_PEAK_KEY);
+    }
     for (const [name, fn] of [
       ['flex', () => flexJob.runOnce()],
       ['credit', () => creditJob.runOnce()],

@@ -3,6 +3,9 @@
  * validate the configuration (exit 2 before any network call when it is wrong), build the
  * logger, start the composition root, signal readiness, and stop gracefully on SIGINT/SIGTERM.
  *
+ * Flags: `--resume-trading` sets a persisted HALTED / REDUCE_ONLY back to ACTIVE after start-up
+ * reconciliation (an operator decision; the reason is logged).
+ *
  * Exit codes: 0 clean stop; 1 start-up failure (store locked, start-up reconciliation failed,
  * ...) or a fatal error; 2 invalid configuration.
  */
@@ -18,6 +21,9 @@ function refuse(err: ConfigError): never {
 }
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== '--resume-trading');
+  if (unknown.length > 0) refuse(new ConfigError(`invalid configuration:\n  command line: ${unknown[0] ?? ''}: expected --resume-trading or nothing, found an unknown argument`));
   let config: BotConfig;
   try {
     config = loadConfig({ env: process.env, cwd: process.cwd() });
@@ -73,7 +79,7 @@ async function main(): Promise<void> {
   });
 
   try {
-    daemon = await startDaemon({ config, clock, logger, strategies });
+    daemon = await startDaemon({ config, clock, logger, strategies, resumeTrading: args.includes('--resume-trading') });
   } catch (err) {
     logger.fatal({ err, code: errorCode(err) }, 'start-up failed: refusing to trade');
     logger.flush();

@@ -47,8 +47,8 @@ function baseEnv(): Record<string, string> {
   return out;
 }
 
-export function spawnDaemon(env: Record<string, string>, cwd = tempDir()): DaemonProcess {
-  const child = spawn(process.execPath, [distEntry('daemon')], { cwd, env: { ...baseEnv(), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnDaemon(env: Record<string, string>, cwd = tempDir(), args: string[] = []): DaemonProcess {
+  const child = spawn(process.execPath, [distEntry('daemon'), ...args], { cwd, env: { ...baseEnv(), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,0 +1,89 @@
+/**
+ * A persisted HALTED state survives a restart (health 503, no orders placed) until an operator
+ * starts the daemon with `--resume-trading`.
+ */
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SystemClock } from '../../src/core/clock.js';
+import { TradingStateController } from '../../src/engine/trading-state.js';
+import { silentLogger } from '../../src/observability/logger.js';
+import { openStore, openStoreReadOnly } from '../../src/store/index.js';
+import { pollUntil, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+
+const config = {
+  markets: { BTC_USDT: { tick: '0.01', step: '0.000001', minAmount: '0.00001', minTotalQuote: '5.05', maxPositionBase: '1' } },
+  strategies: [{ module: 'spot-grid', id: 'grid', budgetQuote: '5000', schedule: '* * * * * *', params: { market: 'BTC_USDT', levels: 2, spacingPct: '0.1', orderAmount: '0.002' } }],
+  risk: { maxNotionalPerOrderQuote: '500' },
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function healthz(port: number): Promise<{ code: number; body: { status: string; tradingState: string; jobs: Record<string, { lastRunMs: number | null }> } } | undefined> {
+  const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+  return { code: r.status, body: (await r.json()) as never };
+}
+
+function orderCount(dataDir: string): number {
+  const store = openStoreReadOnly(dataDir, new SystemClock());
+  try {
+    return store.orders.all().length;
+  } finally {
+    store.close();
+  }
+}
+
+let running: DaemonProcess | null = null;
+afterEach(() => {
+  running?.child.kill('SIGKILL');
+  running = null;
+});
+
+describe('persisted HALTED', () => {
+  it('keeps trading halted across a restart until --resume-trading', async () => {
+    const dataDir = tempDir();
+    const clock = new SystemClock();
+    const store = openStore({ dataDir, clock, logger: silentLogger() });
+    new TradingStateController(store, clock, silentLogger()).set('HALTED', 'test: operator halt');
+    store.close();
+    const env = { BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir };
+
+    const port = await freePort();
+    running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) });
+    const halted = await pollUntil(async () => {
+      const h = await healthz(port);
+      // Wait until the grid ticked at least twice while halted.
+      const ticked = h?.body.jobs['strategy:grid']?.lastRunMs;
+      return h !== undefined && ticked !== null && ticked !== undefined && h.body.status !== 'starting' ? h : undefined;
+    }, 30_000, 'a tick while halted');
+    expect(halted.code).toBe(503);
+    expect(halted.body.tradingState).toBe('HALTED');
+    expect(orderCount(dataDir)).toBe(0);
+    running.child.kill('SIGINT');
+    expect((await running.exited).code).toBe(0);
+
+    running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) }, tempDir(), ['--resume-trading']);
+    const resumed = await pollUntil(async () => {
+      const h = await healthz(port);
+      return h?.code === 200 ? h : undefined;
+    }, 30_000, 'healthy after resume');
+    expect(resumed.body.tradingState).toBe('ACTIVE');
+    await pollUntil(() => (orderCount(dataDir) > 0 ? true : undefined), 30_000, 'orders after resume');
+    running.child.kill('SIGINT');
+    expect((await running.exited).code).toBe(0);
+    running = null;
+  });
+
+  it('refuses an unknown command-line argument with exit 2', async () => {
+    const p = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: tempDir() }, tempDir(), ['--yolo']);
+    expect((await p.exited).code).toBe(2);
+    expect(p.stderr()).toContain('--yolo');
+  });
+});
