@@ -54,7 +54,7 @@ export const DEFAULT_POOLS: Readonly<Record<PoolName, PoolSpec>> = {
 
 export const POOL_NAMES = Object.keys(DEFAULT_POOLS) as PoolName[];
 
-/** Bottleneck priorities (0 = first). */
+/** Queue priorities (0 = first): cancels, protective orders, placements, reads. */
 export const PRIORITY = { cancel: 0, protective: 2, placement: 4, read: 6 } as const;
 export type PriorityClass = keyof typeof PRIORITY;
 

@@ -3,10 +3,10 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { TransientError } from '../../../src/core/errors.js';
 import { PRIORITY, RatePool } from '../../../src/exchange/rate-limits.js';
 
-// Bottleneck dispatches through its own zero-delay timers: let real time pass a little.
+// Jobs resume on promise continuations: let the event loop run a little between clock steps.
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 2));
 
-/** Advances the manual clock in steps, letting Bottleneck and the jobs run between them. */
+/** Advances the manual clock in steps, letting the jobs run between them. */
 async function step(clock: ManualClock, ms: number, stepMs: number): Promise<void> {
   for (let t = 0; t < ms; t += stepMs) {
     clock.advance(Math.min(stepMs, ms - t));
