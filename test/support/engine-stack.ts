@@ -32,17 +32,18 @@ export function engineFor(
   clock: ManualClock | SystemClock,
   opts: { resolve?: Partial<ResolveOptions>; reconcile?: ReconcilerOptions; responseMs?: number; keys?: { apiKey: string; apiSecret: string } } = {},
 ): LiveEngine {
-  let store: Store | undefined;
+  // The client is built before the store it persists its nonce in; the holder bridges the two.
+  const holder: { store?: Store } = {};
   const client = createApiClient({
     baseUrl: sim.baseUrl,
     ...(opts.keys ?? sim.defaultAccount),
     clock: new SystemClock(),
     timeouts: { responseMs: opts.responseMs ?? 2000 },
     retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 50 },
-    noncePersistence: { load: () => store?.noncePersistence().load(), save: (n) => store?.noncePersistence().save(n) },
+    noncePersistence: { load: () => holder.store?.noncePersistence().load(), save: (n) => holder.store?.noncePersistence().save(n) },
   });
   const parts = buildEngine(dataDir, client, clock, opts);
-  store = parts.store;
+  holder.store = parts.store;
   return {
     ...parts,
     client,
