@@ -38,7 +38,12 @@ export class Venue implements MatchContext {
   readonly startMs: number;
   private offsetMs = 0;
   private nextStepMs: number;
-  private seq = 1_000_000;
+  /**
+   * Order and deal ids. A venue never reuses an id, and a paper venue restarted on the same data
+   * dir must not either (the bot de-duplicates fills by deal id), so ids start from the start
+   * time: ms × 1000 leaves room for 1000 ids per ms of the previous run and stays a safe integer.
+   */
+  private seq: number;
   private readonly ids: Prng;
 
   constructor(
@@ -51,6 +56,7 @@ export class Venue implements MatchContext {
     for (const m of markets) this.markets.set(m.name, new Market(m, seed));
     this.ids = Prng.derive(seed, 'ids');
     this.startMs = clock.now();
+    this.seq = Math.floor(this.startMs) * 1000;
     this.nextStepMs = this.startMs + stepMs;
   }
 
