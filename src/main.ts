@@ -210,7 +210,10 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     if (config.mode === 'paper') {
       const balances = Object.fromEntries(Object.entries(config.paper.balances).map(([k, v]) => [k, v.toFixed()]));
       closePaperGhosts(store, clock, logger);
-      sim = await startSimulator({ seed: config.paper.seed, host: '127.0.0.1', port: 0, markets: paperMarkets(config), defaultBalances: balances, stepMs: config.paper.priceStepMs });
+      sim = await startSimulator({ seed: config.paper.seed, host: '127.0.0.1', port: 0, markets: paperMarkets(config), defaultBalances: balances,
+        defaultFlex: config.paper.flexInvestments.map((f) => ({ currency: f.currency, amount: f.amount.toFixed(), dailyRate: f.dailyRate.toFixed() })),
+        stepMs: config.paper.priceStepMs,
+      });
       ({ baseUrl } = sim);
       ({ apiKey, apiSecret } = sim.defaultAccount);
       logger.info({ baseUrl }, 'paper mode: embedded simulator started');

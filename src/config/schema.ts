@@ -121,6 +121,19 @@ export const paperSchema = z.strictObject({
   volumePerStep: positiveDecimal.default(new Decimal(1)),
   /** Interval between simulated price moves, ms. Default 1000. */
   priceStepMs: z.int().min(10).default(1_000),
+  /** Flex investments the paper account starts with (so `treasury` has something to report). Default none. */
+  flexInvestments: z
+    .array(
+      z.strictObject({
+        /** Invested asset, e.g. "USDT". */
+        currency: z.string().regex(/^[A-Z0-9]{1,16}$/),
+        /** Invested amount (decimal string). */
+        amount: positiveDecimal,
+        /** Earnings per simulated day as a fraction of the amount, e.g. "0.0001". Default "0.0001". */
+        dailyRate: positiveDecimal.default(new Decimal('0.0001')),
+      }),
+    )
+    .default([]),
 });
 
 /** Shutdown behaviour (failure-modes 20). */

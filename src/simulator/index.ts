@@ -84,7 +84,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const venue = new Venue(clock, seed, options.markets ?? defaultMarkets(), options.stepMs ?? 1000);
   const accounts = options.accounts ?? [];
   if (accounts.length === 0) {
-    venue.addAccount({ ...generatedKeyPair(), balances: options.defaultBalances ?? DEFAULT_BALANCES });
+    venue.addAccount({ ...generatedKeyPair(), balances: options.defaultBalances ?? DEFAULT_BALANCES, flex: options.defaultFlex ?? [] });
   } else {
     for (const a of accounts) venue.addAccount(a);
   }

@@ -138,6 +138,8 @@ export interface SimulatorOptions {
   accounts?: AccountOptions[];
   /** Balances of the generated default account (asset → decimal string). */
   defaultBalances?: Record<string, string>;
+  /** Flex investments of the generated default account. Default none. */
+  defaultFlex?: FlexOptions[];
   /** Simulated time per price step, ms. Default 1000. */
   stepMs?: number;
   /** Rate limit overrides per pool. */
