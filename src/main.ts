@@ -16,7 +16,7 @@ import { validate as validateCron } from 'node-cron';
 import type { BotConfig } from './config/index.js';
 import type { Clock } from './core/clock.js';
 import { Decimal, ZERO } from './core/decimal.js';
-import { AuthError, StoreError, errorCode, errorMessage } from './core/errors.js';
+import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from './core/errors.js';
 import { CreditJob } from './engine/credit-job.js';
 import { FlexJob, flexEarningsTotal } from './engine/flex-job.js';
 import { OrderManager } from './engine/order-manager.js';
@@ -219,7 +219,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       logger.info({ baseUrl }, 'paper mode: embedded simulator started');
     } else {
       const api = config.api;
-      if (api === null) throw new StoreError('integrity', 'live mode without API settings');
+      if (api === null) throw new ConfigError('BOT_MODE: live mode needs API_BASE_URL, API_KEY and API_SECRET');
       baseUrl = api.baseUrl;
       apiKey = api.apiKey.reveal();
       apiSecret = api.apiSecret.reveal();
