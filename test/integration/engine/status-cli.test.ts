@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { Decimal } from '../../../src/core/decimal.js';
+import { CreditJob } from '../../../src/engine/credit-job.js';
+import { FlexJob } from '../../../src/engine/flex-job.js';
+import { TradingStateController } from '../../../src/engine/trading-state.js';
+import { silentLogger } from '../../../src/observability/logger.js';
+import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { FakeGateway } from '../../support/fake-gateway.js';
+
+const run = promisify(execFile);
+const d = (s: string) => new Decimal(s);
+let env: { e: EngineParts; cleanup: () => void } | undefined;
+afterEach(() => {
+  env?.e.store.close();
+  env?.cleanup();
+  env = undefined;
+});
+
+describe('npm run status', () => {
+  it('reads the store while the daemon holds it: orders by state (UNKNOWN listed), fills, positions, flex, credit, reconciledAt', async () => {
+    const t = tempDir();
+    const g = new FakeGateway();
+    const clock = new ManualClock(1_700_000_000_000);
+    const e = buildEngine(t.dir, g, clock);
+    env = { e, cleanup: t.cleanup };
+    let n = 0;
+    g.place = () => (['fill', 'fill', 'place', 'unknown'] as const)[n++] ?? 'place';
+    await e.orders.placeLimitOrders('grid', [
+      { market: 'BTC_USDT', side: 'buy', amount: d('0.5'), price: d('100') },
+      { market: 'BTC_USDT', side: 'sell', amount: d('0.2'), price: d('110.5') },
+      { market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('90') },
+      { market: 'ETH_USDT', side: 'buy', amount: d('1'), price: d('10') },
+    ]);
+    g.flexRecords = [{ transactionId: 'f1', createdAtMs: clock.now(), planId: 'p', investmentId: 'i', currency: 'USDT', amount: d('0.0137'), actionType: 'DAILY_EARNING' }];
+    g.credit = { active: true, loan: { asset: 'USDT', amount: d('100'), totalFunding: d('100'), currentLtv: d('0.3'), initialLtv: d('0.5'), marginCallLtv: d('0.7'), liquidationLtv: d('0.8'), createdAtMs: 0 } };
+    await e.reconciler.scanOnce(); // fills in; the UNKNOWN is left unresolved (no resolver pass)
+    const { store } = e;
+    store.checkpoints.set('reconcile.completedMs', String(clock.now()), clock.now());
+    await new FlexJob({ store, gateway: g, clock, logger: silentLogger() }).runOnce();
+    await new CreditJob({ store, gateway: g, clock, logger: silentLogger(), tradingState: new TradingStateController(store, clock, silentLogger()) }).runOnce();
+
+    // the store stays open (lock held), as with a running daemon
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts'), '--json', '--data-dir', t.dir]);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON document
+    const st = JSON.parse(stdout) as Record<string, any>;
+    expect(Object.keys(st).sort()).toEqual(['credit', 'fills', 'flex', 'orders', 'positions', 'reconciledAt']);
+    expect(st.orders.byState).toEqual({ FILLED: 2, OPEN: 1, UNKNOWN: 1 });
+    expect(st.orders.unresolved.map((u: { market: string; state: string }) => [u.market, u.state])).toEqual([['ETH_USDT', 'UNKNOWN']]);
+    expect(st.fills.count).toBe(2);
+    expect(st.fills.markets).toEqual([{ market: 'BTC_USDT', fills: 2, buyBase: '0.5', sellBase: '0.2', buyQuote: '50', sellQuote: '22.1', fees: { USDT: '0.0721' } }]);
+    expect(st.positions).toEqual([{ strategyId: 'grid', market: 'BTC_USDT', base: '0.3', avgEntry: '100', realisedPnl: '2.1', fees: { USDT: '0.0721' }, fills: 2 }]);
+    expect(st.flex.earnings).toEqual({ USDT: '0.0137' });
+    expect(st.credit).toMatchObject({ active: true, asset: 'USDT', amount: '100', currentLtv: '0.3', marginCallLtv: '0.7' });
+    expect(st.reconciledAt).toBe(new Date(clock.now()).toISOString());
+
+    const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, BOT_DATA_DIR: t.dir } });
+    expect(text.stdout.length).toBeGreaterThan(0);
+  });
+
+  it('fails with a clear message and exit code 1 when there is no store', async () => {
+    const t = tempDir();
+    try {
+      await expect(run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts'), '--data-dir', path.join(t.dir, 'none')])).rejects.toMatchObject({ code: 1 });
+    } finally {
+      t.cleanup();
+    }
+  });
+});
