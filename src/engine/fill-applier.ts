@@ -69,6 +69,7 @@ export class FillApplier {
         side: parent.side === 'buy' ? 'sell' : 'buy',
         price: c.price,
         orderId: c.orderId,
+        parentFilled: parent.filledBase,
       });
     }
     return out;

@@ -122,6 +122,9 @@ export class OrderManager {
   async placeLimitOrders(strategyId: string, specs: readonly LimitOrderSpec[]): Promise<PlaceOutcome[]> {
     if (specs.length === 0) return [];
     const ids = this.journal(strategyId, specs, 'limit');
+    // Every journaled id is "in flight" until its own outcome is applied, so a concurrent
+    // resolver pass never mistakes a later chunk for an orphan of a previous process.
+    for (const id of ids) this.inFlight.add(id);
     const out: PlaceOutcome[] = [];
     for (let i = 0; i < specs.length; i += BULK_CHUNK) {
       const chunkIds = ids.slice(i, i + BULK_CHUNK);
@@ -135,7 +138,6 @@ export class OrderManager {
         ...(s.ioc === undefined ? {} : { ioc: s.ioc }),
         ...(s.rpi === undefined ? {} : { rpi: s.rpi }),
       }));
-      for (const id of chunkIds) this.inFlight.add(id);
       let results: BulkItemResult[];
       try {
         results = await this.gateway.bulkLimitOrders(requests);
@@ -148,10 +150,12 @@ export class OrderManager {
             ? ({ status: 'unknown', clientOrderId, error: err } as unknown as BulkItemResult)
             : ({ status: 'not_sent', clientOrderId, error: err } as unknown as BulkItemResult),
         );
+      }
+      try {
+        out.push(...this.store.tx(() => chunkIds.map((id, j) => this.applyBulkItem(id, results[j]))));
       } finally {
         for (const id of chunkIds) this.inFlight.delete(id);
       }
-      out.push(...this.store.tx(() => chunkIds.map((id, j) => this.applyBulkItem(id, results[j]))));
     }
     return out;
   }

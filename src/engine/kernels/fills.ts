@@ -36,6 +36,8 @@ export interface LegView {
   side: 'buy' | 'sell';
   price: Decimal;
   orderId: number | null;
+  /** Base filled on the parent so far; a leg exists on the venue only once this is > 0. */
+  parentFilled: Decimal;
 }
 
 export interface FillsKernelInput {
@@ -119,7 +121,10 @@ export function applyDeals(input: FillsKernelInput, deals: readonly Fill[]): Fil
     }
     let leg = legsByOrderId.get(d.orderId);
     if (leg === undefined && d.clientOrderId === '') {
-      const i = openLegs.findIndex((l) => l.market === d.market && l.side === d.side);
+      // Only a leg whose parent has filled (before or earlier in this batch) can have executed.
+      const i = openLegs.findIndex(
+        (l) => l.market === d.market && l.side === d.side && (l.parentFilled.gt(0) || (filled.get(l.parentClientOrderId)?.gt(0) ?? false)),
+      );
       if (i >= 0) {
         const parent = openLegs[i] as LegView;
         // Both legs of that parent are now decided: the one whose price matches the take-profit

@@ -64,13 +64,23 @@ describe('fills kernel: given state, when deals, then events', () => {
 
   it('an unlisted leg fill (no clientOrderId) is matched to the expected leg by market, side and take-profit price', () => {
     const legs = [
-      { childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null },
-      { childId: 2, kind: 'take_profit' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('110'), orderId: null },
+      { childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null, parentFilled: d('1') },
+      { childId: 2, kind: 'take_profit' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('110'), orderId: null, parentFilled: d('1') },
     ];
     const e = applyDeals(input([], [], legs), [deal(1, 42, '', '1', 'sell', '110')]);
     expect(e).toContainEqual({ type: 'leg_filled', childId: 2, parentClientOrderId: 'p-1', orderId: 42 });
     const stop = applyDeals(input([], [], legs), [deal(1, 43, '', '1', 'sell', '89.5')]);
     expect(stop).toContainEqual({ type: 'leg_filled', childId: 1, parentClientOrderId: 'p-1', orderId: 43 });
+  });
+
+  it('a leg of a parent that has not filled cannot have executed: such a fill stays external', () => {
+    const legs = [{ childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null, parentFilled: d('0') }];
+    const e = applyDeals(input([], [], legs), [deal(1, 42, '', '1', 'sell', '89')]);
+    expect(e).toEqual([expect.objectContaining({ type: 'fill', fill: expect.objectContaining({ strategyId: null }) })]);
+    // ...unless the parent fills earlier in the same batch
+    const parent = order({ clientOrderId: 'p-1', orderId: 7 });
+    const both = applyDeals(input([parent], [], legs), [deal(1, 7, 'p-1', '1', 'buy', '100'), deal(2, 42, '', '1', 'sell', '89')]);
+    expect(both).toContainEqual({ type: 'leg_filled', childId: 1, parentClientOrderId: 'p-1', orderId: 42 });
   });
 });
 
