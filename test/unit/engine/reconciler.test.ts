@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { Decimal } from '../../../src/core/decimal.js';
+import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { FakeGateway } from '../../support/fake-gateway.js';
+
+const d = (s: string) => new Decimal(s);
+let env: { e: EngineParts; cleanup: () => void } | undefined;
+afterEach(() => {
+  env?.e.store.close();
+  env?.cleanup();
+  env = undefined;
+});
+function setup() {
+  const t = tempDir();
+  const g = new FakeGateway();
+  const clock = new ManualClock(1_700_000_000_000);
+  const e = buildEngine(t.dir, g, clock);
+  env = { e, cleanup: t.cleanup };
+  return { e, g, clock };
+}
+
+describe('Reconciler with a fake venue', () => {
+  it('fills arriving while a cancel is pending still count and settle the order as FILLED', async () => {
+    const { e, g, clock } = setup();
+    const [o] = await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: d('0.3'), price: d('100') }]);
+    g.cancelScript = () => 'unknown';
+    await e.orders.cancelOrder('s', o!.clientOrderId);
+    const v = g.venueOrders.get(o!.clientOrderId)!;
+    g.addDeal(v, d('0.1'), d('100'), clock.now() - 500);
+    g.addDeal(v, d('0.2'), d('100'), clock.now() - 400);
+    v.status = 'FILLED';
+    g.cancelScript = () => 'default';
+    const seen: number[] = [];
+    e.reconciler.onFill((n) => seen.push(n.fill.dealId));
+    const r = await e.reconciler.reconcileOnce();
+    expect(r.scan.newFills).toBe(2);
+    expect(seen).toHaveLength(2);
+    expect(e.store.orders.get(o!.clientOrderId)).toMatchObject({ state: 'FILLED' });
+    expect(e.store.orders.get(o!.clientOrderId)?.filledBase.toFixed()).toBe('0.3');
+    expect(r.unresolved).toBe(0);
+    expect(e.reconciler.lastReconciledMs()).toBe(clock.now());
+  });
+
+  it('a filled collateral parent without any listed protective leg raises a protective_leg_missing alert', async () => {
+    const { e, g } = setup();
+    g.place = () => 'fill';
+    const o = await e.orders.placeCollateralOrder('s', { market: 'BTC_PERP', side: 'buy', amount: d('1'), price: d('100'), stopLoss: d('90') });
+    expect(o).toMatchObject({ status: 'placed', state: 'FILLED' });
+    const r = await e.reconciler.reconcileOnce();
+    expect(r.conditional).toEqual([expect.objectContaining({ type: 'leg_missing', parentClientOrderId: o.clientOrderId })]);
+    expect(e.store.alerts.list('protective_leg_missing')).toHaveLength(1);
+    expect(e.store.children.byParent(o.clientOrderId)[0]?.state).toBe('missing');
+  });
+
+  it('an overfill is recorded with every fill and raises an alert', async () => {
+    const { e, g, clock } = setup();
+    const [o] = await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('100') }]);
+    const v = g.venueOrders.get(o!.clientOrderId)!;
+    g.addDeal(v, d('0.7'), d('100'), clock.now() - 900);
+    g.addDeal(v, d('0.7'), d('100'), clock.now() - 800);
+    const r = await e.reconciler.reconcileOnce();
+    expect(r.scan.overfills).toEqual([o!.clientOrderId]);
+    expect(e.store.orders.get(o!.clientOrderId)?.filledBase.toFixed()).toBe('1.4');
+    expect(e.store.alerts.list('overfill')).toHaveLength(1);
+  });
+});
