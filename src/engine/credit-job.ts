@@ -8,6 +8,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal } from '../core/decimal.js';
+import { AuthError } from '../core/errors.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
@@ -20,13 +21,15 @@ export interface CreditJobOptions {
   resumeFraction?: Decimal;
 }
 
+/** `disabled`: the credit line is not enabled for this key (HTTP 404); the job stopped asking. */
 export type CreditRunReport =
-  | { active: false }
+  | { active: false; disabled?: true }
   | { active: true; currentLtv: Decimal; marginCallLtv: Decimal; ratio: Decimal; action: 'none' | 'reduce_only' | 'resumed' };
 
 const REASON_PREFIX = 'credit:';
 
 export class CreditJob {
+  private disabled = false;
   private readonly reduceAt: Decimal;
   private readonly resumeBelow: Decimal;
 
@@ -40,8 +43,21 @@ export class CreditJob {
   }
 
   async runOnce(): Promise<CreditRunReport> {
-    const { store, gateway, clock, tradingState } = this.d;
-    const s = await gateway.creditLine();
+    const { store, gateway, clock, tradingState, logger } = this.d;
+    if (this.disabled) return { active: false, disabled: true };
+    let s: Awaited<ReturnType<ExchangeGateway['creditLine']>>;
+    try {
+      s = await gateway.creditLine();
+    } catch (err) {
+      // Not enabled for this key (404) or not permitted: one warning, then the job stays quiet
+      // until restart instead of failing every run.
+      if (err instanceof AuthError && (err.kind === 'feature_unavailable' || err.kind === 'permission_denied')) {
+        this.disabled = true;
+        logger.warn({ code: err.code }, 'credit line is not enabled for this API key; credit job disabled');
+        return { active: false, disabled: true };
+      }
+      throw err;
+    }
     const now = clock.now();
     if (!s.active) {
       store.tx(() =>

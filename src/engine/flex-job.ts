@@ -1,7 +1,8 @@
 /**
  * Incremental pull of the flex investment history into the ledger. `dateFrom` comes from the
- * checkpoint (the newest `createdAt` stored, Unix seconds, re-read inclusively so records of that
- * same second are not lost); pages of 100 by offset; de-duplicated by transaction id; every
+ * checkpoint (the newest `createdAt` stored, Unix seconds) minus an overlap (default 1 h) so a
+ * record that shows up late, or in the same second, is not lost; the overlap costs only
+ * de-duplicated re-reads; pages of 100 by offset; de-duplicated by transaction id; every
  * action type is kept. A partner-only 403 (`AuthError` permission_denied / feature_unavailable)
  * disables the job with ONE warning; later runs are no-ops until restart.
  */
@@ -27,6 +28,7 @@ export class FlexJob {
   constructor(
     private readonly d: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger },
     private readonly pageSize = 100,
+    private readonly overlapSec = 3600,
   ) {}
 
   isDisabled(): boolean {
@@ -37,7 +39,8 @@ export class FlexJob {
     if (this.disabled) return { status: 'disabled', pages: 0, newRecords: 0 };
     const { store, gateway, clock, logger } = this.d;
     const cp = store.checkpoints.get(FLEX_CHECKPOINT);
-    const dateFrom = cp === undefined ? undefined : Number.parseInt(cp.value, 10);
+    const checkpoint = cp === undefined ? undefined : Number.parseInt(cp.value, 10);
+    const dateFrom = checkpoint === undefined ? undefined : Math.max(0, checkpoint - this.overlapSec);
     const rows: FlexRecordRow[] = [];
     let pages = 0;
     try {
@@ -60,7 +63,7 @@ export class FlexJob {
     }
     let newRecords = 0;
     store.tx(() => {
-      let maxSec = dateFrom ?? 0;
+      let maxSec = checkpoint ?? 0;
       for (const r of rows) {
         if (store.flex.insert(r)) newRecords++;
         maxSec = Math.max(maxSec, Math.floor(r.createdAtMs / 1000));
