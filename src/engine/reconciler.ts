@@ -138,6 +138,8 @@ export class Reconciler {
           store.children.update(e.childId, { state: 'active', orderId: e.orderId, ocoId: e.ocoId }, now);
           const c = store.children.all().find((x) => x.id === e.childId);
           if (c !== undefined) store.fills.attribute(e.orderId, c.strategyId, c.parentClientOrderId);
+        } else if (e.type === 'leg_triggered') {
+          // Informational: the leg stays active until its fill arrives through the history scan.
         } else if (e.type === 'child_cancelled') {
           store.children.update(e.childId, { state: 'cancelled' }, now);
         } else {
@@ -148,6 +150,7 @@ export class Reconciler {
     });
     for (const e of events) {
       if (e.type === 'leg_missing') logger.error({ parent: e.parentClientOrderId, reason: e.reason }, 'ALERT: protective leg missing');
+      if (e.type === 'leg_triggered') logger.info({ parent: e.parentClientOrderId, orderId: e.orderId }, 'stop leg triggered');
     }
     return events;
   }

@@ -29,6 +29,8 @@ export interface ChildView {
 
 export type ConditionalEvent =
   | { type: 'leg_active'; childId: number; orderId: number; ocoId: number }
+  /** A listed stop leg reports `activated`: its trigger price was reached (the fill follows). */
+  | { type: 'leg_triggered'; childId: number; parentClientOrderId: string; orderId: number }
   | { type: 'child_cancelled'; childId: number; reason: string }
   | { type: 'leg_missing'; childId: number; parentClientOrderId: string; reason: string };
 
@@ -46,7 +48,7 @@ export function diffConditional(children: readonly ChildView[], listing: readonl
   const events: ConditionalEvent[] = [];
   const otoIds = new Set(listing.filter((r) => r.kind === 'oto').map((r) => r.id));
   const ocos = listing.filter((r) => r.kind === 'oco');
-  const listedLegIds = new Set(ocos.flatMap((r) => [r.stopLoss.orderId, r.takeProfit.orderId]));
+  const legsById = new Map(ocos.flatMap((r) => [r.stopLoss, r.takeProfit]).map((l) => [l.orderId, l]));
   const usedOco = new Set<number>();
   const byParent = new Map<string, ChildView[]>();
   for (const c of children) byParent.set(c.parent.clientOrderId, [...(byParent.get(c.parent.clientOrderId) ?? []), c]);
@@ -67,7 +69,11 @@ export function diffConditional(children: readonly ChildView[], listing: readonl
     const known = group.filter((c) => c.orderId !== null);
     if (known.length > 0) {
       for (const c of known) {
-        if (c.state === 'active' && !listedLegIds.has(c.orderId as number)) {
+        const listed = legsById.get(c.orderId as number);
+        if (listed?.activated === true) {
+          events.push({ type: 'leg_triggered', childId: c.childId, parentClientOrderId: p.clientOrderId, orderId: listed.orderId });
+        }
+        if (c.state === 'active' && listed === undefined) {
           events.push({ type: 'leg_missing', childId: c.childId, parentClientOrderId: p.clientOrderId, reason: 'leg no longer listed and no fill seen' });
         }
       }

@@ -127,6 +127,14 @@ describe('conditional kernel: given children, when listing, then events', () => 
     expect(e).toEqual([{ type: 'leg_missing', childId: 1, parentClientOrderId: 'p-1', reason: 'parent filled but no protective leg listed' }]);
   });
 
+  it('a listed stop leg that reports activated: leg triggered', () => {
+    const p = { state: 'FILLED' as const, filledBase: d('1') };
+    const triggered: ConditionalRecord = { ...oco, stopLoss: { ...(oco as { stopLoss: ConditionalLeg }).stopLoss, activated: true } } as ConditionalRecord;
+    expect(diffConditional([child('stop_loss', { state: 'active', orderId: 61 }, p)], [triggered])).toEqual([
+      { type: 'leg_triggered', childId: 1, parentClientOrderId: 'p-1', orderId: 61 },
+    ]);
+  });
+
   it('an active leg gone from the listing without a fill is missing', () => {
     const p = { state: 'FILLED' as const, filledBase: d('1') };
     const e = diffConditional([child('stop_loss', { state: 'active', orderId: 61 }, p)], []);
