@@ -54,8 +54,10 @@ export class Venue implements MatchContext {
   ) {
     if (!(stepMs > 0)) throw new RangeError('stepMs must be > 0');
     for (const m of markets) this.markets.set(m.name, new Market(m, seed));
-    this.ids = Prng.derive(seed, 'ids');
     this.startMs = clock.now();
+    // Transaction and plan ids must not repeat across a paper restart with the same seed (the
+    // bot de-duplicates its flex ledger by transaction id): the stream depends on the start time too.
+    this.ids = Prng.derive(seed, `ids:${this.startMs}`);
     this.seq = Math.floor(this.startMs) * 1000;
     this.nextStepMs = this.startMs + stepMs;
   }
