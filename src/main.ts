@@ -64,6 +64,9 @@ export function paperMarkets(config: BotConfig): MarketOptions[] {
     const start = config.paper.startPrices[name]?.toFixed() ?? fallback?.startPrice ?? config.paper.startPrices[name.replace(/_PERP$/, '_USDT')]?.toFixed() ?? '100';
     out.push({
       name,
+      // A spot market and its perpetual follow one price path, so a spot strategy priced from
+      // the futures listing quotes around the spot market's own price.
+      pricePath: name.split('_')[0] ?? name,
       startPrice: start,
       tick: rules?.tick.toFixed() ?? fallback?.tick ?? '0.01',
       step: rules?.step.toFixed() ?? fallback?.step ?? '0.0001',

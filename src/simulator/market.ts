@@ -60,7 +60,7 @@ export class Market {
     this.leverage = new Decimal(opts.leverage ?? 10);
     this.maxLeverage = opts.maxLeverage ?? 100;
     this.available = opts.available ?? true;
-    this.pricePrng = Prng.derive(seed, `price:${opts.name}`);
+    this.pricePrng = Prng.derive(seed, `price:${opts.pricePath ?? opts.name}`);
     this.volumePrng = Prng.derive(seed, `volume:${opts.name}`);
     this.replay = opts.priceFile === undefined ? undefined : readPriceFile(opts.priceFile);
     this.price = this.replay?.[0] ?? dec(opts.startPrice);

@@ -31,6 +31,11 @@ export interface MarketOptions {
   drift?: string;
   /** Standard deviation of the relative price change per step. Default `0.0005`. */
   volatility?: string;
+  /**
+   * Name of the random-walk stream. Markets that share it (with the same start price, drift and
+   * volatility) move together, as a spot market and its perpetual do. Default: the market name.
+   */
+  pricePath?: string;
   /** Mean stock volume that resting orders can fill per step. Default `1`. */
   volumePerStep?: string;
   /** Stock available to a taker at placement; the rest rests (or an ioc cancels it). Default unlimited. */
