@@ -1,6 +1,7 @@
 /**
  * Composition root (design.md section 2): config → logger → clock → store → exchange → engine →
- * strategies. The only module (with cli/) that wires concrete parts together.
+ * strategies. With its helpers paper-venue.ts and market-data.ts (and cli/), the only code that
+ * wires concrete parts together.
  *
  * Start-up order is the safety argument (failure-modes 8, 15, 19):
  *  1. strategies are loaded and their params validated (a bad config stops here, no network);
@@ -22,19 +23,20 @@ import { FlexJob, flexEarningsTotal } from './engine/flex-job.js';
 import { OrderManager } from './engine/order-manager.js';
 import { isLive } from './engine/order-state.js';
 import { ReadModels } from './engine/read-models.js';
+import { MarketData } from './market-data.js';
+import { closePaperGhosts, paperMarkets } from './paper-venue.js';
 import { Reconciler } from './engine/reconciler.js';
 import { drawdownBreached, type MarketExposure, type RiskSnapshot } from './engine/risk-gate.js';
 import { Scheduler } from './engine/scheduler.js';
 import { StrategyRunner } from './engine/strategy-runner.js';
 import { TradingStateController } from './engine/trading-state.js';
 import { createApiClient, type ApiClient } from './exchange/client.js';
-import type { FuturesMarket } from './exchange/gateway.js';
 import { startHealthServer, type HealthReport, type HealthServer } from './observability/health.js';
 import type { Logger } from './observability/logger.js';
 import { BotMetrics } from './observability/metrics.js';
-import { defaultMarkets, startSimulator, type MarketOptions, type SimulatorHandle } from './simulator/index.js';
+import { startSimulator, type SimulatorHandle } from './simulator/index.js';
 import { openStore, type FillRecord, type OrderRecord, type Store } from './store/index.js';
-import { loadStrategies, type FillView, type LoadedStrategy, type OrderView, type PositionView, type PriceView, type SnapshotData, type StateBackend } from './strategy-api/index.js';
+import { loadStrategies, type FillView, type LoadedStrategy, type OrderView, type PositionView, type SnapshotData, type StateBackend } from './strategy-api/index.js';
 
 /** Where strategy modules live: `strategies/` next to `src/` (source) or inside `dist/` (build). */
 export function strategyLoaderPaths(): { dirs: string[]; extensions: string[] } {
@@ -49,81 +51,7 @@ export async function loadConfiguredStrategies(config: BotConfig): Promise<Loade
   return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets: new Set(Object.keys(config.markets)), validateSchedule: validateCron });
 }
 
-/** Simulator markets for paper mode: the configured markets and rules, plus a perpetual per base so the futures listing prices every market. */
-export function paperMarkets(config: BotConfig): MarketOptions[] {
-  const defaults = new Map(defaultMarkets().map((m) => [m.name, m]));
-  const out: MarketOptions[] = [];
-  const names = new Set(Object.keys(config.markets));
-  for (const name of names) {
-    const [base] = name.split('_');
-    if (!name.endsWith('_PERP') && base !== undefined && !names.has(`${base}_PERP`)) names.add(`${base}_PERP`);
-  }
-  for (const name of names) {
-    const rules = config.markets[name];
-    const fallback = defaults.get(name);
-    const start = config.paper.startPrices[name]?.toFixed() ?? fallback?.startPrice ?? config.paper.startPrices[name.replace(/_PERP$/, '_USDT')]?.toFixed() ?? '100';
-    out.push({
-      name,
-      // A spot market and its perpetual follow one price path, so a spot strategy priced from
-      // the futures listing quotes around the spot market's own price.
-      pricePath: name.split('_')[0] ?? name,
-      startPrice: start,
-      tick: rules?.tick.toFixed() ?? fallback?.tick ?? '0.01',
-      step: rules?.step.toFixed() ?? fallback?.step ?? '0.0001',
-      minAmount: rules?.minAmount.toFixed() ?? fallback?.minAmount ?? '0.0001',
-      minTotal: rules?.minTotalQuote.toFixed() ?? fallback?.minTotal ?? '5',
-      volatility: config.paper.volatility.toFixed(),
-      volumePerStep: config.paper.volumePerStep.toFixed(),
-    });
-  }
-  return out;
-}
 
-/** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
-class MarketData {
-  private prices: Record<string, PriceView> = {};
-  private balances: Record<string, Decimal> = {};
-  private atMs = Number.NEGATIVE_INFINITY;
-  private inFlight: Promise<void> | undefined;
-
-  constructor(
-    private readonly client: ApiClient,
-    private readonly clock: Clock,
-    private readonly maxAgeMs: number,
-  ) {}
-
-  async get(): Promise<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }> {
-    if (this.clock.now() - this.atMs > this.maxAgeMs) {
-      this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
-      await this.inFlight;
-    }
-    return { prices: this.prices, balances: this.balances };
-  }
-
-  latest(): { prices: Record<string, PriceView>; balances: Record<string, Decimal> } {
-    return { prices: this.prices, balances: this.balances };
-  }
-
-  private async refresh(): Promise<void> {
-    const [futures, balances] = await Promise.all([this.client.futures(), this.client.mainBalance()]);
-    this.prices = pricesFromListing(futures);
-    this.balances = Object.fromEntries(balances);
-    this.atMs = this.clock.now();
-  }
-}
-
-/** Prices by ticker and by `BASE_QUOTE` (the perpetual's price is the reference of its spot market). */
-export function pricesFromListing(futures: readonly FuturesMarket[]): Record<string, PriceView> {
-  const out: Record<string, PriceView> = {};
-  for (const f of futures) {
-    const view: PriceView = { ticker: f.tickerId, base: f.base, quote: f.quote, last: f.lastPrice, bid: f.bid, ask: f.ask };
-    if (f.indexPrice !== undefined) view.index = f.indexPrice;
-    out[f.tickerId] = view;
-    const spot = `${f.base}_${f.quote}`;
-    if (out[spot] === undefined) out[spot] = { ...view };
-  }
-  return out;
-}
 
 function orderView(o: OrderRecord): OrderView {
   return {
@@ -144,23 +72,6 @@ function fillView(f: FillRecord): FillView {
   return { dealId: f.dealId, clientOrderId: f.clientOrderId, market: f.market, side: f.side, role: f.role, amount: f.amount, price: f.price, quote: f.quote, fee: f.fee, timeMs: f.timeMs };
 }
 
-/**
- * The embedded venue keeps no state across restarts, so orders a previous paper session left
- * open no longer exist anywhere: close them in the journal (with their protective legs) rather
- * than let strategies and the risk gate count ghosts. Never runs in live mode.
- */
-function closePaperGhosts(store: Store, clock: Clock, logger: Logger): void {
-  const ghosts = store.orders.all().filter((o) => isLive(o.state));
-  const legs = store.children.live();
-  if (ghosts.length === 0 && legs.length === 0) return;
-  const now = clock.now();
-  store.tx(() => {
-    for (const o of ghosts) store.orders.setState(o.clientOrderId, o.state, 'CANCELLED', 'paper_venue_restarted', now);
-    for (const c of legs) store.children.update(c.id, { state: 'cancelled' }, now);
-    store.alerts.add('paper_reset', 'orders', `${ghosts.length} orders of a previous paper session closed`, now);
-  });
-  logger.warn({ orders: ghosts.length, legs: legs.length }, 'paper mode: closed orders of the previous simulator session');
-}
 
 /** A running daemon. */
 export interface Daemon {

@@ -1,0 +1,55 @@
+/**
+ * The venue data strategies see in their snapshot: prices from the futures listing and the main
+ * balances, refreshed at most once per `maxAgeMs` and one refresh at a time.
+ */
+import type { Clock } from './core/clock.js';
+import type { Decimal } from './core/decimal.js';
+import type { ApiClient } from './exchange/client.js';
+import type { FuturesMarket } from './exchange/gateway.js';
+import type { PriceView } from './strategy-api/index.js';
+
+/** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
+export class MarketData {
+  private prices: Record<string, PriceView> = {};
+  private balances: Record<string, Decimal> = {};
+  private atMs = Number.NEGATIVE_INFINITY;
+  private inFlight: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly clock: Clock,
+    private readonly maxAgeMs: number,
+  ) {}
+
+  async get(): Promise<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }> {
+    if (this.clock.now() - this.atMs > this.maxAgeMs) {
+      this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
+      await this.inFlight;
+    }
+    return { prices: this.prices, balances: this.balances };
+  }
+
+  latest(): { prices: Record<string, PriceView>; balances: Record<string, Decimal> } {
+    return { prices: this.prices, balances: this.balances };
+  }
+
+  private async refresh(): Promise<void> {
+    const [futures, balances] = await Promise.all([this.client.futures(), this.client.mainBalance()]);
+    this.prices = pricesFromListing(futures);
+    this.balances = Object.fromEntries(balances);
+    this.atMs = this.clock.now();
+  }
+}
+
+/** Prices by ticker and by `BASE_QUOTE` (the perpetual's price is the reference of its spot market). */
+export function pricesFromListing(futures: readonly FuturesMarket[]): Record<string, PriceView> {
+  const out: Record<string, PriceView> = {};
+  for (const f of futures) {
+    const view: PriceView = { ticker: f.tickerId, base: f.base, quote: f.quote, last: f.lastPrice, bid: f.bid, ask: f.ask };
+    if (f.indexPrice !== undefined) view.index = f.indexPrice;
+    out[f.tickerId] = view;
+    const spot = `${f.base}_${f.quote}`;
+    if (out[spot] === undefined) out[spot] = { ...view };
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+/**
+ * Paper mode's venue: the embedded simulator's markets built from the bot's configuration, and
+ * the journal clean-up after a restart (the simulator keeps no state between runs). Wiring code,
+ * like main.ts: never used in live mode.
+ */
+import type { BotConfig } from './config/index.js';
+import type { Clock } from './core/clock.js';
+import { isLive } from './engine/order-state.js';
+import type { Logger } from './observability/logger.js';
+import { defaultMarkets, type MarketOptions } from './simulator/index.js';
+import type { Store } from './store/index.js';
+
+/** Simulator markets for paper mode: the configured markets and rules, plus a perpetual per base so the futures listing prices every market. */
+export function paperMarkets(config: BotConfig): MarketOptions[] {
+  const defaults = new Map(defaultMarkets().map((m) => [m.name, m]));
+  const out: MarketOptions[] = [];
+  const names = new Set(Object.keys(config.markets));
+  for (const name of names) {
+    const [base] = name.split('_');
+    if (!name.endsWith('_PERP') && base !== undefined && !names.has(`${base}_PERP`)) names.add(`${base}_PERP`);
+  }
+  for (const name of names) {
+    const rules = config.markets[name];
+    const fallback = defaults.get(name);
+    const start = config.paper.startPrices[name]?.toFixed() ?? fallback?.startPrice ?? config.paper.startPrices[name.replace(/_PERP$/, '_USDT')]?.toFixed() ?? '100';
+    out.push({
+      name,
+      // A spot market and its perpetual follow one price path, so a spot strategy priced from
+      // the futures listing quotes around the spot market's own price.
+      pricePath: name.split('_')[0] ?? name,
+      startPrice: start,
+      tick: rules?.tick.toFixed() ?? fallback?.tick ?? '0.01',
+      step: rules?.step.toFixed() ?? fallback?.step ?? '0.0001',
+      minAmount: rules?.minAmount.toFixed() ?? fallback?.minAmount ?? '0.0001',
+      minTotal: rules?.minTotalQuote.toFixed() ?? fallback?.minTotal ?? '5',
+      volatility: config.paper.volatility.toFixed(),
+      volumePerStep: config.paper.volumePerStep.toFixed(),
+    });
+  }
+  return out;
+}
+
+/**
+ * The embedded venue keeps no state across restarts, so orders a previous paper session left
+ * open no longer exist anywhere: close them in the journal (with their protective legs) rather
+ * than let strategies and the risk gate count ghosts. Never runs in live mode.
+ */
+export function closePaperGhosts(store: Store, clock: Clock, logger: Logger): void {
+  const ghosts = store.orders.all().filter((o) => isLive(o.state));
+  const legs = store.children.live();
+  if (ghosts.length === 0 && legs.length === 0) return;
+  const now = clock.now();
+  store.tx(() => {
+    for (const o of ghosts) store.orders.setState(o.clientOrderId, o.state, 'CANCELLED', 'paper_venue_restarted', now);
+    for (const c of legs) store.children.update(c.id, { state: 'cancelled' }, now);
+    store.alerts.add('paper_reset', 'orders', `${ghosts.length} orders of a previous paper session closed`, now);
+  });
+  logger.warn({ orders: ghosts.length, legs: legs.length }, 'paper mode: closed orders of the previous simulator session');
+}
