@@ -12,9 +12,9 @@ export function seconds(ms: number): number {
   return ms / 1000;
 }
 
-/** Order (api-v4 2.1). */
-export function orderWire(o: SimOrder): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+/** The fields an Order (2.1) and an order-like object (2.5) share. */
+function orderCore(o: SimOrder): Record<string, unknown> {
+  return {
     orderId: o.orderId,
     clientOrderId: o.clientOrderId,
     market: o.market,
@@ -27,10 +27,17 @@ export function orderWire(o: SimOrder): Record<string, unknown> {
     left: toWire(o.left),
     dealFee: toWire(o.dealFee),
     price: toWire(o.price),
-    postOnly: o.postOnly,
-    ioc: o.ioc,
     status: o.status,
     stp: 'no',
+  };
+}
+
+/** Order (api-v4 2.1). */
+export function orderWire(o: SimOrder): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    ...orderCore(o),
+    postOnly: o.postOnly,
+    ioc: o.ioc,
     rpi: o.rpi,
   };
   if (o.positionSide !== undefined) out['positionSide'] = o.positionSide;
@@ -47,20 +54,7 @@ export function orderWire(o: SimOrder): Record<string, unknown> {
 /** Order-like object inside conditional records (api-v4 2.5). */
 export function orderLikeWire(o: SimOrder, m: Market | undefined, oco: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    orderId: o.orderId,
-    clientOrderId: o.clientOrderId,
-    market: o.market,
-    side: o.side,
-    type: o.type,
-    timestamp: seconds(o.createdMs),
-    dealMoney: toWire(o.dealMoney),
-    dealStock: toWire(o.dealStock),
-    amount: toWire(o.amount),
-    left: toWire(o.left),
-    dealFee: toWire(o.dealFee),
-    price: toWire(o.price),
-    status: o.status,
-    stp: 'no',
+    ...orderCore(o),
     positionSide: o.positionSide ?? 'BOTH',
     takerFee: m === undefined ? '0' : toWire(m.takerFee),
     makerFee: m === undefined ? '0' : toWire(m.makerFee),
