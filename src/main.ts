@@ -21,7 +21,7 @@ import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from './c
 import { CreditJob } from './engine/credit-job.js';
 import { FlexJob, flexEarningsTotal } from './engine/flex-job.js';
 import { OrderManager } from './engine/order-manager.js';
-import { isLive } from './engine/order-state.js';
+import { LIVE_STATES } from './engine/order-state.js';
 import { ReadModels } from './engine/read-models.js';
 import { MarketData } from './market-data.js';
 import { closePaperGhosts, paperMarkets } from './paper-venue.js';
@@ -193,8 +193,8 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       const exposure: Record<string, MarketExposure> = {};
       const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
       let committed = ZERO;
-      for (const o of store.orders.all()) {
-        if (!isLive(o.state)) continue;
+      // Only live orders, through the state index: this runs for every intent.
+      for (const o of store.orders.listByState(LIVE_STATES)) {
         const e = ex(o.market);
         const remaining = Decimal.max(o.amount.minus(o.filledBase), ZERO);
         e.openOrders += 1;

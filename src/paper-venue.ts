@@ -5,7 +5,7 @@
  */
 import type { BotConfig } from './config/index.js';
 import type { Clock } from './core/clock.js';
-import { isLive } from './engine/order-state.js';
+import { LIVE_STATES } from './engine/order-state.js';
 import type { Logger } from './observability/logger.js';
 import { defaultMarkets, type MarketOptions } from './simulator/index.js';
 import type { Store } from './store/index.js';
@@ -46,7 +46,7 @@ export function paperMarkets(config: BotConfig): MarketOptions[] {
  * than let strategies and the risk gate count ghosts. Never runs in live mode.
  */
 export function closePaperGhosts(store: Store, clock: Clock, logger: Logger): void {
-  const ghosts = store.orders.all().filter((o) => isLive(o.state));
+  const ghosts = store.orders.listByState(LIVE_STATES);
   const legs = store.children.live();
   if (ghosts.length === 0 && legs.length === 0) return;
   const now = clock.now();

@@ -4,7 +4,7 @@
  * stored). The store may not import the engine, so the position fold is applied here.
  */
 import type { FillRecord, OrderRecord, Store } from '../store/index.js';
-import { isLive } from './order-state.js';
+import { LIVE_STATES } from './order-state.js';
 import { derivePositions, type Position } from './positions.js';
 
 type ReadStore = Pick<Store, 'orders' | 'fills'>;
@@ -14,7 +14,7 @@ export class ReadModels {
 
   /** The strategy's orders that may still rest on the venue (PENDING, OPEN, PARTIALLY_FILLED, PENDING_CANCEL, UNKNOWN). */
   openOrders(strategyId: string): OrderRecord[] {
-    return this.store.orders.listByStrategy(strategyId).filter((o) => isLive(o.state));
+    return this.store.orders.listByStrategy(strategyId, LIVE_STATES);
   }
 
   /** The strategy's newest fills, newest first. */
