@@ -57,12 +57,23 @@ describe('crash safety', () => {
     }
     // A final clean start settles everything, like the daemon's start-up.
     const e = engineFor(t.dir, sim, new SystemClock(), { resolve: { graceMs: 300, minLooks: 2 } });
-    try {
+    const settle = async (): Promise<void> => {
       for (let i = 0; i < 40; i++) {
         await e.reconciler.reconcileOnce();
-        if (e.store.orders.listByState(['UNKNOWN', 'PENDING', 'PENDING_CANCEL']).length === 0) break;
+        if (e.store.orders.listByState(['UNKNOWN', 'PENDING', 'PENDING_CANCEL']).length === 0) return;
         await new Promise((r) => setTimeout(r, 100)); // the resolver's grace period runs on real time here
       }
+    };
+    try {
+      await settle();
+      // The simulator keeps trading in real time: resting orders would go on filling between the
+      // last scan and the truth snapshot. Cancel everything the journal knows is live, then the
+      // venue must have nothing open (an order the journal did not know would still be open).
+      for (let round = 0; round < 5 && e.store.orders.listByState(['OPEN', 'PARTIALLY_FILLED']).length > 0; round++) {
+        await e.orders.cancelAll('crash');
+        await settle();
+      }
+      expect(sim.truth().openOrders.map((o) => o.clientOrderId)).toEqual([]);
       await new Promise((r) => setTimeout(r, 1100)); // let the history anchor (whole seconds) pass the last deal
       await e.reconciler.reconcileOnce();
       expect(e.store.orders.listByState(['UNKNOWN', 'PENDING', 'PENDING_CANCEL'])).toEqual([]);
