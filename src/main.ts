@@ -16,18 +16,17 @@ import path from 'node:path';
 import { validate as validateCron } from 'node-cron';
 import type { BotConfig } from './config/index.js';
 import type { Clock } from './core/clock.js';
-import { Decimal, ZERO } from './core/decimal.js';
 import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from './core/errors.js';
 import { CreditJob } from './engine/credit-job.js';
-import { FlexJob, flexEarningsTotal } from './engine/flex-job.js';
+import { EquityWatch } from './engine/equity-watch.js';
+import { FlexJob } from './engine/flex-job.js';
 import { OrderManager } from './engine/order-manager.js';
-import { LIVE_STATES } from './engine/order-state.js';
 import { ReadModels } from './engine/read-models.js';
 import { MarketData } from './market-data.js';
 import { closePaperGhosts, paperMarkets } from './paper-venue.js';
 import { Reconciler } from './engine/reconciler.js';
-import { drawdownBreached, type MarketExposure, type RiskSnapshot } from './engine/risk-gate.js';
 import { Scheduler } from './engine/scheduler.js';
+import { fillView, StrategyInputs } from './engine/strategy-inputs.js';
 import { StrategyRunner } from './engine/strategy-runner.js';
 import { TradingStateController } from './engine/trading-state.js';
 import { createApiClient, type ApiClient } from './exchange/client.js';
@@ -35,8 +34,8 @@ import { startHealthServer, type HealthReport, type HealthServer } from './obser
 import type { Logger } from './observability/logger.js';
 import { BotMetrics } from './observability/metrics.js';
 import { startSimulator, type SimulatorHandle } from './simulator/index.js';
-import { openStore, type FillRecord, type OrderRecord, type Store } from './store/index.js';
-import { loadStrategies, type FillView, type LoadedStrategy, type OrderView, type PositionView, type SnapshotData, type StateBackend } from './strategy-api/index.js';
+import { openStore, type Store } from './store/index.js';
+import { loadStrategies, type LoadedStrategy, type StateBackend } from './strategy-api/index.js';
 
 /** Where strategy modules live: `strategies/` next to `src/` (source) or inside `dist/` (build). */
 export function strategyLoaderPaths(): { dirs: string[]; extensions: string[] } {
@@ -50,28 +49,6 @@ export async function loadConfiguredStrategies(config: BotConfig): Promise<Loade
   const specs = config.strategies.flatMap((s, index) => (s.enabled ? [{ index, module: s.module, id: s.id, params: s.params, schedule: s.schedule }] : []));
   return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets: new Set(Object.keys(config.markets)), validateSchedule: validateCron });
 }
-
-
-
-function orderView(o: OrderRecord): OrderView {
-  return {
-    clientOrderId: o.clientOrderId,
-    market: o.market,
-    side: o.side,
-    kind: o.kind,
-    state: o.state,
-    amount: o.amount,
-    price: o.price,
-    filled: o.filledBase,
-    remaining: Decimal.max(o.amount.minus(o.filledBase), ZERO),
-    createdMs: o.createdMs,
-  };
-}
-
-function fillView(f: FillRecord): FillView {
-  return { dealId: f.dealId, clientOrderId: f.clientOrderId, market: f.market, side: f.side, role: f.role, amount: f.amount, price: f.price, quote: f.quote, fee: f.fee, timeMs: f.timeMs };
-}
-
 
 /** A running daemon. */
 export interface Daemon {
@@ -94,8 +71,6 @@ export interface StartOptions {
    */
   resumeTrading?: boolean;
 }
-
-const EQUITY_PEAK_KEY = 'equity.peakQuote';
 
 /** Starts everything; resolves once start-up reconciliation completed and schedules run. */
 export async function startDaemon(options: StartOptions): Promise<Daemon> {
@@ -152,7 +127,6 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     const read = new ReadModels(store);
     const market = new MarketData(gateway, clock, 1_000);
     let reconcileState: HealthReport['reconcile'] = { ok: false, lastSuccessMs: null, lastError: null };
-    let equity: RiskSnapshot['equity'] = null;
 
     const halt = (reason: string): void => {
       if (tradingState.get() === 'HALTED') return;
@@ -167,100 +141,22 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       if (err instanceof StoreError || err instanceof AuthError) halt(`${errorCode(err)}: ${errorMessage(err).slice(0, 120)}`);
     };
 
-    // --- equity and the drawdown kill switch --------------------------------------------------
+    const equityWatch = new EquityWatch({ store, equityAsset: config.risk.equityAsset, limits: config.risk, onBreach: halt });
     const computeEquity = async (): Promise<void> => {
       const { prices, balances } = await market.get();
-      const asset = config.risk.equityAsset;
-      let total = ZERO;
-      for (const [a, amount] of Object.entries(balances)) {
-        if (a === asset) total = total.plus(amount);
-        else {
-          const p = prices[`${a}_${asset}`];
-          // Assets without a price in the equity asset are left out (documented in the README).
-          if (p !== undefined) total = total.plus(amount.mul(p.last));
-        }
-      }
-      const storedPeak = store.meta.get(EQUITY_PEAK_KEY);
-      const peak = storedPeak === undefined ? total : Decimal.max(new Decimal(storedPeak), total);
-      if (storedPeak === undefined || !peak.eq(new Decimal(storedPeak))) store.meta.set(EQUITY_PEAK_KEY, peak.toFixed());
-      equity = { currentQuote: total, peakQuote: peak };
-      if (drawdownBreached(equity, config.risk)) halt(`drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${config.risk.maxDrawdownPct.toFixed()} %`);
+      equityWatch.update(balances, prices);
     };
-
-    // --- risk inputs ---------------------------------------------------------------------------
-    const budgets = new Map(config.strategies.map((s) => [s.id, s.budgetQuote]));
-    const riskFor = (strategyId: string): RiskSnapshot => {
-      const exposure: Record<string, MarketExposure> = {};
-      const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
-      let committed = ZERO;
-      // Only live orders, through the state index: this runs for every intent.
-      for (const o of store.orders.listByState(LIVE_STATES)) {
-        const e = ex(o.market);
-        const remaining = Decimal.max(o.amount.minus(o.filledBase), ZERO);
-        e.openOrders += 1;
-        if (o.side === 'buy') e.openBuyBase = e.openBuyBase.plus(remaining);
-        else e.openSellBase = e.openSellBase.plus(remaining);
-        if (o.strategyId === strategyId) committed = committed.plus(remaining.mul(o.price));
-      }
-      const own: Record<string, Decimal> = {};
-      for (const p of read.allPositions()) {
-        if (p.strategyId === null) continue;
-        const e = ex(p.market);
-        e.positionBase = e.positionBase.plus(p.base);
-        if (p.strategyId === strategyId) {
-          own[p.market] = (own[p.market] ?? ZERO).plus(p.base);
-          committed = committed.plus(p.openCost);
-        }
-      }
-      return {
-        tradingState: tradingState.get(),
-        markets: config.markets,
-        limits: config.risk,
-        exposure,
-        strategy: { id: strategyId, quarantined: false, budgetQuote: budgets.get(strategyId) ?? ZERO, committedQuote: committed, positionBase: own },
-        equity,
-      };
-    };
-
-    // --- strategy snapshots --------------------------------------------------------------------
-    const snapshotFor = async (strategyId: string): Promise<SnapshotData> => {
-      const { prices, balances } = await market.get();
-      const children = store.children.all().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
-      const collateralMarkets = new Set(store.orders.listByStrategy(strategyId).filter((o) => o.kind === 'collateral').map((o) => o.market));
-      const parents = new Map(store.orders.listByStrategy(strategyId).map((o) => [o.clientOrderId, o]));
-      const positions: PositionView[] = read.positions(strategyId).map((p) => {
-        const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
-        let protection: PositionView['protection'] = null;
-        if (kind === 'collateral') {
-          const legs = children.filter((c) => parents.get(c.parentClientOrderId)?.market === p.market);
-          const sl = legs.find((c) => c.kind === 'stop_loss');
-          const tp = legs.find((c) => c.kind === 'take_profit');
-          protection = { stopLoss: sl?.price ?? null, takeProfit: tp?.price ?? null };
-        }
-        return { market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection };
-      });
-      const flexRows = store.flex.all();
-      const invested = new Map<string, { planId: string; investmentId: string; currency: string; amount: Decimal; closed: boolean }>();
-      for (const r of flexRows) {
-        const inv = invested.get(r.investmentId) ?? { planId: r.planId, investmentId: r.investmentId, currency: r.currency, amount: ZERO, closed: false };
-        if (r.actionType === 'INVEST' || r.actionType === 'OPEN_INVESTMENT' || r.actionType === 'REINVEST') inv.amount = inv.amount.plus(r.amount.abs());
-        if (r.actionType === 'WITHDRAW_FROM_INVESTMENT') inv.amount = inv.amount.minus(r.amount.abs());
-        if (r.actionType === 'CLOSE_INVESTMENT') inv.closed = true;
-        invested.set(r.investmentId, inv);
-      }
-      return {
-        nowMs: clock.now(),
-        prices,
-        balances,
-        openOrders: read.openOrders(strategyId).map(orderView),
-        positions,
-        recentFills: read.recentFills(strategyId, config.plugins.recentFillsLimit).map(fillView),
-        flex: {
-          investments: [...invested.values()].filter((i) => !i.closed && i.amount.gt(0)).map(({ closed: _c, ...i }) => i),
-          earnings: flexEarningsTotal(flexRows),
-        },
-      };
-    };
+    const inputs = new StrategyInputs({
+      store,
+      read,
+      clock,
+      markets: config.markets,
+      limits: config.risk,
+      budgets: new Map(config.strategies.map((s) => [s.id, s.budgetQuote])),
+      tradingState: () => tradingState.get(),
+      equity: () => equityWatch.current,
+      recentFillsLimit: config.plugins.recentFillsLimit,
+    });
 
     // --- scheduler and runners -----------------------------------------------------------------
     const scheduler = new Scheduler({
@@ -290,8 +186,8 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
           clock,
           logger,
           orders,
-          snapshot: snapshotFor,
-          risk: riskFor,
+          snapshot: async (id) => inputs.snapshot(id, await market.get()),
+          risk: (id) => inputs.risk(id),
           onDrawdown: () => halt('drawdown kill switch (risk gate)'),
           state: backend,
           accepting: () => accepting,
@@ -336,7 +232,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       logger.warn({ from: tradingState.get(), reason: tradingState.reason() }, 'operator resumes trading (--resume-trading)');
       tradingState.set('ACTIVE', 'operator: --resume-trading');
       // A drawdown halt would re-trip at once against the old peak: the operator accepted the loss.
-      store.meta.delete(EQUITY_PEAK_KEY);
+      equityWatch.resetPeak();
     }
     for (const [name, fn] of [
       ['flex', () => flexJob.runOnce()],

@@ -10,6 +10,10 @@ import { derivePositions, type Position } from './positions.js';
 type ReadStore = Pick<Store, 'orders' | 'fills'>;
 
 export class ReadModels {
+  /** Derived positions by strategy id (`*` = all fills), valid while the fills version holds. */
+  private readonly positionCache = new Map<string, Position[]>();
+  private cachedVersion = -1;
+
   constructor(private readonly store: ReadStore) {}
 
   /** The strategy's orders that may still rest on the venue (PENDING, OPEN, PARTIALLY_FILLED, PENDING_CANCEL, UNKNOWN). */
@@ -24,11 +28,30 @@ export class ReadModels {
 
   /** The strategy's positions, one per market it traded. */
   positions(strategyId: string): Position[] {
-    return derivePositions(this.store.fills.byStrategy(strategyId));
+    return this.cached(strategyId, () => derivePositions(this.store.fills.byStrategy(strategyId)));
   }
 
   /** Every position (strategies and external fills, `strategyId` null). */
   allPositions(): Position[] {
-    return derivePositions(this.store.fills.all());
+    return this.cached('*', () => derivePositions(this.store.fills.all()));
+  }
+
+  /**
+   * The risk gate asks for positions on every intent; folding the whole fill history each time
+   * grows with the daemon's age. Positions only change when a fill is written, so they are
+   * recomputed only after the fills repository's version moved. Callers get copies of the list.
+   */
+  private cached(key: string, derive: () => Position[]): Position[] {
+    const version = this.store.fills.version;
+    if (version !== this.cachedVersion) {
+      this.positionCache.clear();
+      this.cachedVersion = version;
+    }
+    let hit = this.positionCache.get(key);
+    if (hit === undefined) {
+      hit = derive();
+      this.positionCache.set(key, hit);
+    }
+    return hit.map((p) => ({ ...p, fees: { ...p.fees } }));
   }
 }

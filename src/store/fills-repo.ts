@@ -44,6 +44,7 @@ const ID_CHUNK = 500;
 
 export class FillsRepository {
   private readonly insertStmt: Statement;
+  private writes = 0;
 
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
@@ -56,6 +57,7 @@ export class FillsRepository {
 
   /** Inserts a fill; returns false when its deal id was already stored (nothing changes). */
   insert(f: FillRecord): boolean {
+    this.writes++;
     const res = this.insertStmt.run({
       ...f,
       amount: toWire(f.amount),
@@ -64,6 +66,15 @@ export class FillsRepository {
       fee: toWire(f.fee),
     });
     return res.changes === 1;
+  }
+
+  /**
+   * Counts write attempts through this handle (inserts and attributions, counted before they run,
+   * so a rolled-back write only costs a cache a recompute). Read models cache derived data by it;
+   * only the daemon writes fills (instance lock), so no other process can change them unseen.
+   */
+  get version(): number {
+    return this.writes;
   }
 
   /** The subset of `dealIds` already stored. */
@@ -117,6 +128,7 @@ export class FillsRepository {
 
   /** Attributes fills of `orderId` (recorded as external before the order was known) to an owner. */
   attribute(orderId: number, strategyId: string, ownerClientOrderId: string): number {
+    this.writes++;
     return this.db
       .prepare('UPDATE fills SET strategy_id = ?, owner_client_order_id = ? WHERE order_id = ? AND owner_client_order_id IS NULL')
       .run(strategyId, ownerClientOrderId, orderId).changes;

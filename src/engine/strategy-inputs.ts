@@ -1,0 +1,137 @@
+/**
+ * What a strategy runner needs from the store, assembled per call:
+ *  - `risk(id)`: the plain-data `RiskSnapshot` the risk gate checks every intent against (the
+ *    bot's exposure per market, this instance's committed quote and own positions);
+ *  - `snapshot(id, venue)`: the data of the frozen strategy context (open orders, positions with
+ *    their protective legs, recent fills, flex investments and earnings).
+ * Both are derived from the store only; venue data (prices, balances) is passed in.
+ */
+import type { Clock } from '../core/clock.js';
+import { Decimal, ZERO } from '../core/decimal.js';
+import type { FillRecord, FlexRecordRow, OrderRecord, Store } from '../store/index.js';
+import type { FillView, FlexView, OrderView, PositionView, PriceView, SnapshotData } from '../strategy-api/index.js';
+import { flexEarningsTotal } from './flex-job.js';
+import { LIVE_STATES } from './order-state.js';
+import type { ReadModels } from './read-models.js';
+import type { MarketExposure, MarketRules, RiskLimits, RiskSnapshot, TradingState } from './risk-gate.js';
+
+export function orderView(o: OrderRecord): OrderView {
+  return {
+    clientOrderId: o.clientOrderId,
+    market: o.market,
+    side: o.side,
+    kind: o.kind,
+    state: o.state,
+    amount: o.amount,
+    price: o.price,
+    filled: o.filledBase,
+    remaining: Decimal.max(o.amount.minus(o.filledBase), ZERO),
+    createdMs: o.createdMs,
+  };
+}
+
+export function fillView(f: FillRecord): FillView {
+  return { dealId: f.dealId, clientOrderId: f.clientOrderId, market: f.market, side: f.side, role: f.role, amount: f.amount, price: f.price, quote: f.quote, fee: f.fee, timeMs: f.timeMs };
+}
+
+const INVEST_ACTIONS = new Set(['INVEST', 'OPEN_INVESTMENT', 'REINVEST']);
+
+/** Open flex investments from the history: invested minus withdrawn, closed ones left out. */
+export function openFlexInvestments(rows: readonly FlexRecordRow[]): FlexView['investments'] {
+  const byId = new Map<string, { planId: string; investmentId: string; currency: string; amount: Decimal; closed: boolean }>();
+  for (const r of rows) {
+    const inv = byId.get(r.investmentId) ?? { planId: r.planId, investmentId: r.investmentId, currency: r.currency, amount: ZERO, closed: false };
+    if (INVEST_ACTIONS.has(r.actionType)) inv.amount = inv.amount.plus(r.amount.abs());
+    if (r.actionType === 'WITHDRAW_FROM_INVESTMENT') inv.amount = inv.amount.minus(r.amount.abs());
+    if (r.actionType === 'CLOSE_INVESTMENT') inv.closed = true;
+    byId.set(r.investmentId, inv);
+  }
+  return [...byId.values()].filter((i) => !i.closed && i.amount.gt(0)).map(({ closed: _closed, ...i }) => i);
+}
+
+export interface StrategyInputsDeps {
+  store: Pick<Store, 'orders' | 'children' | 'flex'>;
+  read: ReadModels;
+  clock: Clock;
+  markets: Readonly<Record<string, MarketRules>>;
+  limits: RiskLimits;
+  /** Budget in quote per strategy instance id (0 when absent). */
+  budgets: ReadonlyMap<string, Decimal>;
+  tradingState: () => TradingState;
+  equity: () => RiskSnapshot['equity'];
+  recentFillsLimit: number;
+}
+
+export interface VenueView {
+  prices: Record<string, PriceView>;
+  balances: Record<string, Decimal>;
+}
+
+export class StrategyInputs {
+  constructor(private readonly deps: StrategyInputsDeps) {}
+
+  /** Risk inputs for one intent of `strategyId`. Only live orders are read, through the state index. */
+  risk(strategyId: string): RiskSnapshot {
+    const { store, read } = this.deps;
+    const exposure: Record<string, MarketExposure> = {};
+    const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
+    let committed = ZERO;
+    for (const o of store.orders.listByState(LIVE_STATES)) {
+      const e = ex(o.market);
+      const remaining = Decimal.max(o.amount.minus(o.filledBase), ZERO);
+      e.openOrders += 1;
+      if (o.side === 'buy') e.openBuyBase = e.openBuyBase.plus(remaining);
+      else e.openSellBase = e.openSellBase.plus(remaining);
+      if (o.strategyId === strategyId) committed = committed.plus(remaining.mul(o.price));
+    }
+    const own: Record<string, Decimal> = {};
+    for (const p of read.allPositions()) {
+      if (p.strategyId === null) continue;
+      const e = ex(p.market);
+      e.positionBase = e.positionBase.plus(p.base);
+      if (p.strategyId === strategyId) {
+        own[p.market] = (own[p.market] ?? ZERO).plus(p.base);
+        committed = committed.plus(p.openCost);
+      }
+    }
+    return {
+      tradingState: this.deps.tradingState(),
+      markets: this.deps.markets,
+      limits: this.deps.limits,
+      exposure,
+      strategy: { id: strategyId, quarantined: false, budgetQuote: this.deps.budgets.get(strategyId) ?? ZERO, committedQuote: committed, positionBase: own },
+      equity: this.deps.equity(),
+    };
+  }
+
+  /** The data of `strategyId`'s next context. */
+  snapshot(strategyId: string, venue: VenueView): SnapshotData {
+    const { store, read } = this.deps;
+    const ownOrders = store.orders.listByStrategy(strategyId);
+    const parents = new Map(ownOrders.map((o) => [o.clientOrderId, o]));
+    const collateralMarkets = new Set(ownOrders.filter((o) => o.kind === 'collateral').map((o) => o.market));
+    const legs = store.children.all().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
+    const positions: PositionView[] = read.positions(strategyId).map((p) => {
+      const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
+      let protection: PositionView['protection'] = null;
+      if (kind === 'collateral') {
+        const here = legs.filter((c) => parents.get(c.parentClientOrderId)?.market === p.market);
+        protection = {
+          stopLoss: here.find((c) => c.kind === 'stop_loss')?.price ?? null,
+          takeProfit: here.find((c) => c.kind === 'take_profit')?.price ?? null,
+        };
+      }
+      return { market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection };
+    });
+    const flexRows = store.flex.all();
+    return {
+      nowMs: this.deps.clock.now(),
+      prices: venue.prices,
+      balances: venue.balances,
+      openOrders: read.openOrders(strategyId).map(orderView),
+      positions,
+      recentFills: read.recentFills(strategyId, this.deps.recentFillsLimit).map(fillView),
+      flex: { investments: openFlexInvestments(flexRows), earnings: flexEarningsTotal(flexRows) },
+    };
+  }
+}

@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { Decimal } from '../../../src/core/decimal.js';
+import { EQUITY_PEAK_KEY, EquityWatch, equityOf } from '../../../src/engine/equity-watch.js';
+import { ReadModels } from '../../../src/engine/read-models.js';
+import type { MarketRules, RiskLimits, TradingState } from '../../../src/engine/risk-gate.js';
+import { StrategyInputs, openFlexInvestments } from '../../../src/engine/strategy-inputs.js';
+import { silentLogger } from '../../../src/observability/logger.js';
+import { openStore, type FillRecord, type FlexRecordRow, type Store } from '../../../src/store/index.js';
+import { tempDir } from '../../support/engine-harness.js';
+
+const d = (s: string): Decimal => new Decimal(s);
+const logger = silentLogger();
+let ctx: { store: Store; cleanup: () => void; clock: ManualClock; dir: string } | undefined;
+afterEach(() => {
+  ctx?.store.close();
+  ctx?.cleanup();
+  ctx = undefined;
+});
+function setup(): { store: Store; clock: ManualClock; dir: string } {
+  const t = tempDir();
+  const clock = new ManualClock(1_700_000_000_000);
+  ctx = { store: openStore({ dataDir: t.dir, clock, logger }), cleanup: t.cleanup, clock, dir: t.dir };
+  return ctx;
+}
+
+const limits: RiskLimits = { maxNotionalPerOrderQuote: d('1000'), maxDrawdownPct: d('10') };
+const rules: MarketRules = { tick: d('0.01'), step: d('0.0001'), minAmount: d('0.0001'), minTotalQuote: d('5'), maxPositionBase: d('1'), maxOpenOrders: 10 };
+
+let dealId = 1;
+function fill(p: Partial<FillRecord> & Pick<FillRecord, 'side' | 'amount' | 'price'>): FillRecord {
+  const id = dealId++;
+  return {
+    dealId: id,
+    orderId: id,
+    clientOrderId: '',
+    market: 'BTC_USDT',
+    role: 'maker',
+    timeMs: 1_700_000_000_000 + id,
+    quote: p.amount.mul(p.price),
+    fee: d('0'),
+    feeAsset: 'USDT',
+    strategyId: 'grid',
+    ownerClientOrderId: null,
+    ...p,
+  };
+}
+
+function place(store: Store, cid: string, strategyId: string, side: 'buy' | 'sell', amount: string, price: string, market = 'BTC_USDT'): void {
+  store.orders.insertPending({ clientOrderId: cid, strategyId, kind: 'limit', market, side, amount: d(amount), price: d(price), postOnly: true, ioc: false, rpi: false }, 0);
+}
+
+describe('StrategyInputs.risk', () => {
+  it('sums live orders of every strategy per market, and commits only the asking strategy', () => {
+    const { store, clock } = setup();
+    place(store, 'a1', 'grid', 'buy', '0.01', '50000');
+    place(store, 'a2', 'grid', 'sell', '0.02', '51000');
+    place(store, 'b1', 'other', 'buy', '0.5', '3000', 'ETH_USDT');
+    place(store, 'a3', 'grid', 'buy', '0.03', '49000');
+    store.orders.setState('a3', 'PENDING', 'REJECTED', 'test', 1); // final: not exposure
+    store.orders.setState('a1', 'PENDING', 'OPEN', null, 1, { orderId: 11 });
+    store.orders.setState('a1', 'OPEN', 'PARTIALLY_FILLED', null, 2, { filledBase: d('0.004') });
+    store.fills.insert(fill({ side: 'buy', amount: d('0.004'), price: d('50000'), strategyId: 'grid', ownerClientOrderId: 'a1' }));
+    store.fills.insert(fill({ side: 'sell', amount: d('0.1'), price: d('3000'), market: 'ETH_USDT', strategyId: 'other' }));
+    store.fills.insert(fill({ side: 'buy', amount: d('7'), price: d('1'), strategyId: null })); // external: not ours
+    let state: TradingState = 'ACTIVE';
+    const inputs = new StrategyInputs({
+      store,
+      read: new ReadModels(store),
+      clock,
+      markets: { BTC_USDT: rules, ETH_USDT: rules },
+      limits,
+      budgets: new Map([['grid', d('2000')]]),
+      tradingState: () => state,
+      equity: () => null,
+      recentFillsLimit: 10,
+    });
+    const r = inputs.risk('grid');
+    expect(r.exposure['BTC_USDT']).toEqual({ positionBase: d('0.004'), openBuyBase: d('0.006'), openSellBase: d('0.02'), openOrders: 2 });
+    expect(r.exposure['ETH_USDT']).toEqual({ positionBase: d('-0.1'), openBuyBase: d('0.5'), openSellBase: d('0'), openOrders: 1 });
+    // 0.006 × 50000 + 0.02 × 51000 + open cost 0.004 × 50000
+    expect(r.strategy.committedQuote.toFixed()).toBe('1520');
+    expect(r.strategy.positionBase).toEqual({ BTC_USDT: d('0.004') });
+    expect(r.strategy.budgetQuote.toFixed()).toBe('2000');
+    expect(inputs.risk('nobody').strategy.budgetQuote.toFixed()).toBe('0');
+    state = 'HALTED';
+    expect(inputs.risk('grid').tradingState).toBe('HALTED');
+  });
+
+  it('sees a new fill at once (the position cache follows the fills repository)', () => {
+    const { store, clock } = setup();
+    const read = new ReadModels(store);
+    const inputs = new StrategyInputs({ store, read, clock, markets: { BTC_USDT: rules }, limits, budgets: new Map(), tradingState: () => 'ACTIVE', equity: () => null, recentFillsLimit: 10 });
+    store.fills.insert(fill({ side: 'buy', amount: d('0.01'), price: d('50000'), orderId: 500 }));
+    expect(inputs.risk('grid').strategy.positionBase['BTC_USDT']?.toFixed()).toBe('0.01');
+    store.fills.insert(fill({ side: 'sell', amount: d('0.004'), price: d('51000') }));
+    expect(inputs.risk('grid').strategy.positionBase['BTC_USDT']?.toFixed()).toBe('0.006');
+    // A late attribution moves an external fill to a strategy without inserting anything.
+    store.fills.insert(fill({ side: 'buy', amount: d('0.5'), price: d('50000'), orderId: 900, strategyId: null }));
+    expect(read.positions('late')).toEqual([]);
+    store.fills.attribute(900, 'late', 'x1');
+    expect(read.positions('late').map((p) => p.base.toFixed())).toEqual(['0.5']);
+    // Callers get copies: mutating one does not poison the cache.
+    const first = read.allPositions();
+    (first[0] as { base: Decimal }).base = d('999');
+    expect(read.allPositions()[0]?.base.toFixed()).not.toBe('999');
+  });
+});
+
+describe('StrategyInputs.snapshot', () => {
+  it('assembles open orders, positions with protection, recent fills and flex views', () => {
+    const { store, clock } = setup();
+    store.orders.insertPending(
+      { clientOrderId: 'c1', strategyId: 'sig', kind: 'collateral', market: 'BTC_PERP', side: 'buy', amount: d('0.01'), price: d('50000'), postOnly: false, ioc: false, rpi: false, stopLoss: d('48000'), takeProfit: d('53000') },
+      0,
+    );
+    store.children.add('c1', 'sig', 'stop_loss', d('48000'), 0);
+    store.children.add('c1', 'sig', 'take_profit', d('53000'), 0);
+    store.orders.setState('c1', 'PENDING', 'FILLED', null, 1, { orderId: 77, filledBase: d('0.01') });
+    store.fills.insert(fill({ side: 'buy', amount: d('0.01'), price: d('50000'), market: 'BTC_PERP', strategyId: 'sig', ownerClientOrderId: 'c1', clientOrderId: 'c1' }));
+    place(store, 's1', 'sig', 'buy', '0.001', '40000');
+    const flex: FlexRecordRow[] = [
+      { transactionId: 't1', createdAtMs: 1, planId: 'p', investmentId: 'i1', currency: 'USDT', amount: d('100'), actionType: 'INVEST' },
+      { transactionId: 't2', createdAtMs: 2, planId: 'p', investmentId: 'i1', currency: 'USDT', amount: d('0.05'), actionType: 'DAILY_EARNING' },
+    ];
+    for (const r of flex) store.flex.insert(r);
+    const inputs = new StrategyInputs({ store, read: new ReadModels(store), clock, markets: {}, limits, budgets: new Map(), tradingState: () => 'ACTIVE', equity: () => null, recentFillsLimit: 10 });
+    const snap = inputs.snapshot('sig', { prices: {}, balances: { USDT: d('5') } });
+    expect(snap.nowMs).toBe(clock.now());
+    expect(snap.balances['USDT']?.toFixed()).toBe('5');
+    expect(snap.openOrders.map((o) => [o.clientOrderId, o.remaining.toFixed()])).toEqual([['s1', '0.001']]);
+    expect(snap.positions).toEqual([{ market: 'BTC_PERP', kind: 'collateral', base: d('0.01'), avgEntryPrice: d('50000'), protection: { stopLoss: d('48000'), takeProfit: d('53000') } }]);
+    expect(snap.recentFills.map((f) => f.clientOrderId)).toEqual(['c1']);
+    expect(snap.flex.investments.map((i) => [i.investmentId, i.amount.toFixed()])).toEqual([['i1', '100']]);
+    expect(snap.flex.earnings['USDT']?.toFixed()).toBe('0.05');
+  });
+});
+
+describe('openFlexInvestments', () => {
+  const row = (investmentId: string, actionType: string, amount: string): FlexRecordRow => ({
+    transactionId: `${investmentId}-${actionType}-${amount}`,
+    createdAtMs: 0,
+    planId: 'p',
+    investmentId,
+    currency: 'USDT',
+    amount: d(amount),
+    actionType,
+  });
+  it('nets investments and withdrawals, and drops closed or emptied ones', () => {
+    const open = openFlexInvestments([
+      row('a', 'OPEN_INVESTMENT', '100'),
+      row('a', 'REINVEST', '0.5'),
+      row('a', 'WITHDRAW_FROM_INVESTMENT', '-20'),
+      row('a', 'DAILY_EARNING', '0.5'),
+      row('b', 'INVEST', '10'),
+      row('b', 'CLOSE_INVESTMENT', '-10'),
+      row('c', 'INVEST', '5'),
+      row('c', 'WITHDRAW_FROM_INVESTMENT', '5'),
+    ]);
+    expect(open).toEqual([{ planId: 'p', investmentId: 'a', currency: 'USDT', amount: d('80.5') }]);
+  });
+});
+
+describe('EquityWatch', () => {
+  it('values balances in the equity asset, leaving out assets without a price', () => {
+    const eq = equityOf({ USDT: d('100'), BTC: d('0.01'), XYZ: d('5') }, { BTC_USDT: { last: d('50000') } }, 'USDT');
+    expect(eq.toFixed()).toBe('600');
+  });
+
+  it('persists the peak across restarts, halts below it by more than the limit, and forgets it on reset', () => {
+    const { store, dir, clock } = setup();
+    const breaches: string[] = [];
+    const watch = (s: Store): EquityWatch => new EquityWatch({ store: s, equityAsset: 'USDT', limits, onBreach: (r) => breaches.push(r) });
+    const w1 = watch(store);
+    expect(w1.current).toBeNull();
+    expect(w1.update({ USDT: d('1000') }, {})).toEqual({ currentQuote: d('1000'), peakQuote: d('1000') });
+    w1.update({ USDT: d('1200') }, {});
+    store.close();
+    ctx!.store = openStore({ dataDir: dir, clock, logger });
+    const w2 = watch(ctx!.store);
+    expect(w2.update({ USDT: d('1080') }, {}).peakQuote.toFixed()).toBe('1200'); // exactly 10 %: not more
+    expect(breaches).toEqual([]);
+    w2.update({ USDT: d('1079.99') }, {});
+    expect(breaches).toHaveLength(1);
+    expect(breaches[0]).toContain('below peak 1200.00');
+    w2.resetPeak();
+    expect(ctx!.store.meta.get(EQUITY_PEAK_KEY)).toBeUndefined();
+    expect(w2.current).toBeNull();
+    expect(w2.update({ USDT: d('1079.99') }, {}).peakQuote.toFixed()).toBe('1079.99');
+    expect(breaches).toHaveLength(1);
+  });
+});
