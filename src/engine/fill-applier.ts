@@ -6,7 +6,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Fill } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
-import type { FillRecord, OrderRecord, Store } from '../store/index.js';
+import type { ChildRecord, FillRecord, OrderRecord, Store } from '../store/index.js';
 import { applyDeals, type FillEvent, type LegView, type OrderView } from './kernels/fills.js';
 
 /** A fill of one of our orders (or protective legs), after it was committed. */
@@ -55,24 +55,34 @@ export class FillApplier {
     return () => this.listeners.delete(listener);
   }
 
-  private legs(): LegView[] {
-    const out: LegView[] = [];
-    for (const c of this.store.children.live()) {
-      const parent = this.store.orders.get(c.parentClientOrderId);
-      if (parent === undefined) continue;
-      out.push({
-        childId: c.id,
-        kind: c.kind,
-        parentClientOrderId: c.parentClientOrderId,
-        strategyId: c.strategyId,
-        market: parent.market,
-        side: parent.side === 'buy' ? 'sell' : 'buy',
-        price: c.price,
-        orderId: c.orderId,
-        parentFilled: parent.filledBase,
-      });
+  private legView(c: ChildRecord): LegView | undefined {
+    const parent = this.store.orders.get(c.parentClientOrderId);
+    if (parent === undefined) return undefined;
+    return {
+      childId: c.id,
+      kind: c.kind,
+      parentClientOrderId: c.parentClientOrderId,
+      strategyId: c.strategyId,
+      market: parent.market,
+      side: parent.side === 'buy' ? 'sell' : 'buy',
+      price: c.price,
+      orderId: c.orderId,
+      parentFilled: parent.filledBase,
+    };
+  }
+
+  /**
+   * Unsettled legs, plus settled legs the batch's deals name by orderId: a leg that filled
+   * partly in an earlier scan goes on filling, and those later deals are still the leg's.
+   */
+  private legs(deals: readonly Fill[]): LegView[] {
+    const children = new Map(this.store.children.live().map((c) => [c.id, c]));
+    // Legs carry no clientOrderId; deals with one belong to orders, not legs.
+    for (const orderId of new Set(deals.filter((d) => d.clientOrderId === '').map((d) => d.orderId))) {
+      const c = this.store.children.byOrderId(orderId);
+      if (c !== undefined) children.set(c.id, c);
     }
-    return out;
+    return [...children.values()].flatMap((c) => this.legView(c) ?? []);
   }
 
   /** Kernel input limited to the orders the batch can touch. */
@@ -90,7 +100,7 @@ export class FillApplier {
       }
     }
     const knownDealIds = this.store.fills.existing(deals.map((d) => d.dealId));
-    return { ordersByOrderId: byOrderId, ordersByClientId: byCid, legs: this.legs(), knownDealIds };
+    return { ordersByOrderId: byOrderId, ordersByClientId: byCid, legs: this.legs(deals), knownDealIds };
   }
 
   /**

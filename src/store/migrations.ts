@@ -120,6 +120,8 @@ export const MIGRATIONS: readonly string[] = [
     detail TEXT NOT NULL
   );
   `,
+  // 2: the fill applier looks legs up by venue orderId (later partial fills of a settled leg).
+  `CREATE INDEX children_order ON children (order_id);`,
 ];
 
 /** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */

@@ -6,7 +6,8 @@
  * Matching: by venue orderId first, then by our clientOrderId (learning the orderId), then by a
  * known protective-leg orderId, then (legs fill between two listings, and legs carry no
  * clientOrderId) by an expected leg: same market, opposite side of a filled collateral parent
- * whose legs are not settled. Anything else is an external fill (recorded, owned by nobody).
+ * whose legs are not settled, and no larger than the parent's filled amount (legs are sized to
+ * it). Anything else is an external fill (recorded, owned by nobody).
  */
 import { ZERO, type Decimal } from '../../core/decimal.js';
 import type { Fill } from '../../exchange/gateway.js';
@@ -121,16 +122,20 @@ export function applyDeals(input: FillsKernelInput, deals: readonly Fill[]): Fil
     }
     let leg = legsByOrderId.get(d.orderId);
     if (leg === undefined && d.clientOrderId === '') {
-      // Only a leg whose parent has filled (before or earlier in this batch) can have executed.
-      const i = openLegs.findIndex(
-        (l) => l.market === d.market && l.side === d.side && (l.parentFilled.gt(0) || (filled.get(l.parentClientOrderId)?.gt(0) ?? false)),
-      );
+      // Only a leg whose parent has filled (before or earlier in this batch) can have executed,
+      // and a leg is sized to the parent's filled amount: a larger deal is someone else's trade.
+      const i = openLegs.findIndex((l) => {
+        const parentFilled = filled.get(l.parentClientOrderId) ?? l.parentFilled;
+        return l.market === d.market && l.side === d.side && parentFilled.gt(0) && d.amount.lte(parentFilled);
+      });
       if (i >= 0) {
         const parent = openLegs[i] as LegView;
-        // Both legs of that parent are now decided: the one whose price matches the take-profit
-        // executed as take-profit, otherwise the stop-loss did.
+        // Both legs of that parent are now decided. The take-profit is a plain limit order: it
+        // executes at its price or better. A deal there is the take-profit; any other price is the
+        // stop (a stop-limit whose limit the venue may set away from the activation price).
         const siblings = openLegs.filter((l) => l.parentClientOrderId === parent.parentClientOrderId);
-        leg = siblings.find((l) => l.kind === 'take_profit' && l.price.eq(d.price)) ?? siblings.find((l) => l.kind === 'stop_loss') ?? parent;
+        const atOrBetter = (l: LegView): boolean => (l.side === 'sell' ? d.price.gte(l.price) : d.price.lte(l.price));
+        leg = siblings.find((l) => l.kind === 'take_profit' && atOrBetter(l)) ?? siblings.find((l) => l.kind === 'stop_loss') ?? parent;
         for (const s of siblings) openLegs.splice(openLegs.indexOf(s), 1);
         legsByOrderId.set(d.orderId, leg);
       }

@@ -53,6 +53,29 @@ describe('Reconciler with a fake venue', () => {
     expect(e.store.children.byParent(o.clientOrderId)[0]?.state).toBe('missing');
   });
 
+  it('a protective leg that fills across two scans keeps both fills (the later one is not external)', async () => {
+    const { e, g, clock } = setup();
+    g.place = () => 'fill';
+    const o = await e.orders.placeCollateralOrder('s', { market: 'BTC_PERP', side: 'buy', amount: d('1'), price: d('100'), stopLoss: d('90'), takeProfit: d('110') });
+    expect(o).toMatchObject({ status: 'placed', state: 'FILLED' });
+    const leg = { orderId: 9001, clientOrderId: '', market: 'BTC_PERP', side: 'sell' as const };
+    clock.advance(2_000);
+    g.addDeal(leg, d('0.4'), d('110.5'), clock.now() - 1_500); // the take-profit, at a better price
+    await e.reconciler.reconcileOnce();
+    clock.advance(2_000);
+    g.addDeal(leg, d('0.6'), d('110'), clock.now() - 1_500);
+    await e.reconciler.reconcileOnce();
+    const legFills = e.store.fills.byOrderId(9001);
+    expect(legFills.map((f) => [f.amount.toFixed(), f.strategyId, f.ownerClientOrderId])).toEqual([
+      ['0.4', 's', o.clientOrderId],
+      ['0.6', 's', o.clientOrderId],
+    ]);
+    expect(e.store.children.byParent(o.clientOrderId).map((c) => [c.kind, c.state])).toEqual([
+      ['stop_loss', 'cancelled'],
+      ['take_profit', 'filled'],
+    ]);
+  });
+
   it('an overfill is recorded with every fill and raises an alert', async () => {
     const { e, g, clock } = setup();
     const [o] = await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('100') }]);

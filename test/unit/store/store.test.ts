@@ -8,7 +8,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { StoreError } from '../../../src/core/errors.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { DB_FILE, openStore } from '../../../src/store/index.js';
-import { migrate } from '../../../src/store/migrations.js';
+import { MIGRATIONS, migrate } from '../../../src/store/migrations.js';
 import { tempDir } from '../../support/engine-harness.js';
 
 const cleanups: (() => void)[] = [];
@@ -35,7 +35,22 @@ describe('store', () => {
     store.close();
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    raw.close();
+  });
+
+  it('a store written by an older build (schema 1) is migrated on open, data kept', () => {
+    const d = dir();
+    const old = new Database(path.join(d, DB_FILE));
+    migrate(old, MIGRATIONS.slice(0, 1));
+    old.prepare("INSERT INTO meta (key, value) VALUES ('k', 'v')").run();
+    old.close();
+    const store = open(d);
+    expect(store.meta.get('k')).toBe('v');
+    store.close();
+    const raw = new Database(path.join(d, DB_FILE), { readonly: true });
+    expect(raw.pragma('user_version', { simple: true })).toBe(2);
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'children_order'").get()).toBeDefined();
     raw.close();
   });
 
