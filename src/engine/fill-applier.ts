@@ -108,15 +108,26 @@ export class FillApplier {
    * same transaction (the reconciler moves its checkpoint there).
    */
   apply(deals: readonly Fill[], alsoInTx?: () => void): ApplySummary {
+    return this.applyBatches([deals], alsoInTx);
+  }
+
+  /**
+   * Applies batches in order (oldest deals first across batches, so a leg's fill always meets
+   * its parent's), all in ONE transaction with `alsoInTx`. Batches are pulled one at a time: a
+   * lazy iterable keeps only one batch in memory. Listeners hear about new fills after commit.
+   */
+  applyBatches(batches: Iterable<readonly Fill[]>, alsoInTx?: () => void): ApplySummary {
     const now = this.clock.now();
     const notices: FillNotice[] = [];
     const summary: ApplySummary = { deals: 0, newFills: 0, external: 0, overfills: [], stateChanges: 0 };
     this.store.tx(() => {
-      const events = applyDeals(this.input(deals), deals);
-      for (const e of events) this.write(e, now, summary, notices);
+      for (const deals of batches) {
+        const events = applyDeals(this.input(deals), deals);
+        for (const e of events) this.write(e, now, summary, notices);
+        summary.deals += new Set(deals.map((d) => d.dealId)).size;
+      }
       alsoInTx?.();
     });
-    summary.deals = new Set(deals.map((d) => d.dealId)).size;
     for (const n of notices) {
       for (const l of this.listeners) {
         try {

@@ -8,12 +8,13 @@
  * before it, so late-arriving deals are caught and duplicates are dropped by deal id.
  */
 import type { Clock } from '../core/clock.js';
-import type { ConditionalRecord, ExchangeGateway } from '../exchange/gateway.js';
+import { dec, toWire } from '../core/decimal.js';
+import type { ConditionalRecord, ExchangeGateway, Fill } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillListener } from './fill-applier.js';
 import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
-import { scanHistory } from './kernels/history-scan.js';
+import { scanHistoryInto } from './kernels/history-scan.js';
 import type { OrderManager, ResolveOutcome } from './order-manager.js';
 
 export const HISTORY_CHECKPOINT = 'executedHistory.endDate';
@@ -24,6 +25,18 @@ export interface ReconcilerOptions {
   pageSize?: number;
   /** Seconds re-scanned before the checkpoint. Default 300. */
   overlapSec?: number;
+  /** Deals applied per kernel batch (bounds memory on a long first scan). Default 5 000. */
+  applyChunk?: number;
+}
+
+/** Staging form of a deal: JSON with money as decimal strings. */
+function encodeFill(d: Fill): string {
+  return JSON.stringify({ ...d, amount: toWire(d.amount), price: toWire(d.price), quote: toWire(d.quote), fee: toWire(d.fee) });
+}
+
+function decodeFill(payload: string): Fill {
+  const o = JSON.parse(payload) as Omit<Fill, 'amount' | 'price' | 'quote' | 'fee'> & { amount: string; price: string; quote: string; fee: string };
+  return { ...o, amount: dec(o.amount), price: dec(o.price), quote: dec(o.quote), fee: dec(o.fee) };
 }
 
 export interface ReconcileReport {
@@ -48,6 +61,7 @@ export interface ReconcilerDeps {
 export class Reconciler {
   private readonly pageSize: number;
   private readonly overlapSec: number;
+  private readonly applyChunk: number;
   private running: Promise<ReconcileReport> | undefined;
 
   constructor(
@@ -56,6 +70,7 @@ export class Reconciler {
   ) {
     this.pageSize = options.pageSize ?? 100;
     this.overlapSec = options.overlapSec ?? 300;
+    this.applyChunk = options.applyChunk ?? 5_000;
   }
 
   /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
@@ -77,21 +92,32 @@ export class Reconciler {
     return this.running;
   }
 
-  /** Executed-history scan only (also used by the benchmark). */
+  /**
+   * Executed-history scan only (also used by the benchmark). Pages are staged in the store (a
+   * TEMP table), not in memory, then applied oldest first in chunks of `applyChunk` deals, all
+   * in one transaction with the checkpoint. A failed scan or apply changes nothing.
+   */
   async scanOnce(): Promise<ReconcileReport['scan']> {
     const { store, clock, gateway } = this.d;
     const cp = store.checkpoints.get(HISTORY_CHECKPOINT);
     const endDate = Math.floor(clock.now() / 1000);
     const startDate = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapSec);
-    const result = await scanHistory((q) => gateway.executedHistory(q), {
-      ...(startDate === undefined ? {} : { startDate }),
-      endDate,
-      pageSize: this.pageSize,
-    });
-    const summary = this.d.orders.fills.apply(result.deals, () => {
-      store.checkpoints.set(HISTORY_CHECKPOINT, String(endDate), clock.now());
-    });
-    return { ...summary, pages: result.pages, duplicates: result.duplicates, startDate: startDate ?? null, endDate };
+    const stage = store.scanStage;
+    stage.clear();
+    try {
+      const result = await scanHistoryInto((q) => gateway.executedHistory(q), { ...(startDate === undefined ? {} : { startDate }), endDate, pageSize: this.pageSize }, {
+        add: (page) => stage.add(page.map((d) => ({ dealId: d.dealId, timeMs: d.timeMs, payload: encodeFill(d) }))),
+      });
+      const batches = (function* (chunk: number) {
+        for (const rows of stage.chunks(chunk)) yield rows.map((r) => decodeFill(r.payload));
+      })(this.applyChunk);
+      const summary = this.d.orders.fills.applyBatches(batches, () => {
+        store.checkpoints.set(HISTORY_CHECKPOINT, String(endDate), clock.now());
+      });
+      return { ...summary, pages: result.pages, duplicates: result.duplicates, startDate: startDate ?? null, endDate };
+    } finally {
+      stage.clear();
+    }
   }
 
   private childViews(): ChildView[] {

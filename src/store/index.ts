@@ -13,6 +13,7 @@ import type { Logger } from '../observability/logger.js';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfExists } from './files.js';
 import { FillsRepository } from './fills-repo.js';
 import { CreditRepository, FlexRepository } from './flex-credit-repos.js';
+import { ScanStage } from './scan-stage.js';
 import { acquireInstanceLock, type InstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
 import {
@@ -31,6 +32,7 @@ export type { StrategyStateStore } from './misc-repos.js';
 export type { OrdersRepository } from './orders-repo.js';
 export type { FillsRepository } from './fills-repo.js';
 export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
+export type { ScanStage, StagedDeal } from './scan-stage.js';
 export type { AlertsRepository, CheckpointsRepository, ChildrenRepository, MetaRepository } from './misc-repos.js';
 
 /**
@@ -65,6 +67,8 @@ export interface Store {
   readonly credit: CreditRepository;
   readonly alerts: AlertsRepository;
   readonly meta: MetaRepository;
+  /** Bounded-memory staging of one history scan (a TEMP table of this connection). */
+  readonly scanStage: ScanStage;
   /** Runs `fn` in one transaction (nested calls join the outer one). */
   tx<T>(fn: () => T): T;
   /** Where the exchange client persists its nonce high-water mark (ms). */
@@ -89,6 +93,7 @@ class SqliteStore implements Store {
   readonly credit: CreditRepository;
   readonly alerts: AlertsRepository;
   readonly meta: MetaRepository;
+  readonly scanStage: ScanStage;
   private closed = false;
 
   constructor(
@@ -105,6 +110,7 @@ class SqliteStore implements Store {
     this.credit = new CreditRepository(db);
     this.alerts = new AlertsRepository(db);
     this.meta = new MetaRepository(db);
+    this.scanStage = new ScanStage(db);
   }
 
   tx<T>(fn: () => T): T {

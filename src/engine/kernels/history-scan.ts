@@ -33,22 +33,41 @@ export function scanQuery(w: ScanWindow, offset: number): ExecutedHistoryQuery {
   return { ...(w.startDate === undefined ? {} : { startDate: w.startDate }), endDate: w.endDate, offset, limit: w.pageSize };
 }
 
-/** Pages until a page shorter than the page size; returns the de-duplicated deals. */
-export async function scanHistory(fetch: HistoryFetcher, w: ScanWindow): Promise<ScanResult> {
-  const byId = new Map<number, Fill>();
+/** Where a scan puts its pages: returns how many of the page's deals it had not seen yet. */
+export interface ScanSink {
+  add(page: readonly Fill[]): number;
+}
+
+/** Pages until a page shorter than the page size, handing each page to `sink`. */
+export async function scanHistoryInto(fetch: HistoryFetcher, w: ScanWindow, sink: ScanSink): Promise<Omit<ScanResult, 'deals'>> {
   let duplicates = 0;
   let pages = 0;
   const maxPages = w.maxPages ?? 100_000;
   for (let offset = 0; pages < maxPages; offset += w.pageSize) {
     const page = await fetch(scanQuery(w, offset));
     pages++;
-    for (const d of page) {
-      if (byId.has(d.dealId)) duplicates++;
-      else byId.set(d.dealId, d);
-    }
+    duplicates += page.length - sink.add(page);
     // The last page is the one shorter than the limit (no total is served). Without a market the
     // venue may answer per market; a full page from any market means there may be more.
-    if (page.length < w.pageSize) return { deals: [...byId.values()], pages, duplicates };
+    if (page.length < w.pageSize) return { pages, duplicates };
   }
   throw new Error(`history scan stopped after ${maxPages} pages`);
+}
+
+/** The same scan into memory; returns the de-duplicated deals in the order first seen. */
+export async function scanHistory(fetch: HistoryFetcher, w: ScanWindow): Promise<ScanResult> {
+  const byId = new Map<number, Fill>();
+  const r = await scanHistoryInto(fetch, w, {
+    add: (page) => {
+      let added = 0;
+      for (const d of page) {
+        if (!byId.has(d.dealId)) {
+          byId.set(d.dealId, d);
+          added++;
+        }
+      }
+      return added;
+    },
+  });
+  return { deals: [...byId.values()], ...r };
 }

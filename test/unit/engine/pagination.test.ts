@@ -69,12 +69,13 @@ describe('executed-history pagination', () => {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 100 }),
         fc.array(fc.array(fc.integer({ min: 0, max: 25 }), { maxLength: 6 }), { minLength: 1, maxLength: 5 }),
-        async (pageSize, rounds) => {
+        fc.integer({ min: 1, max: 400 }),
+        async (pageSize, rounds, applyChunk) => {
           const t = tempDir();
           cleanups.push(t.cleanup);
           const clock = new ManualClock(1_700_000_000_000);
           const h = new ArrivingHistory(clock, 60);
-          const e = buildEngine(t.dir, h, clock, { reconcile: { pageSize, overlapSec: 120 } });
+          const e = buildEngine(t.dir, h, clock, { reconcile: { pageSize, overlapSec: 120, applyChunk } });
           try {
             h.add(150, 0);
             for (const arrivals of rounds) {
@@ -91,6 +92,7 @@ describe('executed-history pagination', () => {
             expect(new Set(stored.map((f) => f.dealId))).toEqual(new Set(h.all.map((f) => f.dealId)));
             const sum = (xs: { quote: Decimal }[]) => xs.reduce((a, f) => a.plus(f.quote), new Decimal(0));
             expect(sum(stored).eq(sum(h.all))).toBe(true);
+            expect(e.store.scanStage.count()).toBe(0); // nothing staged between scans
           } finally {
             e.store.close();
           }
@@ -117,6 +119,7 @@ describe('executed-history pagination', () => {
     await expect(e.reconciler.scanOnce()).rejects.toThrow('network');
     expect(e.store.checkpoints.get('executedHistory.endDate')).toBeUndefined();
     expect(e.store.fills.count()).toBe(0);
+    expect(e.store.scanStage.count()).toBe(0);
     await e.reconciler.scanOnce();
     expect(e.store.fills.count()).toBe(250);
     expect(e.store.checkpoints.get('executedHistory.endDate')?.value).toBe(String(Math.floor(clock.now() / 1000)));

@@ -11,11 +11,11 @@ afterEach(() => {
   env?.cleanup();
   env = undefined;
 });
-function setup() {
+function setup(reconcile: { applyChunk?: number } = {}) {
   const t = tempDir();
   const g = new FakeGateway();
   const clock = new ManualClock(1_700_000_000_000);
-  const e = buildEngine(t.dir, g, clock);
+  const e = buildEngine(t.dir, g, clock, { reconcile });
   env = { e, cleanup: t.cleanup };
   return { e, g, clock };
 }
@@ -73,6 +73,25 @@ describe('Reconciler with a fake venue', () => {
     expect(e.store.children.byParent(o.clientOrderId).map((c) => [c.kind, c.state])).toEqual([
       ['stop_loss', 'cancelled'],
       ['take_profit', 'filled'],
+    ]);
+  });
+
+  it('applied in chunks of one deal, a parent fill and its unlisted leg fill in the same scan still meet (oldest first)', async () => {
+    const { e, g, clock } = setup({ applyChunk: 1 });
+    const o = await e.orders.placeCollateralOrder('s', { market: 'BTC_PERP', side: 'buy', amount: d('1'), price: d('100'), stopLoss: d('90'), takeProfit: d('110') });
+    expect(o).toMatchObject({ status: 'placed', state: 'OPEN' });
+    const parent = g.venueOrders.get(o.clientOrderId)!;
+    g.addDeal(parent, d('1'), d('100'), clock.now() - 3_000);
+    parent.status = 'FILLED';
+    g.addDeal({ orderId: 9002, clientOrderId: '', market: 'BTC_PERP', side: 'sell' }, d('1'), d('89.9'), clock.now() - 2_000);
+    clock.advance(1_000);
+    const r = await e.reconciler.scanOnce();
+    expect(r.newFills).toBe(2);
+    expect(e.store.orders.get(o.clientOrderId)?.state).toBe('FILLED');
+    expect(e.store.fills.byOrderId(9002).map((f) => f.strategyId)).toEqual(['s']);
+    expect(e.store.children.byParent(o.clientOrderId).map((c) => [c.kind, c.state])).toEqual([
+      ['stop_loss', 'filled'],
+      ['take_profit', 'cancelled'],
     ]);
   });
 

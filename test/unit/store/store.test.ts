@@ -139,3 +139,27 @@ describe('store', () => {
     s.close();
   });
 });
+
+describe('scan stage', () => {
+  it('de-duplicates by deal id, reads back oldest first in chunks across equal times, and leaves the database file alone', () => {
+    const d = dir();
+    const store = open(d);
+    const stage = store.scanStage;
+    stage.clear();
+    const deal = (dealId: number, timeMs: number) => ({ dealId, timeMs, payload: `p${dealId}` });
+    expect(stage.add([deal(5, 300), deal(4, 200), deal(3, 200)])).toBe(3);
+    expect(stage.add([deal(3, 200), deal(2, 200), deal(1, 100)])).toBe(2); // 3 was already staged
+    expect(stage.count()).toBe(5);
+    const chunks = [...stage.chunks(2)].map((c) => c.map((r) => r.dealId));
+    expect(chunks).toEqual([[1, 2], [3, 4], [5]]);
+    expect([...stage.chunks(5)].map((c) => c.length)).toEqual([5]);
+    expect([...stage.chunks(1)].flat().map((r) => r.payload)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
+    stage.clear();
+    expect(stage.count()).toBe(0);
+    expect([...stage.chunks(10)]).toEqual([]);
+    store.close();
+    const raw = new Database(path.join(d, DB_FILE), { readonly: true });
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'scan_stage%'").all()).toEqual([]);
+    raw.close();
+  });
+});
