@@ -1,12 +1,13 @@
 /**
  * Reconciliation throughput (`npm run bench -- reconcile`): the simulator holds 100 000 deals
  * (1 000 pages of 100); we measure
- *   1. the pure kernel + store: applying the fetched deals to a fresh store (one transaction),
- *   2. the whole scan over HTTP: `Reconciler.scanOnce()` on a fresh store (fetch 1 000 pages,
- *      de-duplicate, apply, move the checkpoint),
- * and the peak RSS of this process. The simulator runs in a child process (`src/cli/sim.ts`), so
- * the RSS is the engine's own (client, scan, kernel, store). `BENCH_DEALS` overrides the number
- * of deals.
+ *   1. fetch only, and the pure kernel + store applying the fetched deals to a fresh store in
+ *      one batch (one transaction);
+ *   2. the whole scan over HTTP on a fresh store in a fresh process (test/bench/reconcile-child.ts)
+ *      two ways: `Reconciler.scanOnce()` (pages staged in a SQLite TEMP table, applied oldest
+ *      first in chunks of 5 000) and every page held in memory then applied at once, with each
+ *      process's peak RSS. The simulator runs in its own child process (`src/cli/sim.ts`), so the
+ *      RSS is the engine's own. `BENCH_DEALS` overrides the number of deals.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +23,6 @@ import { scanHistory } from '../../src/engine/kernels/history-scan.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/index.js';
-import { engineFor } from '../support/engine-stack.js';
 
 const rate = (n: number, ms: number) => `${Math.round((n / ms) * 1000).toLocaleString('en-US')} deals/s`;
 
@@ -71,12 +71,11 @@ export default async function bench(): Promise<void> {
     const mb = () => `${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`;
     console.log(`setup: ${made.toLocaleString('en-US')} deals placed in ${((performance.now() - t0) / 1000).toFixed(1)} s; RSS: ${mb()}`);
 
-    // 1. fetch all pages (HTTP only), then kernel + store on a fresh store.
+    // 1. fetch all pages (HTTP only), then kernel + store on a fresh store, in this process.
     const fetcher = createApiClient({ baseUrl: sim.baseUrl, ...sim.defaultAccount, clock: new SystemClock() });
     const tf = performance.now();
     const scan = await scanHistory((q) => fetcher.executedHistory(q), { endDate: Math.floor(clock.now() / 1000), pageSize: 100 });
     const fetchMs = performance.now() - tf;
-    console.log(`RSS after fetching every page into memory: ${mb()}`);
     await fetcher.close();
     const logger = silentLogger();
     const store = openStore({ dataDir: dir(), clock, logger });
@@ -84,24 +83,30 @@ export default async function bench(): Promise<void> {
     const tk = performance.now();
     const summary = applier.apply(scan.deals);
     const kernelMs = performance.now() - tk;
-    console.log(`RSS after applying them: ${mb()}`);
     store.close();
 
-    // 2. the whole scan over HTTP through the reconciler.
-    const e = engineFor(dir(), sim, clock);
-    const ts = performance.now();
-    const whole = await e.reconciler.scanOnce();
-    const wholeMs = performance.now() - ts;
-    await e.close();
+    // 2. the whole scan, staged (the reconciler) and in memory, each in a fresh process so its
+    //    peak RSS is its own.
+    const child = (mode: 'staged' | 'memory') =>
+      new Promise<{ newFills: number; pages: number; ms: number; baselineMb: number; peakMb: number }>((resolve, reject) => {
+        const p = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/bench/reconcile-child.ts'), mode, sim.baseUrl, keys.apiKey, keys.apiSecret], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        p.stdout.on('data', (b: Buffer) => (out += b.toString()));
+        p.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) as string)) : reject(new Error(`${mode} child exited ${code}`))));
+      });
+    const staged = await child('staged');
+    const inMemory = await child('memory');
 
-    const rssMb = (process.resourceUsage().maxRSS / 1024).toFixed(0);
-    console.log(`| measure | deals | pages | time | throughput |`);
-    console.log(`|---|---|---|---|---|`);
-    console.log(`| fetch only (HTTP, newest-first pages of 100) | ${scan.deals.length} | ${scan.pages} | ${fetchMs.toFixed(0)} ms | ${rate(scan.deals.length, fetchMs)} |`);
-    console.log(`| pure kernel + store (one transaction) | ${summary.newFills} | - | ${kernelMs.toFixed(0)} ms | ${rate(summary.newFills, kernelMs)} |`);
-    console.log(`| whole scan over HTTP (Reconciler.scanOnce) | ${whole.newFills} | ${whole.pages} | ${wholeMs.toFixed(0)} ms | ${rate(whole.newFills, wholeMs)} |`);
-    console.log(`peak RSS: ${rssMb} MB`);
-    if (summary.newFills !== made || whole.newFills !== made) throw new Error(`deal count mismatch: venue ${made}, kernel ${summary.newFills}, scan ${whole.newFills}`);
+    console.log(`| measure | deals | pages | time | throughput | peak RSS (process baseline) |`);
+    console.log(`|---|---|---|---|---|---|`);
+    console.log(`| fetch only (HTTP, newest-first pages of 100) | ${scan.deals.length} | ${scan.pages} | ${fetchMs.toFixed(0)} ms | ${rate(scan.deals.length, fetchMs)} | - |`);
+    console.log(`| pure kernel + store (one batch, one transaction) | ${summary.newFills} | - | ${kernelMs.toFixed(0)} ms | ${rate(summary.newFills, kernelMs)} | - |`);
+    console.log(`| whole scan, staged in SQLite (Reconciler.scanOnce) | ${staged.newFills} | ${staged.pages} | ${staged.ms} ms | ${rate(staged.newFills, staged.ms)} | ${staged.peakMb} MB (${staged.baselineMb} MB) |`);
+    console.log(`| whole scan, held in memory, one apply | ${inMemory.newFills} | ${inMemory.pages} | ${inMemory.ms} ms | ${rate(inMemory.newFills, inMemory.ms)} | ${inMemory.peakMb} MB (${inMemory.baselineMb} MB) |`);
+    console.log(`peak RSS above baseline, staged / in memory: ${staged.peakMb - staged.baselineMb} MB / ${inMemory.peakMb - inMemory.baselineMb} MB`);
+    for (const n of [summary.newFills, staged.newFills, inMemory.newFills]) {
+      if (n !== made) throw new Error(`deal count mismatch: venue ${made}, got ${n}`);
+    }
   } finally {
     child.kill('SIGTERM');
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
