@@ -1,7 +1,8 @@
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
-import { AmbiguousOutcomeError, AuthError, InvalidOrderError } from '../../../src/core/errors.js';
+import { AmbiguousOutcomeError, AuthError, InvalidOrderError, StoreError } from '../../../src/core/errors.js';
 import type { LimitOrderSpec } from '../../../src/engine/order-manager.js';
 import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
@@ -261,4 +262,32 @@ describe('flex close', () => {
       ['DONE', 'T2'],
     ]);
   });
+});
+
+describe('a failed store write (failure-modes 17; a real SQLite error, not a mock)', () => {
+  // Another connection holds the write lock: the store's writes fail (SQLITE_BUSY after its
+  // 5 s busy timeout), as any write fails on a full disk.
+  it('journal write fails: nothing is sent; the result write fails after sending: the row stays PENDING and is resolved, never resent', async () => {
+    const { e, g } = setup({ graceMs: 0, minLooks: 1 });
+    const blocker = new Database(e.store.file);
+    try {
+      blocker.exec('BEGIN IMMEDIATE');
+      await expect(e.orders.placeLimitOrders('s', [spec(0)])).rejects.toBeInstanceOf(StoreError);
+      expect(g.calls.filter((c) => c.method === 'bulk')).toHaveLength(0);
+      expect(e.store.orders.all()).toEqual([]);
+      blocker.exec('ROLLBACK');
+
+      g.onPlaceRequest = () => blocker.exec('BEGIN IMMEDIATE'); // the disk fills while the request is out
+      await expect(e.orders.placeLimitOrders('s', [spec(1)])).rejects.toBeInstanceOf(StoreError);
+      g.onPlaceRequest = undefined;
+      blocker.exec('ROLLBACK');
+      const [row] = e.store.orders.all();
+      expect(row?.state).toBe('PENDING'); // never reported as placed, nor as rejected
+      const [r] = await e.orders.resolveUnknown();
+      expect(r).toMatchObject({ clientOrderId: row?.clientOrderId, verdict: 'CANCELLED', evidence: 'cancel probe' });
+      expect(g.calls.filter((c) => c.method === 'bulk')).toHaveLength(1);
+    } finally {
+      blocker.close();
+    }
+  }, 30_000);
 });
