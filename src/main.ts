@@ -50,6 +50,9 @@ export async function loadConfiguredStrategies(config: BotConfig): Promise<Loade
   return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets: new Set(Object.keys(config.markets)), validateSchedule: validateCron });
 }
 
+/** Above this |venue − local| clock difference the daemon warns (Date headers have 1 s resolution). */
+const CLOCK_SKEW_WARN_MS = 2_000;
+
 /** A running daemon. */
 export interface Daemon {
   /** Stops gracefully: no new intents, bounded drain, optional cancels, store closed. */
@@ -213,9 +216,21 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       void scheduler.enqueue(`strategy:${strategyId}`, `fill:${strategyId}`, () => runner.fill(fillView(fill)));
     });
 
+    // Skew: the history anchor already follows the venue clock; the operator should still know.
+    let skewWarned = false;
+    const watchSkew = (): void => {
+      const skew = gateway.clockSkewMs();
+      if (skew === undefined) return;
+      metrics.setClockSkew(skew);
+      const off = Math.abs(skew) > CLOCK_SKEW_WARN_MS;
+      if (off && !skewWarned) logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
+      if (!off && skewWarned) logger.info({ clockSkewMs: skew }, 'local clock back within 2 s of the venue');
+      skewWarned = off;
+    };
     const reconcileJob = async (): Promise<void> => {
       try {
         const report = await reconciler.reconcileOnce();
+        watchSkew();
         reconcileState = { ok: true, lastSuccessMs: report.finishedMs, lastError: null };
         metrics.setReconcile(true, report.finishedMs);
       } catch (err) {
@@ -275,6 +290,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
         jobs,
         unknownOrders: store.orders.countByState()['UNKNOWN'] ?? 0,
         quarantined: [...runners.values()].filter((r) => r.quarantined).map((r) => r.id),
+        clockSkewMs: gateway.clockSkewMs() ?? null,
         nowMs: clock.now(),
       };
     };

@@ -100,7 +100,12 @@ export class Reconciler {
   async scanOnce(): Promise<ReconcileReport['scan']> {
     const { store, clock, gateway } = this.d;
     const cp = store.checkpoints.get(HISTORY_CHECKPOINT);
-    const endDate = Math.floor(clock.now() / 1000);
+    // The anchor is never ahead of the venue's clock: with a local clock ahead by more than the
+    // overlap, a deal stamped after the venue's "now" but before a local anchor would fall
+    // between this scan and the next one's start. A clock behind only delays deals a scan.
+    const now = clock.now();
+    const skew = gateway.clockSkewMs?.() ?? 0;
+    const endDate = Math.floor(Math.min(now, now + skew) / 1000);
     const startDate = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapSec);
     const stage = store.scanStage;
     stage.clear();

@@ -286,6 +286,11 @@ export interface ExchangeGateway {
   flexHistory(query?: FlexHistoryQuery): Promise<FlexPage>;
   closeFlex(plan: string): Promise<{ transactionId: string }>;
   creditLine(): Promise<CreditLineState>;
+  /**
+   * Server time minus local time (ms) from the last reply's `Date` header (1 s resolution);
+   * undefined before any reply or when the venue sends none.
+   */
+  clockSkewMs?(): number | undefined;
 }
 
 /** Where the engine persists the nonce high-water mark (the store implements it). */

@@ -17,6 +17,8 @@ export interface HealthReport {
   jobs: Record<string, { lastRunMs: number | null; lastOutcome: string | null; skipped: number }>;
   unknownOrders: number;
   quarantined: string[];
+  /** Venue clock minus local clock, ms (null before the first reply with a `Date` header). */
+  clockSkewMs: number | null;
   nowMs: number;
 }
 

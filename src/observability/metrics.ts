@@ -32,6 +32,7 @@ export class BotMetrics {
   private readonly quarantined = new Gauge({ name: 'bot_strategy_quarantined', help: '1 when a strategy instance is quarantined', labelNames: ['strategy'], registers: [this.registry] });
   private readonly tradingState = new Gauge({ name: 'bot_trading_state', help: '1 for the current trading state', labelNames: ['state'], registers: [this.registry] });
   private readonly reconcileOk = new Gauge({ name: 'bot_reconcile_ok', help: '1 when the last reconciliation completed', registers: [this.registry] });
+  private readonly clockSkew = new Gauge({ name: 'bot_clock_skew_seconds', help: 'Venue clock minus local clock (reply Date header, 1 s resolution)', registers: [this.registry] });
   private readonly reconcileLast = new Gauge({ name: 'bot_reconcile_last_success_timestamp_seconds', help: 'Clock time of the last completed reconciliation', registers: [this.registry] });
 
   constructor() {
@@ -143,6 +144,10 @@ export class BotMetrics {
   setReconcile(ok: boolean, atMs: number | null): void {
     this.reconcileOk.set(ok ? 1 : 0);
     if (ok && atMs !== null) this.reconcileLast.set(atMs / 1000);
+  }
+
+  setClockSkew(ms: number): void {
+    this.clockSkew.set(ms / 1000);
   }
 
   /** Prometheus text exposition. */

@@ -68,10 +68,13 @@ describe('daemon in paper mode', () => {
     const first = running;
     const health = await pollUntil(async () => {
       const r = await fetch(`http://127.0.0.1:${port}/healthz`);
-      return r.status === 200 ? ((await r.json()) as { mode: string; reconcile: { ok: boolean } }) : undefined;
+      return r.status === 200 ? ((await r.json()) as { mode: string; reconcile: { ok: boolean }; clockSkewMs: number | null }) : undefined;
     }, 30_000, 'healthy');
     expect(health.mode).toBe('paper');
     expect(health.reconcile.ok).toBe(true);
+    // Same host, same clock: only the Date header's whole seconds and the latency apart.
+    expect(typeof health.clockSkewMs).toBe('number');
+    expect(Math.abs(health.clockSkewMs as number)).toBeLessThan(2_000);
 
     const s = await pollUntil(async () => {
       const st = (await status(dataDir)) as { fills: { count: number }; orders: { byState: Record<string, number> } };
@@ -80,6 +83,7 @@ describe('daemon in paper mode', () => {
     expect(Object.values(s.orders.byState).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toMatch(/bot_fills_total\{strategy="grid"\} [1-9]/);
+    expect(metrics).toMatch(/^bot_clock_skew_seconds -?\d/m);
 
     await stopWithSigint(first);
     const before = orders(dataDir);

@@ -38,6 +38,8 @@ export class FakeGateway implements ExchangeGateway {
   place: (o: LimitOrderRequest) => PlaceScript = () => 'place';
   cancelScript: (r: CancelRequest) => 'ok' | 'unknown' | 'default' = () => 'default';
   historyError: Error | undefined;
+  /** What `clockSkewMs()` answers (server minus local, ms). */
+  skewMs: number | undefined;
   /** Called when a placement request arrives, before anything is decided. */
   onPlaceRequest: ((orders: readonly LimitOrderRequest[]) => void) | undefined;
   private nextId = 1000;
@@ -149,6 +151,10 @@ export class FakeGateway implements ExchangeGateway {
     const offset = q.offset ?? 0;
     const limit = q.limit ?? 100;
     return { limit, offset, total: all.length, records: all.slice(offset, offset + limit) };
+  }
+
+  clockSkewMs(): number | undefined {
+    return this.skewMs;
   }
 
   async executedHistory(q: ExecutedHistoryQuery = {}): Promise<Fill[]> {

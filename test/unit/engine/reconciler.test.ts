@@ -95,6 +95,24 @@ describe('Reconciler with a fake venue', () => {
     ]);
   });
 
+  it('a local clock 400 s ahead of the venue (beyond the 300 s overlap) loses no deal: the anchor follows the venue clock', async () => {
+    const { e, g, clock } = setup();
+    g.skewMs = -400_000; // server minus local
+    const venueNow = () => clock.now() + (g.skewMs as number);
+    const [o] = await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('100') }]);
+    const v = g.venueOrders.get(o!.clientOrderId)!;
+    g.addDeal(v, d('0.4'), d('100'), venueNow() - 5_000);
+    const first = await e.reconciler.scanOnce();
+    expect(first.endDate).toBe(Math.floor(venueNow() / 1000));
+    // A deal stamped just after the venue's "now" of that scan, seen by the next one.
+    clock.advance(1_000);
+    g.addDeal(v, d('0.6'), d('100'), venueNow());
+    clock.advance(10_000);
+    await e.reconciler.scanOnce();
+    expect(e.store.fills.byOrderId(v.orderId).map((f) => f.amount.toFixed())).toEqual(['0.4', '0.6']);
+    expect(e.store.orders.get(o!.clientOrderId)?.state).toBe('FILLED');
+  });
+
   it('an overfill is recorded with every fill and raises an alert', async () => {
     const { e, g, clock } = setup();
     const [o] = await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('100') }]);

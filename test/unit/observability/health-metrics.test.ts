@@ -11,6 +11,7 @@ function report(over: Partial<HealthReport> = {}): HealthReport {
     jobs: {},
     unknownOrders: 0,
     quarantined: [],
+    clockSkewMs: null,
     nowMs: 1,
     ...over,
   };
@@ -35,6 +36,7 @@ describe('metrics', () => {
     m.setTradingState('REDUCE_ONLY');
     m.setReconcile(true, 4_000);
     m.setQuarantined('bad', true);
+    m.setClockSkew(-2_500);
     const text = await m.text();
     expect(text).toContain('bot_risk_refusals_total{strategy="g1",code="MAX_POSITION"} 2');
     expect(text).toContain('bot_errors_total{code="STRATEGY_THREW"} 1');
@@ -48,6 +50,7 @@ describe('metrics', () => {
     expect(text).toContain('bot_trading_state{state="ACTIVE"} 0');
     expect(text).toContain('bot_reconcile_ok 1');
     expect(text).toContain('bot_strategy_quarantined{strategy="bad"} 1');
+    expect(text).toContain('bot_clock_skew_seconds -2.5');
   });
 
   it('two instances do not share counters', async () => {
