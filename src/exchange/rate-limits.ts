@@ -171,8 +171,7 @@ export class RatePool {
 
   status(): PoolStatus {
     const now = this.options.clock.now();
-    const from = now - this.options.spec.windowMs;
-    while (this.sent.length > 0 && this.sent[0]!.at <= from) this.sent.shift();
+    this.forgetOldSends(now);
     const used = this.sent.reduce((a, s) => a + s.weight, 0);
     return { limit: this.budget, used, queued: this.queuedCount, paused: this.pausedUntil > now };
   }
@@ -239,9 +238,27 @@ export class RatePool {
     }, Math.max(0, this.pausedUntil - this.options.clock.now()));
   }
 
+  /**
+   * Sends older than one window no longer count. Pruned on every send, not only when someone asks
+   * for the status: a daemon whose metrics are never scraped kept every send (the soak bench
+   * found the heap growing by each request's record).
+   */
   private recordSend(weight: number): void {
-    this.sent.push({ at: this.options.clock.now(), weight });
-    if (this.sent.length > 4 * this.budget) this.sent.splice(0, this.sent.length - 2 * this.budget);
+    const now = this.options.clock.now();
+    this.sent.push({ at: now, weight });
+    this.forgetOldSends(now);
+  }
+
+  private forgetOldSends(now: number): void {
+    const from = now - this.options.spec.windowMs;
+    let drop = 0;
+    while (drop < this.sent.length && this.sent[drop]!.at <= from) drop++;
+    if (drop > 0) this.sent.splice(0, drop);
+  }
+
+  /** Number of sends remembered (all within the last window); for tests of the bound. */
+  get remembered(): number {
+    return this.sent.length;
   }
 
   private returnLater(weight: number): void {

@@ -46,6 +46,17 @@ describe('RatePool (manual clock)', () => {
     await p.stop();
   });
 
+  it('remembers only the sends of the last window, even when nobody reads its status (no growth)', async () => {
+    const clock = new ManualClock(0);
+    const p = new RatePool({ name: 'orders', spec: { limit: 10_000, windowMs: 1000, safetyMargin: 0.8 }, clock, maxQueued: 100, pause: { baseMs: 100, maxMs: 1000 }, random: () => 0.5 });
+    for (let i = 0; i < 300; i++) {
+      await p.schedule(PRIORITY.read, 1, async () => undefined);
+      clock.advance(100); // 10 sends per window
+    }
+    expect(p.remembered).toBeLessThanOrEqual(11);
+    expect(p.status().used).toBeLessThanOrEqual(10);
+  });
+
   it('lets bursts up to the budget go at once, then waits for the window', async () => {
     const clock = new ManualClock(0);
     const p = pool(clock);
