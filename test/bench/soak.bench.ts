@@ -1,13 +1,22 @@
 /**
- * Soak (`npm run bench -- soak`; failure-modes 21): the real daemon in paper mode with the
- * example strategies on one-second schedules, for `SOAK_SECONDS` (default 180), sampled after a
- * forced GC every `SOAK_SAMPLE_S` seconds (default 10) in a child process of its own. Prints the
+ * Soak (`npm run bench -- soak`; failure-modes 21): the real daemon with the example strategies
+ * on one-second schedules, for `SOAK_SECONDS` (default 180), in a child process of its own
+ * against the simulator running here (paper mode would embed the venue, whose books grow with
+ * every order by design, in the measured heap), sampled after a forced GC every
+ * `SOAK_SAMPLE_S` seconds (default 10). Prints the
  * samples, then the heap slope over the second half (after warm-up) by least squares, per minute
  * and per 1 000 orders journaled: a leak shows as a slope that does not fall towards zero while
  * the journal keeps growing.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { loadConfig } from '../../src/config/index.js';
+import { SystemClock } from '../../src/core/clock.js';
+import { paperMarkets } from '../../src/paper-venue.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { writeSoakConfig } from './soak-config.js';
 
 interface Sample {
   t: number;
@@ -30,10 +39,10 @@ function slope(xs: number[], ys: number[]): number {
   return den === 0 ? 0 : num / den;
 }
 
-export default async function bench(): Promise<void> {
-  const samples: Sample[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.resolve('test/bench/soak-child.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** Runs the soak child, printing and collecting its samples. */
+function runChild(env: NodeJS.ProcessEnv, samples: Sample[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.resolve('test/bench/soak-child.ts')], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let buf = '';
     child.stdout.on('data', (b: Buffer) => {
       buf += b.toString();
@@ -50,6 +59,28 @@ export default async function bench(): Promise<void> {
     });
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`soak child exited ${code}`))));
   });
+}
+
+export default async function bench(): Promise<void> {
+  const samples: Sample[] = [];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'v4bot-soak-'));
+  const configPath = writeSoakConfig(dir);
+  const config = loadConfig({ env: { BOT_MODE: 'paper', BOT_CONFIG: configPath, BOT_DATA_DIR: path.join(dir, 'data'), ENV_FILE: '' }, cwd: process.cwd() });
+  const sim = await startSimulator({
+    clock: new SystemClock(),
+    seed: config.paper.seed,
+    markets: paperMarkets(config),
+    defaultBalances: Object.fromEntries(Object.entries(config.paper.balances).map(([k, v]) => [k, v.toFixed()])),
+    defaultFlex: config.paper.flexInvestments.map((f) => ({ currency: f.currency, amount: f.amount.toFixed(), dailyRate: f.dailyRate.toFixed() })),
+    stepMs: config.paper.priceStepMs,
+  });
+  const env = { ...process.env, SOAK_CONFIG: configPath, SOAK_DATA_DIR: config.dataDir, API_BASE_URL: sim.baseUrl, API_KEY: sim.defaultAccount.apiKey, API_SECRET: sim.defaultAccount.apiSecret };
+  try {
+    await runChild(env, samples);
+  } finally {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
   const half = samples.slice(Math.floor(samples.length / 2));
   if (half.length < 3) throw new Error('too few samples: raise SOAK_SECONDS');
   const first = samples[0] as Sample;
