@@ -19,6 +19,8 @@ import type { OrderManager, ResolveOutcome } from './order-manager.js';
 
 export const HISTORY_CHECKPOINT = 'executedHistory.endDate';
 export const RECONCILED_AT = 'reconcile.completedMs';
+/** A local clock ahead of the venue by more than this moves the history anchor back, ms. */
+const SKEW_TOLERANCE_MS = 2_000;
 
 export interface ReconcilerOptions {
   /** Page size of the history scan, 1..100. Default 100. */
@@ -103,9 +105,11 @@ export class Reconciler {
     // The anchor is never ahead of the venue's clock: with a local clock ahead by more than the
     // overlap, a deal stamped after the venue's "now" but before a local anchor would fall
     // between this scan and the next one's start. A clock behind only delays deals a scan.
+    // `Date` headers have whole seconds, so a measured skew of up to about -1 s is only that
+    // rounding plus latency: below the tolerance the local clock is the anchor.
     const now = clock.now();
     const skew = gateway.clockSkewMs?.() ?? 0;
-    const endDate = Math.floor(Math.min(now, now + skew) / 1000);
+    const endDate = Math.floor((skew < -SKEW_TOLERANCE_MS ? now + skew : now) / 1000);
     const startDate = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapSec);
     const stage = store.scanStage;
     stage.clear();

@@ -113,6 +113,12 @@ describe('Reconciler with a fake venue', () => {
     expect(e.store.orders.get(o!.clientOrderId)?.state).toBe('FILLED');
   });
 
+  it('a skew within the Date header\'s whole-second rounding leaves the local clock as the anchor', async () => {
+    const { e, g, clock } = setup();
+    g.skewMs = -1_400;
+    expect((await e.reconciler.scanOnce()).endDate).toBe(Math.floor(clock.now() / 1000));
+  });
+
   it('an overfill is recorded with every fill and raises an alert', async () => {
     const { e, g, clock } = setup();
     const [o] = await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('100') }]);
