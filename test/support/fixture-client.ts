@@ -72,3 +72,13 @@ export async function until(cond: () => boolean, ms = 3000): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/** The error a promise rejects with (fails the test when it resolves or rejects with a non-Error). */
+export async function failure(p: Promise<unknown>): Promise<Error> {
+  const r = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(r instanceof Error)) throw new Error('expected a rejection');
+  return r;
+}

@@ -10,7 +10,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { AmbiguousOutcomeError, TransientError } from '../../../src/core/errors.js';
-import { fixtureClient } from '../../support/fixture-client.js';
+import { failure, fixtureClient } from '../../support/fixture-client.js';
 
 const BLACKHOLE = `
 const net = require('node:net');
@@ -54,15 +54,6 @@ afterAll(() => {
   for (const s of fillers) s.destroy();
   child.kill('SIGKILL');
 });
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  const r = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(r instanceof Error)) throw new Error('expected a rejection');
-  return r;
-}
 
 describe('connect timeout', () => {
   it('a write that cannot connect is a TransientError timeout, not an ambiguous outcome', async () => {

@@ -19,7 +19,7 @@ import type { ApiClient } from '../../../src/exchange/client.js';
 import type { CollateralOrderRequest } from '../../../src/exchange/gateway.js';
 import { refusalError } from '../../../src/exchange/errors.js';
 import { FixtureServer, type Reply } from '../../support/fixture-server.js';
-import { fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
+import { failure, fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 
 const COLL = '/api/v4/order/collateral/limit';
 const CANCEL = '/api/v4/order/cancel';
@@ -43,15 +43,6 @@ afterAll(async () => {
 beforeEach(() => server.reset());
 
 const order: CollateralOrderRequest = { market: 'BTC_PERP', side: 'buy', amount: dec('0.01'), price: dec('40000'), clientOrderId: 'c-7' };
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  const r = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(r instanceof Error)) throw new Error('expected a rejection');
-  return r;
-}
 
 describe('venue refusals (never retried)', () => {
   const cases: [string, number, unknown, string][] = [
