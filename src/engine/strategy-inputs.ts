@@ -107,15 +107,16 @@ export class StrategyInputs {
   /** The data of `strategyId`'s next context. */
   snapshot(strategyId: string, venue: VenueView): SnapshotData {
     const { store, read } = this.deps;
-    const ownOrders = store.orders.listByStrategy(strategyId);
-    const parents = new Map(ownOrders.map((o) => [o.clientOrderId, o]));
-    const collateralMarkets = new Set(ownOrders.filter((o) => o.kind === 'collateral').map((o) => o.market));
-    const legs = store.children.all().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
+    // Runs on every tick: only the unsettled legs and their parents are read, never the
+    // strategy's whole order history.
+    const collateralMarkets = new Set(store.orders.marketsOfKind(strategyId, 'collateral'));
+    const legs = store.children.live().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
+    const parentMarket = new Map(legs.map((c) => [c.parentClientOrderId, store.orders.get(c.parentClientOrderId)?.market]));
     const positions: PositionView[] = read.positions(strategyId).map((p) => {
       const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
       let protection: PositionView['protection'] = null;
       if (kind === 'collateral') {
-        const here = legs.filter((c) => parents.get(c.parentClientOrderId)?.market === p.market);
+        const here = legs.filter((c) => parentMarket.get(c.parentClientOrderId) === p.market);
         protection = {
           stopLoss: here.find((c) => c.kind === 'stop_loss')?.price ?? null,
           takeProfit: here.find((c) => c.kind === 'take_profit')?.price ?? null,

@@ -169,6 +169,12 @@ export class OrdersRepository {
     return rows.map(toRecord);
   }
 
+  /** Markets in which a strategy ever placed an order of `kind` (through the strategy index). */
+  marketsOfKind(strategyId: string, kind: OrderKind): string[] {
+    const rows = this.db.prepare('SELECT DISTINCT market FROM orders WHERE strategy_id = ? AND kind = ? ORDER BY market').all(strategyId, kind) as { market: string }[];
+    return rows.map((r) => r.market);
+  }
+
   all(): OrderRecord[] {
     return (this.db.prepare('SELECT * FROM orders ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(toRecord);
   }
