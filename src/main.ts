@@ -24,7 +24,7 @@ import { OrderManager } from './engine/order-manager.js';
 import { ReadModels } from './engine/read-models.js';
 import { MarketData } from './market-data.js';
 import { closePaperGhosts, paperMarkets } from './paper-venue.js';
-import { Reconciler } from './engine/reconciler.js';
+import { CLOCK_SKEW_TOLERANCE_MS, Reconciler } from './engine/reconciler.js';
 import { Scheduler } from './engine/scheduler.js';
 import { fillView, StrategyInputs } from './engine/strategy-inputs.js';
 import { StrategyRunner } from './engine/strategy-runner.js';
@@ -49,9 +49,6 @@ export async function loadConfiguredStrategies(config: BotConfig): Promise<Loade
   const specs = config.strategies.flatMap((s, index) => (s.enabled ? [{ index, module: s.module, id: s.id, params: s.params, schedule: s.schedule }] : []));
   return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets: new Set(Object.keys(config.markets)), validateSchedule: validateCron });
 }
-
-/** Above this |venue − local| clock difference the daemon warns (Date headers have 1 s resolution). */
-const CLOCK_SKEW_WARN_MS = 2_000;
 
 /** A running daemon. */
 export interface Daemon {
@@ -222,7 +219,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       const skew = gateway.clockSkewMs();
       if (skew === undefined) return;
       metrics.setClockSkew(skew);
-      const off = Math.abs(skew) > CLOCK_SKEW_WARN_MS;
+      const off = Math.abs(skew) > CLOCK_SKEW_TOLERANCE_MS;
       if (off && !skewWarned) logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
       if (!off && skewWarned) logger.info({ clockSkewMs: skew }, 'local clock back within 2 s of the venue');
       skewWarned = off;

@@ -19,8 +19,12 @@ import type { OrderManager, ResolveOutcome } from './order-manager.js';
 
 export const HISTORY_CHECKPOINT = 'executedHistory.endDate';
 export const RECONCILED_AT = 'reconcile.completedMs';
-/** A local clock ahead of the venue by more than this moves the history anchor back, ms. */
-const SKEW_TOLERANCE_MS = 2_000;
+/**
+ * Reply `Date` headers have whole seconds, so a measured skew within this is rounding and
+ * latency, not a clock difference. Beyond it (local clock ahead) the history anchor moves back,
+ * and the daemon warns either way. ms.
+ */
+export const CLOCK_SKEW_TOLERANCE_MS = 2_000;
 
 export interface ReconcilerOptions {
   /** Page size of the history scan, 1..100. Default 100. */
@@ -109,10 +113,9 @@ export class Reconciler {
     // rounding plus latency: below the tolerance the local clock is the anchor.
     const now = clock.now();
     const skew = gateway.clockSkewMs?.() ?? 0;
-    const endDate = Math.floor((skew < -SKEW_TOLERANCE_MS ? now + skew : now) / 1000);
+    const endDate = Math.floor((skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now) / 1000);
     const startDate = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapSec);
-    const stage = store.scanStage;
-    stage.clear();
+    const stage = store.scanStage; // empty: every scan clears it when it ends
     try {
       const result = await scanHistoryInto((q) => gateway.executedHistory(q), { ...(startDate === undefined ? {} : { startDate }), endDate, pageSize: this.pageSize }, {
         add: (page) => stage.add(page.map((d) => ({ dealId: d.dealId, timeMs: d.timeMs, payload: encodeFill(d) }))),
