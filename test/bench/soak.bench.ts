@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
 import { SystemClock } from '../../src/core/clock.js';
-import { paperMarkets } from '../../src/paper-venue.js';
+import { paperMarkets } from '../../src/daemon/paper-venue.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { writeSoakConfig } from './soak-config.js';
 

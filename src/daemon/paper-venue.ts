@@ -1,14 +1,14 @@
 /**
  * Paper mode's venue: the embedded simulator's markets built from the bot's configuration, and
  * the journal clean-up after a restart (the simulator keeps no state between runs). Wiring code,
- * like main.ts: never used in live mode.
+ * like the rest of src/daemon/: never used in live mode.
  */
-import type { BotConfig } from './config/index.js';
-import type { Clock } from './core/clock.js';
-import { LIVE_STATES } from './engine/order-state.js';
-import type { Logger } from './observability/logger.js';
-import { defaultMarkets, type MarketOptions } from './simulator/index.js';
-import type { Store } from './store/index.js';
+import type { BotConfig } from '../config/index.js';
+import type { Clock } from '../core/clock.js';
+import { LIVE_STATES } from '../engine/order-state.js';
+import type { Logger } from '../observability/logger.js';
+import { defaultMarkets, type MarketOptions } from '../simulator/index.js';
+import type { Store } from '../store/index.js';
 
 /** Simulator markets for paper mode: the configured markets and rules, plus a perpetual per base so the futures listing prices every market. */
 export function paperMarkets(config: BotConfig): MarketOptions[] {

@@ -2,11 +2,10 @@
  * The venue data strategies see in their snapshot: prices from the futures listing and the main
  * balances, refreshed at most once per `maxAgeMs` and one refresh at a time.
  */
-import type { Clock } from './core/clock.js';
-import type { Decimal } from './core/decimal.js';
-import type { ApiClient } from './exchange/client.js';
-import type { FuturesMarket } from './exchange/gateway.js';
-import type { PriceView } from './strategy-api/index.js';
+import type { Clock } from '../core/clock.js';
+import type { Decimal } from '../core/decimal.js';
+import type { ExchangeGateway, FuturesMarket } from '../exchange/gateway.js';
+import type { PriceView } from '../strategy-api/index.js';
 
 /** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
 export class MarketData {
@@ -16,7 +15,7 @@ export class MarketData {
   private inFlight: Promise<void> | undefined;
 
   constructor(
-    private readonly client: ApiClient,
+    private readonly gateway: Pick<ExchangeGateway, 'futures' | 'mainBalance'>,
     private readonly clock: Clock,
     private readonly maxAgeMs: number,
   ) {}
@@ -29,12 +28,8 @@ export class MarketData {
     return { prices: this.prices, balances: this.balances };
   }
 
-  latest(): { prices: Record<string, PriceView>; balances: Record<string, Decimal> } {
-    return { prices: this.prices, balances: this.balances };
-  }
-
   private async refresh(): Promise<void> {
-    const [futures, balances] = await Promise.all([this.client.futures(), this.client.mainBalance()]);
+    const [futures, balances] = await Promise.all([this.gateway.futures(), this.gateway.mainBalance()]);
     this.prices = pricesFromListing(futures);
     this.balances = Object.fromEntries(balances);
     this.atMs = this.clock.now();

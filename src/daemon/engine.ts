@@ -1,0 +1,105 @@
+/**
+ * The engine's parts, built once and shared: trading state, the order pipeline, reconciliation,
+ * the flex and credit jobs, venue data, the equity watch and the strategies' inputs.
+ */
+import type { BotConfig } from '../config/index.js';
+import type { Clock } from '../core/clock.js';
+import { AuthError, StoreError, errorCode, errorMessage } from '../core/errors.js';
+import { CreditJob } from '../engine/credit-job.js';
+import { EquityWatch } from '../engine/equity-watch.js';
+import { FlexJob } from '../engine/flex-job.js';
+import { MarketData } from '../engine/market-data.js';
+import { OrderManager } from '../engine/order-manager.js';
+import { ReadModels } from '../engine/read-models.js';
+import { Reconciler } from '../engine/reconciler.js';
+import { StrategyInputs } from '../engine/strategy-inputs.js';
+import { TradingStateController } from '../engine/trading-state.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { Logger } from '../observability/logger.js';
+import type { BotMetrics } from '../observability/metrics.js';
+import type { Store } from '../store/index.js';
+
+/** What every part of the daemon is built from. */
+export interface Base {
+  config: BotConfig;
+  clock: Clock;
+  logger: Logger;
+  store: Store;
+  metrics: BotMetrics;
+}
+
+export interface Engine {
+  readonly gateway: ExchangeGateway;
+  readonly tradingState: TradingStateController;
+  readonly orders: OrderManager;
+  readonly reconciler: Reconciler;
+  readonly flexJob: FlexJob;
+  readonly creditJob: CreditJob;
+  readonly market: MarketData;
+  readonly equityWatch: EquityWatch;
+  readonly inputs: StrategyInputs;
+  /** Halts trading (cancels only), persisted; a second call keeps the first reason. */
+  halt(reason: string): void;
+  /** Counts an engine fault; a store or auth fault halts trading (a human must act). */
+  engineError(err: unknown): void;
+  /** Refreshes equity from venue prices and balances (the drawdown kill switch watches it). */
+  computeEquity(): Promise<void>;
+}
+
+function tradingStateOf(b: Base): TradingStateController {
+  const ts = new TradingStateController(b.store, b.clock, b.logger);
+  b.metrics.setTradingState(ts.get());
+  ts.onChange((c) => b.metrics.setTradingState(c.to));
+  return ts;
+}
+
+function haltWith(ts: TradingStateController, logger: Logger): (reason: string) => void {
+  return (reason) => {
+    if (ts.get() === 'HALTED') return;
+    try {
+      ts.set('HALTED', reason);
+    } catch (err) {
+      logger.error({ err }, 'could not persist HALTED; trading stops in memory only');
+    }
+  };
+}
+
+export function buildEngine(b: Base, gateway: ExchangeGateway): Engine {
+  const { config, clock, logger, store } = b;
+  const part = (name: string): Logger => logger.child({ part: name });
+  const tradingState = tradingStateOf(b);
+  const halt = haltWith(tradingState, logger);
+  const orders = new OrderManager({ store, gateway, clock, logger: part('orders') });
+  const market = new MarketData(gateway, clock, 1_000);
+  const equityWatch = new EquityWatch({ store, equityAsset: config.risk.equityAsset, limits: config.risk, onBreach: halt });
+  return {
+    gateway,
+    tradingState,
+    orders,
+    reconciler: new Reconciler({ store, gateway, clock, logger: part('reconcile'), orders }),
+    flexJob: new FlexJob({ store, gateway, clock, logger: part('flex') }),
+    creditJob: new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState }),
+    market,
+    equityWatch,
+    inputs: new StrategyInputs({
+      store,
+      read: new ReadModels(store),
+      clock,
+      markets: config.markets,
+      limits: config.risk,
+      budgets: new Map(config.strategies.map((s) => [s.id, s.budgetQuote])),
+      tradingState: () => tradingState.get(),
+      equity: () => equityWatch.current,
+      recentFillsLimit: config.plugins.recentFillsLimit,
+    }),
+    halt,
+    engineError: (err) => {
+      b.metrics.error(errorCode(err));
+      if (err instanceof StoreError || err instanceof AuthError) halt(`${errorCode(err)}: ${errorMessage(err).slice(0, 120)}`);
+    },
+    computeEquity: async () => {
+      const { prices, balances } = await market.get();
+      equityWatch.update(balances, prices);
+    },
+  };
+}

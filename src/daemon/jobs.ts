@@ -1,0 +1,98 @@
+/**
+ * The scheduled work: reconciliation (with the health state it reports), flex, credit, equity,
+ * and one lane per strategy instance.
+ */
+import { errorCode } from '../core/errors.js';
+import { CLOCK_SKEW_TOLERANCE_MS } from '../engine/reconciler.js';
+import { Scheduler } from '../engine/scheduler.js';
+import type { HealthReport } from '../observability/health.js';
+import type { LoadedStrategy } from '../strategy-api/index.js';
+import type { Base, Engine } from './engine.js';
+import { laneOf, type Runners } from './runners.js';
+
+export function buildScheduler(b: Base, engine: Engine): Scheduler {
+  const { metrics, logger } = b;
+  return new Scheduler({
+    clock: b.clock,
+    maxConcurrent: b.config.jobs.maxConcurrentJobs,
+    events: {
+      onRun: (job, outcome, _s, endedMs, err) => {
+        metrics.jobRun(job, outcome, endedMs);
+        if (outcome !== 'failed') return;
+        logger.warn({ job, err }, 'job failed');
+        engine.engineError(err);
+      },
+      onSkip: (job) => {
+        metrics.jobSkipped(job);
+        logger.debug({ job }, 'tick skipped: previous run still going');
+      },
+    },
+  });
+}
+
+/** Runs reconciliation passes and keeps what `/healthz` reports about them. */
+export class ReconcileJob {
+  state: HealthReport['reconcile'] = { ok: false, lastSuccessMs: null, lastError: null };
+  private skewWarned = false;
+
+  constructor(
+    private readonly b: Base,
+    private readonly engine: Engine,
+  ) {}
+
+  readonly run = async (): Promise<void> => {
+    const { metrics } = this.b;
+    try {
+      const report = await this.engine.reconciler.reconcileOnce();
+      this.watchSkew();
+      this.state = { ok: true, lastSuccessMs: report.finishedMs, lastError: null };
+      metrics.setReconcile(true, report.finishedMs);
+    } catch (err) {
+      this.state = { ...this.state, ok: false, lastError: errorCode(err) };
+      metrics.setReconcile(false, null);
+      throw err;
+    }
+  };
+
+  /** The history anchor already follows the venue clock; the operator should still know. */
+  private watchSkew(): void {
+    const skew = this.engine.gateway.clockSkewMs?.();
+    if (skew === undefined) return;
+    this.b.metrics.setClockSkew(skew);
+    const off = Math.abs(skew) > CLOCK_SKEW_TOLERANCE_MS;
+    if (off && !this.skewWarned) this.b.logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
+    if (!off && this.skewWarned) this.b.logger.info({ clockSkewMs: skew }, 'local clock back within 2 s of the venue');
+    this.skewWarned = off;
+  }
+}
+
+/** First runs of the side jobs before trading starts; a failure there does not stop the start. */
+export async function runStartupJobs(b: Base, engine: Engine): Promise<void> {
+  const jobs: [string, () => Promise<unknown>][] = [
+    ['flex', () => engine.flexJob.runOnce()],
+    ['credit', () => engine.creditJob.runOnce()],
+    ['equity', () => engine.computeEquity()],
+  ];
+  for (const [job, run] of jobs) {
+    await run().catch((err: unknown) => b.logger.warn({ err, job }, 'start-up job failed; continuing'));
+  }
+}
+
+export function registerJobs(
+  b: Base,
+  engine: Engine,
+  scheduler: Scheduler,
+  reconcile: ReconcileJob,
+  runners: Runners,
+  strategies: readonly LoadedStrategy[],
+): void {
+  const { jobs } = b.config;
+  scheduler.add({ name: 'reconcile', cron: jobs.reconcileCron, run: reconcile.run });
+  scheduler.add({ name: 'flex', cron: jobs.flexPullCron, run: async () => void (await engine.flexJob.runOnce()) });
+  scheduler.add({ name: 'credit', cron: jobs.creditCheckCron, run: async () => void (await engine.creditJob.runOnce()) });
+  scheduler.add({ name: 'equity', cron: jobs.equityCheckCron, run: () => engine.computeEquity() });
+  for (const s of strategies) {
+    const runner = runners.get(s.id);
+    if (runner !== undefined) scheduler.add({ name: laneOf(s.id), cron: s.schedule, run: () => runner.tick() });
+  }
+}

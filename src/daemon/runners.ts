@@ -1,0 +1,61 @@
+/**
+ * One runner per strategy instance, on its own scheduler lane, and the path of committed fills
+ * to the owning strategy's `onFill`.
+ */
+import type { Scheduler } from '../engine/scheduler.js';
+import { fillView } from '../engine/strategy-inputs.js';
+import { StrategyRunner } from '../engine/strategy-runner.js';
+import type { LoadedStrategy, StateBackend } from '../strategy-api/index.js';
+import type { Base, Engine } from './engine.js';
+
+export type Runners = ReadonlyMap<string, StrategyRunner>;
+
+/** The scheduler lane of a strategy instance: its ticks, fills and init never overlap. */
+export const laneOf = (strategyId: string): string => `strategy:${strategyId}`;
+
+function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () => boolean): StrategyRunner {
+  const { metrics, config } = b;
+  return new StrategyRunner({
+    strategy: s,
+    clock: b.clock,
+    logger: b.logger,
+    orders: engine.orders,
+    snapshot: async (id) => engine.inputs.snapshot(id, await engine.market.get()),
+    risk: (id) => engine.inputs.risk(id),
+    onDrawdown: () => engine.halt('drawdown kill switch (risk gate)'),
+    state: b.store.strategyState(s.id) as StateBackend,
+    accepting,
+    events: {
+      refusal: (id, code) => metrics.refusal(id, code),
+      strategyError: (_id, code) => metrics.error(code),
+      engineError: (_id, err) => engine.engineError(err),
+      quarantined: (id) => metrics.setQuarantined(id, true),
+      placed: (id, status) => metrics.placed(id, status),
+    },
+    deadlineMs: config.plugins.hookDeadlineMs,
+    errorBudget: config.plugins.errorBudget,
+    errorWindowMs: config.plugins.errorWindowMs,
+  });
+}
+
+/** Builds the runners and routes each committed fill to its strategy's lane. */
+export function buildRunners(
+  b: Base,
+  engine: Engine,
+  scheduler: Scheduler,
+  strategies: readonly LoadedStrategy[],
+  accepting: () => boolean,
+): Runners {
+  const runners = new Map<string, StrategyRunner>();
+  for (const s of strategies) {
+    runners.set(s.id, buildRunner(b, engine, s, accepting));
+    b.metrics.setQuarantined(s.id, false);
+  }
+  engine.reconciler.onFill(({ strategyId, fill }) => {
+    b.metrics.fill(strategyId);
+    const runner = runners.get(strategyId);
+    if (runner === undefined) return;
+    void scheduler.enqueue(laneOf(strategyId), `fill:${strategyId}`, () => runner.fill(fillView(fill)));
+  });
+  return runners;
+}
