@@ -2,13 +2,12 @@
  * A persisted HALTED state survives a restart (health 503, no orders placed) until an operator
  * starts the daemon with `--resume-trading`.
  */
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { TradingStateController } from '../../src/engine/trading-state.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { openStore, openStoreReadOnly } from '../../src/store/index.js';
-import { pollUntil, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, pollUntil, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
 
 const config = {
   markets: { BTC_USDT: { tick: '0.01', step: '0.000001', minAmount: '0.00001', minTotalQuote: '5.05', maxPositionBase: '1' } },
@@ -16,15 +15,6 @@ const config = {
   risk: { maxNotionalPerOrderQuote: '500' },
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function healthz(port: number): Promise<{ code: number; body: { status: string; tradingState: string; jobs: Record<string, { lastRunMs: number | null }> } } | undefined> {
   const r = await fetch(`http://127.0.0.1:${port}/healthz`);

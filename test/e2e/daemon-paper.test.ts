@@ -3,11 +3,13 @@
  * healthy, places grid orders, receives fills, `status --json` shows them, SIGINT exits 0, and a
  * restart on the same data dir continues (new orders, sequence not reused, no duplicate ladder).
  */
-import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { openStoreReadOnly, type OrderRecord } from '../../src/store/index.js';
-import { logLines, pollUntil, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { LOCK_PID_FILE } from '../../src/store/lock.js';
+import { freePort, pollUntil, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
 
 const config = {
   markets: {
@@ -23,15 +25,6 @@ const config = {
   shutdown: { drainTimeoutMs: 5000 },
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function orders(dataDir: string): OrderRecord[] {
   const store = openStoreReadOnly(dataDir, new SystemClock());
@@ -50,12 +43,13 @@ afterEach(() => {
   running = null;
 });
 
-async function stopWithSigint(p: DaemonProcess): Promise<void> {
+/** A clean stop exits 0 and closes the store (a killed process would leave its pid file behind). */
+async function stopWithSigint(p: DaemonProcess, dataDir: string): Promise<void> {
   p.child.kill('SIGINT');
   const { code } = await p.exited;
   expect(code).toBe(0);
-  expect(logLines(p.stdout()).some((l) => l['msg'] === 'stopped')).toBe(true);
   running = null;
+  expect(existsSync(path.join(dataDir, LOCK_PID_FILE))).toBe(false);
 }
 
 describe('daemon in paper mode', () => {
@@ -85,7 +79,7 @@ describe('daemon in paper mode', () => {
     expect(metrics).toMatch(/bot_fills_total\{strategy="grid"\} [1-9]/);
     expect(metrics).toMatch(/^bot_clock_skew_seconds -?\d/m);
 
-    await stopWithSigint(first);
+    await stopWithSigint(first, dataDir);
     const before = orders(dataDir);
     expect(before.length).toBeGreaterThan(0);
     const maxSeq = Math.max(...before.filter((o) => o.strategyId === 'grid').map((o) => seq(o.clientOrderId)));
@@ -105,6 +99,6 @@ describe('daemon in paper mode', () => {
     expect(live.length).toBeLessThanOrEqual(6);
     expect(new Set(live.map((o) => o.price.toFixed())).size).toBe(live.length);
 
-    await stopWithSigint(second);
+    await stopWithSigint(second, dataDir);
   });
 });
