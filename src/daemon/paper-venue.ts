@@ -10,34 +10,47 @@ import type { Logger } from '../observability/logger.js';
 import { defaultMarkets, type MarketOptions } from '../simulator/index.js';
 import type { Store } from '../store/index.js';
 
-/** Simulator markets for paper mode: the configured markets and rules, plus a perpetual per base so the futures listing prices every market. */
+/** The configured markets, plus a perpetual per base so the futures listing prices every market. */
+function paperMarketNames(config: BotConfig): string[] {
+  const names = new Set(Object.keys(config.markets));
+  for (const name of [...names]) {
+    const [base] = name.split('_');
+    if (!name.endsWith('_PERP') && base !== undefined) names.add(`${base}_PERP`);
+  }
+  return [...names];
+}
+
+function startPrice(config: BotConfig, name: string, fallback: MarketOptions | undefined): string {
+  const prices = config.paper.startPrices;
+  const spot = prices[name.replace(/_PERP$/, '_USDT')];
+  return prices[name]?.toFixed() ?? fallback?.startPrice ?? spot?.toFixed() ?? '100';
+}
+
+/** Rules of a market: the configured ones, else the simulator's default market of that name, else generic ones. */
+function paperRules(config: BotConfig, name: string, fallback: MarketOptions | undefined): Pick<MarketOptions, 'tick' | 'step' | 'minAmount' | 'minTotal'> {
+  const rules = config.markets[name];
+  if (rules !== undefined) {
+    return { tick: rules.tick.toFixed(), step: rules.step.toFixed(), minAmount: rules.minAmount.toFixed(), minTotal: rules.minTotalQuote.toFixed() };
+  }
+  return { tick: fallback?.tick ?? '0.01', step: fallback?.step ?? '0.0001', minAmount: fallback?.minAmount ?? '0.0001', minTotal: fallback?.minTotal ?? '5' };
+}
+
+/** Simulator markets for paper mode, built from the bot's configuration. */
 export function paperMarkets(config: BotConfig): MarketOptions[] {
   const defaults = new Map(defaultMarkets().map((m) => [m.name, m]));
-  const out: MarketOptions[] = [];
-  const names = new Set(Object.keys(config.markets));
-  for (const name of names) {
-    const [base] = name.split('_');
-    if (!name.endsWith('_PERP') && base !== undefined && !names.has(`${base}_PERP`)) names.add(`${base}_PERP`);
-  }
-  for (const name of names) {
-    const rules = config.markets[name];
+  return paperMarketNames(config).map((name) => {
     const fallback = defaults.get(name);
-    const start = config.paper.startPrices[name]?.toFixed() ?? fallback?.startPrice ?? config.paper.startPrices[name.replace(/_PERP$/, '_USDT')]?.toFixed() ?? '100';
-    out.push({
+    return {
       name,
       // A spot market and its perpetual follow one price path, so a spot strategy priced from
       // the futures listing quotes around the spot market's own price.
       pricePath: name.split('_')[0] ?? name,
-      startPrice: start,
-      tick: rules?.tick.toFixed() ?? fallback?.tick ?? '0.01',
-      step: rules?.step.toFixed() ?? fallback?.step ?? '0.0001',
-      minAmount: rules?.minAmount.toFixed() ?? fallback?.minAmount ?? '0.0001',
-      minTotal: rules?.minTotalQuote.toFixed() ?? fallback?.minTotal ?? '5',
+      startPrice: startPrice(config, name, fallback),
+      ...paperRules(config, name, fallback),
       volatility: config.paper.volatility.toFixed(),
       volumePerStep: config.paper.volumePerStep.toFixed(),
-    });
-  }
-  return out;
+    };
+  });
 }
 
 /**

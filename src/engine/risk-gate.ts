@@ -126,65 +126,109 @@ function emptyExposure(): MarketExposure {
   return { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 };
 }
 
-/**
- * Checks `orders` in sequence; each accepted order is added to the tally the next one sees.
- * Returns one decision per order, in order.
- */
-export function checkOrders(orders: readonly GateOrder[], snap: RiskSnapshot): GateDecision[] {
-  const exposure = new Map<string, MarketExposure>();
-  const own = new Map<string, Decimal>(Object.entries(snap.strategy.positionBase));
-  let committed = snap.strategy.committedQuote;
-  const reducingAccepted = new Map<string, Decimal>();
+/** Market known, amount and price on the grid, minimums and the per-order notional cap. */
+function checkShape(o: GateOrder, rules: MarketRules | undefined, limits: RiskLimits): GateDecision {
+  if (rules === undefined) return refuse('MARKET_UNKNOWN', `market ${o.market} is not configured`);
+  if (!isMultipleOf(o.amount, rules.step)) return refuse('AMOUNT_OFF_STEP', `amount ${o.amount.toFixed()} is not a multiple of ${rules.step.toFixed()}`);
+  if (!isMultipleOf(o.price, rules.tick)) return refuse('PRICE_OFF_TICK', `price ${o.price.toFixed()} is not a multiple of ${rules.tick.toFixed()}`);
+  if (o.amount.lte(0) || o.amount.lt(rules.minAmount)) return refuse('AMOUNT_BELOW_MIN', `amount ${o.amount.toFixed()} below ${rules.minAmount.toFixed()}`);
+  const notional = o.amount.mul(o.price);
+  if (notional.lt(rules.minTotalQuote)) return refuse('TOTAL_BELOW_MIN', `total ${notional.toFixed()} below ${rules.minTotalQuote.toFixed()}`);
+  if (notional.gt(limits.maxNotionalPerOrderQuote)) {
+    return refuse('NOTIONAL_ABOVE_MAX', `total ${notional.toFixed()} above ${limits.maxNotionalPerOrderQuote.toFixed()}`);
+  }
+  return { ok: true };
+}
 
-  return orders.map((o) => {
-    const standing = checkStanding(snap, 'order');
-    if (!standing.ok) return standing;
-    const rules = snap.markets[o.market];
-    if (rules === undefined) return refuse('MARKET_UNKNOWN', `market ${o.market} is not configured`);
-    if (!isMultipleOf(o.amount, rules.step)) return refuse('AMOUNT_OFF_STEP', `amount ${o.amount.toFixed()} is not a multiple of ${rules.step.toFixed()}`);
-    if (!isMultipleOf(o.price, rules.tick)) return refuse('PRICE_OFF_TICK', `price ${o.price.toFixed()} is not a multiple of ${rules.tick.toFixed()}`);
-    if (o.amount.lte(0) || o.amount.lt(rules.minAmount)) return refuse('AMOUNT_BELOW_MIN', `amount ${o.amount.toFixed()} below ${rules.minAmount.toFixed()}`);
-    const notional = o.amount.mul(o.price);
-    if (notional.lt(rules.minTotalQuote)) return refuse('TOTAL_BELOW_MIN', `total ${notional.toFixed()} below ${rules.minTotalQuote.toFixed()}`);
-    if (notional.gt(snap.limits.maxNotionalPerOrderQuote)) {
-      return refuse('NOTIONAL_ABOVE_MAX', `total ${notional.toFixed()} above ${snap.limits.maxNotionalPerOrderQuote.toFixed()}`);
-    }
+const signedAmount = (o: GateOrder): Decimal => (o.side === 'buy' ? o.amount : o.amount.neg());
 
-    const ex = exposure.get(o.market) ?? { ...(snap.exposure[o.market] ?? emptyExposure()) };
-    const signed = o.side === 'buy' ? o.amount : o.amount.neg();
-    // Reducing: against the bot's net position, and no larger than what is left of it after
-    // the reducing orders already accepted in this batch.
-    const alreadyReducing = reducingAccepted.get(o.market) ?? ZERO;
-    const reducing =
-      !ex.positionBase.isZero() && ex.positionBase.isNeg() !== signed.isNeg() && o.amount.plus(alreadyReducing).lte(ex.positionBase.abs());
-    if (snap.tradingState === 'REDUCE_ONLY' && !reducing) return refuse('REDUCE_ONLY', 'trading is reduce-only and this order would not reduce a position');
-    if (o.exit === true) {
-      const mine = own.get(o.market) ?? ZERO;
-      if (mine.isZero() || mine.isNeg() === signed.isNeg() || o.amount.gt(mine.abs())) {
-        return refuse('EXIT_NOT_REDUCING', `exit of ${o.amount.toFixed()} does not reduce the position of ${mine.toFixed()}`);
-      }
-    }
-    if (ex.openOrders + 1 > rules.maxOpenOrders) return refuse('MAX_OPEN_ORDERS', `${ex.openOrders} open orders in ${o.market} (max ${rules.maxOpenOrders})`);
-    if (!reducing) {
-      // Worst case: every open order on this side fills too.
-      const worst = o.side === 'buy' ? ex.positionBase.plus(ex.openBuyBase).plus(o.amount) : ex.positionBase.minus(ex.openSellBase).minus(o.amount);
-      if (worst.abs().gt(rules.maxPositionBase)) {
-        return refuse('MAX_POSITION', `worst-case position ${worst.toFixed()} beyond ${rules.maxPositionBase.toFixed()} in ${o.market}`);
-      }
-      if (committed.plus(notional).gt(snap.strategy.budgetQuote)) {
-        return refuse('BUDGET_EXCEEDED', `committed ${committed.plus(notional).toFixed()} above budget ${snap.strategy.budgetQuote.toFixed()}`);
-      }
-      committed = committed.plus(notional);
-    } else {
-      reducingAccepted.set(o.market, alreadyReducing.plus(o.amount));
-    }
-    exposure.set(o.market, {
+/** The running tally of one batch: what the orders accepted so far add to the snapshot. */
+class Tally {
+  private readonly exposure = new Map<string, MarketExposure>();
+  private readonly own: Map<string, Decimal>;
+  private readonly reducingAccepted = new Map<string, Decimal>();
+  committed: Decimal;
+
+  constructor(private readonly snap: RiskSnapshot) {
+    this.own = new Map(Object.entries(snap.strategy.positionBase));
+    this.committed = snap.strategy.committedQuote;
+  }
+
+  exposureOf(market: string): MarketExposure {
+    return this.exposure.get(market) ?? { ...(this.snap.exposure[market] ?? emptyExposure()) };
+  }
+
+  ownPosition(market: string): Decimal {
+    return this.own.get(market) ?? ZERO;
+  }
+
+  /**
+   * Reducing: against the bot's net position, and no larger than what is left of it after the
+   * reducing orders already accepted in this batch.
+   */
+  reduces(o: GateOrder, ex: MarketExposure): boolean {
+    const already = this.reducingAccepted.get(o.market) ?? ZERO;
+    const against = ex.positionBase.isNeg() !== signedAmount(o).isNeg();
+    return !ex.positionBase.isZero() && against && o.amount.plus(already).lte(ex.positionBase.abs());
+  }
+
+  accept(o: GateOrder, ex: MarketExposure, reducing: boolean): void {
+    if (reducing) this.reducingAccepted.set(o.market, (this.reducingAccepted.get(o.market) ?? ZERO).plus(o.amount));
+    else this.committed = this.committed.plus(o.amount.mul(o.price));
+    this.exposure.set(o.market, {
       ...ex,
       openOrders: ex.openOrders + 1,
       openBuyBase: o.side === 'buy' ? ex.openBuyBase.plus(o.amount) : ex.openBuyBase,
       openSellBase: o.side === 'sell' ? ex.openSellBase.plus(o.amount) : ex.openSellBase,
     });
-    if (o.exit === true) own.set(o.market, (own.get(o.market) ?? ZERO).plus(signed));
-    return { ok: true };
-  });
+    if (o.exit === true) this.own.set(o.market, this.ownPosition(o.market).plus(signedAmount(o)));
+  }
+}
+
+function checkExit(o: GateOrder, tally: Tally): GateDecision {
+  const mine = tally.ownPosition(o.market);
+  if (mine.isZero() || mine.isNeg() === signedAmount(o).isNeg() || o.amount.gt(mine.abs())) {
+    return refuse('EXIT_NOT_REDUCING', `exit of ${o.amount.toFixed()} does not reduce the position of ${mine.toFixed()}`);
+  }
+  return { ok: true };
+}
+
+/** Worst case (every open order on this side fills too) within the position limit, and the budget. */
+function checkGrowth(o: GateOrder, ex: MarketExposure, rules: MarketRules, snap: RiskSnapshot, tally: Tally): GateDecision {
+  const worst = o.side === 'buy' ? ex.positionBase.plus(ex.openBuyBase).plus(o.amount) : ex.positionBase.minus(ex.openSellBase).minus(o.amount);
+  if (worst.abs().gt(rules.maxPositionBase)) {
+    return refuse('MAX_POSITION', `worst-case position ${worst.toFixed()} beyond ${rules.maxPositionBase.toFixed()} in ${o.market}`);
+  }
+  const committed = tally.committed.plus(o.amount.mul(o.price));
+  if (committed.gt(snap.strategy.budgetQuote)) {
+    return refuse('BUDGET_EXCEEDED', `committed ${committed.toFixed()} above budget ${snap.strategy.budgetQuote.toFixed()}`);
+  }
+  return { ok: true };
+}
+
+function checkOne(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecision {
+  const standing = checkStanding(snap, 'order');
+  if (!standing.ok) return standing;
+  const rules = snap.markets[o.market];
+  const shape = checkShape(o, rules, snap.limits);
+  if (!shape.ok || rules === undefined) return shape;
+  const ex = tally.exposureOf(o.market);
+  const reducing = tally.reduces(o, ex);
+  if (snap.tradingState === 'REDUCE_ONLY' && !reducing) return refuse('REDUCE_ONLY', 'trading is reduce-only and this order would not reduce a position');
+  const exit = o.exit === true ? checkExit(o, tally) : { ok: true as const };
+  if (!exit.ok) return exit;
+  if (ex.openOrders + 1 > rules.maxOpenOrders) return refuse('MAX_OPEN_ORDERS', `${ex.openOrders} open orders in ${o.market} (max ${rules.maxOpenOrders})`);
+  const growth = reducing ? { ok: true as const } : checkGrowth(o, ex, rules, snap, tally);
+  if (!growth.ok) return growth;
+  tally.accept(o, ex, reducing);
+  return { ok: true };
+}
+
+/**
+ * Checks `orders` in sequence; each accepted order is added to the tally the next one sees.
+ * Returns one decision per order, in order.
+ */
+export function checkOrders(orders: readonly GateOrder[], snap: RiskSnapshot): GateDecision[] {
+  const tally = new Tally(snap);
+  return orders.map((o) => checkOne(o, snap, tally));
 }
