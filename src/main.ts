@@ -35,7 +35,7 @@ import type { Logger } from './observability/logger.js';
 import { BotMetrics } from './observability/metrics.js';
 import { startSimulator, type SimulatorHandle } from './simulator/index.js';
 import { openStore, type Store } from './store/index.js';
-import { loadStrategies, type LoadedStrategy, type StateBackend } from './strategy-api/index.js';
+import { loadStrategies, type LoadedStrategy, type StateBackend } from './strategy-api/host.js';
 
 /** Where strategy modules live: `strategies/` next to `src/` (source) or inside `dist/` (build). */
 export function strategyLoaderPaths(): { dirs: string[]; extensions: string[] } {

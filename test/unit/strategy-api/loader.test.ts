@@ -4,7 +4,7 @@ import path from 'node:path';
 import { validate } from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
-import { loadStrategies, type InstanceSpec, type LoaderOptions } from '../../../src/strategy-api/loader.js';
+import { loadStrategies, type InstanceSpec, type LoaderOptions } from '../../../src/strategy-api/host.js';
 
 const options: LoaderOptions = {
   dirs: [path.resolve('strategies')],
