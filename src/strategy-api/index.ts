@@ -6,6 +6,7 @@
  */
 export { Decimal, ZERO, dec, sum, truncateToStep, roundToTick, isMultipleOf } from '../core/decimal.js';
 export { z } from 'zod';
+export { p, type DecimalBounds, type IntBounds } from './params.js';
 export { defineStrategy, type StrategyDefinition } from './define.js';
 export { intents, type IntentInput, type HookResult } from './intents.js';
 export type {
