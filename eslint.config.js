@@ -83,17 +83,23 @@ export default tseslint.config(
       ],
     },
   })),
+  // Strategies see the author surface only (src/strategy-api/index.ts): not the host side that
+  // runs them, not the rest of src/, and no second copy of decimal.js or zod.
   {
     files: ['strategies/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'decimal.js', message: 'Import Decimal from the strategy API.' }],
+          paths: [
+            { name: 'decimal.js', message: 'Import Decimal from src/strategy-api/index.js.' },
+            { name: 'zod', message: 'Import z from src/strategy-api/index.js.' },
+          ],
           patterns: [
             {
-              group: ['**/src/*', '!**/src/strategy-api', '**/src/*/**', '!**/src/strategy-api/**'],
-              message: 'design.md section 2: strategies import only src/strategy-api.',
+              // gitignore semantics: a file is re-included only if its folder is not excluded.
+              group: ['**/src/*', '!**/src/strategy-api', '**/src/*/**', '!**/src/strategy-api/index.js'],
+              message: 'design.md section 2: strategies import only the author surface, src/strategy-api/index.js.',
             },
           ],
         },

@@ -17,20 +17,19 @@
  * `takeProfitPct`, `entryTimeoutMs` (default 60000), `protectionGraceMs` (default 0),
  * `exitSlippagePct` (default "0.5").
  */
-import { Decimal, defineStrategy, intents, z, type IntentInput, type JsonValue, type StrategyContext } from '../src/strategy-api/index.js';
-
-const pct = z.string().regex(/^\d+(\.\d+)?$/, 'a percentage as a decimal string').refine((s) => new Decimal(s).gt(0) && new Decimal(s).lt(100), 'a percentage > 0 and < 100');
+import { Decimal, defineStrategy, intents, p, z, type IntentInput, type JsonValue, type PriceView, type StrategyContext } from '../src/strategy-api/index.js';
 
 export const collateralSignalParams = z.strictObject({
-  market: z.string(),
-  amount: z.string().regex(/^\d+(\.\d+)?$/, 'an amount as a decimal string').refine((s) => new Decimal(s).gt(0), 'an amount > 0'),
-  lookbackTicks: z.int().min(1).max(1_000),
-  thresholdPct: pct,
-  stopLossPct: pct,
-  takeProfitPct: pct,
-  entryTimeoutMs: z.int().min(1_000).default(60_000),
-  protectionGraceMs: z.int().min(0).default(0),
-  exitSlippagePct: pct.default('0.5'),
+  market: p.market(),
+  amount: p.positive(),
+  lookbackTicks: p.int({ min: 1, max: 1_000 }),
+  thresholdPct: p.percent(),
+  stopLossPct: p.percent(),
+  takeProfitPct: p.percent(),
+  entryTimeoutMs: p.int({ min: 1_000 }).default(60_000),
+  protectionGraceMs: p.int({ min: 0 }).default(0),
+  // prefault: the default is written as the config would write it, and parsed like it.
+  exitSlippagePct: p.percent().prefault('0.5'),
 });
 export type CollateralSignalParams = z.output<typeof collateralSignalParams>;
 
@@ -41,7 +40,7 @@ function history(ctx: StrategyContext<CollateralSignalParams>): string[] {
 
 /** Exit when the position lacks its stop-loss beyond the grace period; null when protected. */
 function protectionCheck(ctx: StrategyContext<CollateralSignalParams>, base: Decimal, hasStop: boolean): IntentInput[] | null {
-  const p = ctx.params;
+  const params = ctx.params;
   if (hasStop) {
     ctx.state.delete('unprotectedSinceMs');
     return null;
@@ -49,51 +48,55 @@ function protectionCheck(ctx: StrategyContext<CollateralSignalParams>, base: Dec
   const since = ctx.state.get('unprotectedSinceMs');
   const sinceMs = typeof since === 'number' ? since : ctx.nowMs;
   if (typeof since !== 'number') ctx.state.set('unprotectedSinceMs', sinceMs);
-  if (ctx.nowMs - sinceMs < p.protectionGraceMs) return [];
+  if (ctx.nowMs - sinceMs < params.protectionGraceMs) return [];
   const exitSide = base.gt(0) ? 'sell' : 'buy';
-  if (ctx.openOrders.some((o) => o.market === p.market && o.side === exitSide)) return [];
-  const quote = ctx.prices[p.market];
+  if (ctx.openOrders.some((o) => o.market === params.market && o.side === exitSide)) return [];
+  const quote = ctx.prices[params.market];
   if (quote === undefined) return [];
-  const slip = new Decimal(p.exitSlippagePct).div(100);
+  const slip = params.exitSlippagePct.div(100);
   const price = exitSide === 'sell' ? quote.bid.mul(new Decimal(1).minus(slip)) : quote.ask.mul(slip.plus(1));
-  ctx.log.warn({ market: p.market, position: base.toFixed() }, 'position without stop-loss: exiting');
-  return [intents.placeCollateral({ market: p.market, side: exitSide, amount: base.abs(), price, exit: true, ioc: true })];
+  ctx.log.warn({ market: params.market, position: base.toFixed() }, 'position without stop-loss: exiting');
+  return [intents.placeCollateral({ market: params.market, side: exitSide, amount: base.abs(), price, exit: true, ioc: true })];
 }
 
 export function decide(ctx: StrategyContext<CollateralSignalParams>): IntentInput[] {
-  const p = ctx.params;
-  const quote = ctx.prices[p.market];
+  const params = ctx.params;
+  const quote = ctx.prices[params.market];
   if (quote === undefined) return [];
-  const prices = [...history(ctx), quote.last.toFixed()].slice(-(p.lookbackTicks + 1));
+  const prices = [...history(ctx), quote.last.toFixed()].slice(-(params.lookbackTicks + 1));
   ctx.state.set('prices', prices);
 
-  const position = ctx.positions.find((x) => x.market === p.market && !x.base.isZero());
+  const position = ctx.positions.find((x) => x.market === params.market && !x.base.isZero());
   if (position !== undefined) {
     return protectionCheck(ctx, position.base, position.protection?.stopLoss != null) ?? [];
   }
   ctx.state.delete('unprotectedSinceMs');
 
-  const pending = ctx.openOrders.filter((o) => o.market === p.market);
+  const pending = ctx.openOrders.filter((o) => o.market === params.market);
   if (pending.length > 0) {
-    return pending.filter((o) => ctx.nowMs - o.createdMs > p.entryTimeoutMs && o.state !== 'PENDING_CANCEL').map((o) => intents.cancel(o.clientOrderId));
+    return pending.filter((o) => ctx.nowMs - o.createdMs > params.entryTimeoutMs && o.state !== 'PENDING_CANCEL').map((o) => intents.cancel(o.clientOrderId));
   }
-  if (prices.length < p.lookbackTicks + 1) return [];
+  if (prices.length < params.lookbackTicks + 1) return [];
   const first = new Decimal(prices[0] ?? quote.last.toFixed());
   const change = quote.last.minus(first).div(first).mul(100);
-  const threshold = new Decimal(p.thresholdPct);
-  if (change.abs().lte(threshold)) return [];
+  if (change.abs().lte(params.thresholdPct)) return [];
+  return enter(ctx, quote, change);
+}
 
+/** The entry in the direction of `change` (percent), with its stop-loss and take-profit. */
+function enter(ctx: StrategyContext<CollateralSignalParams>, quote: PriceView, change: Decimal): IntentInput[] {
+  const params = ctx.params;
   const side = change.gt(0) ? 'buy' : 'sell';
   const price = side === 'buy' ? quote.ask : quote.bid;
-  const sl = new Decimal(p.stopLossPct).div(100);
-  const tp = new Decimal(p.takeProfitPct).div(100);
+  const sl = params.stopLossPct.div(100);
+  const tp = params.takeProfitPct.div(100);
   const one = new Decimal(1);
-  ctx.log.info({ market: p.market, side, changePct: change.toFixed(4) }, 'signal: entering');
+  ctx.log.info({ market: params.market, side, changePct: change.toFixed(4) }, 'signal: entering');
   return [
     intents.placeCollateral({
-      market: p.market,
+      market: params.market,
       side,
-      amount: new Decimal(p.amount),
+      amount: params.amount,
       price,
       stopLoss: side === 'buy' ? price.mul(one.minus(sl)) : price.mul(one.plus(sl)),
       takeProfit: side === 'buy' ? price.mul(one.plus(tp)) : price.mul(one.minus(tp)),
@@ -105,7 +108,6 @@ export default defineStrategy<CollateralSignalParams>({
   name: 'collateral-signal',
   params: collateralSignalParams,
   schedule: '*/15 * * * * *',
-  marketParams: ['market'],
   onTick: (ctx) => decide(ctx),
   onFill: (ctx, fill) => {
     ctx.log.info({ side: fill.side, price: fill.price.toFixed(), amount: fill.amount.toFixed() }, 'collateral fill');

@@ -17,15 +17,13 @@
  * Params: `market`, `levels` (per side, 1..20), `spacingPct` (decimal string, per level),
  * `orderAmount` (base per order, decimal string), `postOnly` (default true).
  */
-import { Decimal, defineStrategy, intents, z, type IntentInput, type StrategyContext } from '../src/strategy-api/index.js';
-
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'a decimal string such as "0.5"');
+import { Decimal, defineStrategy, intents, p, z, type IntentInput, type StrategyContext } from '../src/strategy-api/index.js';
 
 export const spotGridParams = z.strictObject({
-  market: z.string(),
-  levels: z.int().min(1).max(20),
-  spacingPct: decimalString.refine((s) => new Decimal(s).gt(0) && new Decimal(s).lt(50), 'a percentage > 0 and < 50'),
-  orderAmount: decimalString.refine((s) => new Decimal(s).gt(0), 'an amount > 0'),
+  market: p.market(),
+  levels: p.int({ min: 1, max: 20 }),
+  spacingPct: p.percent({ lt: '50' }),
+  orderAmount: p.positive(),
   postOnly: z.boolean().default(true),
 });
 export type SpotGridParams = z.output<typeof spotGridParams>;
@@ -40,29 +38,29 @@ export function ladder(centre: Decimal, levels: number, spacingPct: Decimal): De
 
 /** The intents that bring the ladder in line with the open orders and the price. */
 export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[] {
-  const p = ctx.params;
-  const price = ctx.prices[p.market]?.last;
+  const params = ctx.params;
+  const price = ctx.prices[params.market]?.last;
   if (price === undefined) {
-    ctx.log.warn({ market: p.market }, 'no price for the grid market; skipping');
+    ctx.log.warn({ market: params.market }, 'no price for the grid market; skipping');
     return [];
   }
-  const spacing = new Decimal(p.spacingPct);
+  const spacing = params.spacingPct;
   const storedCentre = ctx.state.get('centre');
   const centre = typeof storedCentre === 'string' ? new Decimal(storedCentre) : price;
   if (typeof storedCentre !== 'string') ctx.state.set('centre', centre.toFixed());
 
-  const levels = ladder(centre, p.levels, spacing);
+  const levels = ladder(centre, params.levels, spacing);
   const halfGap = centre.mul(spacing).div(200);
   const lowest = levels[0] ?? centre;
   const highest = levels[levels.length - 1] ?? centre;
   const outside = centre.mul(spacing).div(100);
   if (price.lt(lowest.minus(outside)) || price.gt(highest.plus(outside))) {
-    ctx.log.info({ market: p.market, centre: centre.toFixed(), price: price.toFixed() }, 're-centring the grid');
+    ctx.log.info({ market: params.market, centre: centre.toFixed(), price: price.toFixed() }, 're-centring the grid');
     ctx.state.set('centre', price.toFixed());
-    return [intents.cancelAll(p.market)];
+    return [intents.cancelAll(params.market)];
   }
 
-  const mine = ctx.openOrders.filter((o) => o.market === p.market && o.state !== 'PENDING_CANCEL');
+  const mine = ctx.openOrders.filter((o) => o.market === params.market && o.state !== 'PENDING_CANCEL');
   let nearest = 0;
   levels.forEach((lvl, i) => {
     if (lvl.minus(price).abs().lt((levels[nearest] ?? lvl).minus(price).abs())) nearest = i;
@@ -72,7 +70,7 @@ export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[
     if (i === nearest) return;
     const taken = mine.some((o) => o.price.minus(lvl).abs().lte(halfGap));
     if (taken) return;
-    orders.push({ market: p.market, side: lvl.lt(price) ? 'buy' : 'sell', amount: new Decimal(p.orderAmount), price: lvl, postOnly: p.postOnly });
+    orders.push({ market: params.market, side: lvl.lt(price) ? 'buy' : 'sell', amount: params.orderAmount, price: lvl, postOnly: params.postOnly });
   });
   return orders.length === 0 ? [] : [intents.placeLimits(orders)];
 }
@@ -81,7 +79,6 @@ export default defineStrategy<SpotGridParams>({
   name: 'spot-grid',
   params: spotGridParams,
   schedule: '*/10 * * * * *',
-  marketParams: ['market'],
   onTick: (ctx) => maintainGrid(ctx),
   onFill: (ctx, fill) => {
     const fills = ctx.state.get('fills');

@@ -7,12 +7,12 @@
  * Params: `quoteAsset` (default "USDT"), `minQuoteBalance` (decimal string),
  * `closeCooldownMs` (default 600000).
  */
-import { Decimal, ZERO, defineStrategy, intents, z, type IntentInput, type StrategyContext } from '../src/strategy-api/index.js';
+import { ZERO, defineStrategy, intents, p, z, type IntentInput, type StrategyContext } from '../src/strategy-api/index.js';
 
 export const treasuryParams = z.strictObject({
-  quoteAsset: z.string().regex(/^[A-Z0-9]{1,16}$/).default('USDT'),
-  minQuoteBalance: z.string().regex(/^\d+(\.\d+)?$/, 'an amount as a decimal string'),
-  closeCooldownMs: z.int().min(0).default(600_000),
+  quoteAsset: p.asset().default('USDT'),
+  minQuoteBalance: p.nonNegative(),
+  closeCooldownMs: p.int({ min: 0 }).default(600_000),
 });
 export type TreasuryParams = z.output<typeof treasuryParams>;
 
@@ -27,14 +27,14 @@ function reportEarnings(ctx: StrategyContext<TreasuryParams>): void {
 }
 
 export function review(ctx: StrategyContext<TreasuryParams>): IntentInput[] {
-  const p = ctx.params;
+  const params = ctx.params;
   reportEarnings(ctx);
-  const balance = ctx.balances[p.quoteAsset] ?? ZERO;
-  if (balance.gte(new Decimal(p.minQuoteBalance))) return [];
+  const balance = ctx.balances[params.quoteAsset] ?? ZERO;
+  if (balance.gte(params.minQuoteBalance)) return [];
   const lastClose = ctx.state.get('lastCloseMs');
-  if (typeof lastClose === 'number' && ctx.nowMs - lastClose < p.closeCooldownMs) return [];
+  if (typeof lastClose === 'number' && ctx.nowMs - lastClose < params.closeCooldownMs) return [];
   const candidates = ctx.flex.investments
-    .filter((i) => i.currency === p.quoteAsset && i.amount.gt(0))
+    .filter((i) => i.currency === params.quoteAsset && i.amount.gt(0))
     .sort((a, b) => b.amount.comparedTo(a.amount));
   const pick = candidates[0];
   if (pick === undefined) return [];

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { validate as validateCron } from 'node-cron';
 import { Decimal, isDecimalString } from '../core/decimal.js';
+import { MARKET_RE } from '../core/market-names.js';
 
 /** A decimal string ≥ 0, parsed to Decimal. */
 export const decimalString = z
@@ -30,9 +31,6 @@ export const cronExpression = z
 
 /** Strategy instance ids prefix every clientOrderId (≤ 32 chars in all), so they stay short. */
 export const INSTANCE_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.]{0,15}$/;
-
-/** Market names as the venue spells them, e.g. `BTC_USDT`. */
-export const MARKET_RE = /^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/;
 
 const marketName = z.string().regex(MARKET_RE, { message: 'a market name such as "BTC_USDT"' });
 

@@ -6,7 +6,7 @@ import { errorCode } from '../core/errors.js';
 import { CLOCK_SKEW_TOLERANCE_MS } from '../engine/reconciler.js';
 import { Scheduler } from '../engine/scheduler.js';
 import type { HealthReport } from '../observability/health.js';
-import type { LoadedStrategy } from '../strategy-api/index.js';
+import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { Base, Engine } from './engine.js';
 import { laneOf, type Runners } from './runners.js';
 

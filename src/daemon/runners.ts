@@ -5,7 +5,7 @@
 import type { Scheduler } from '../engine/scheduler.js';
 import { fillView } from '../engine/strategy-inputs.js';
 import { StrategyRunner } from '../engine/strategy-runner.js';
-import type { LoadedStrategy, StateBackend } from '../strategy-api/index.js';
+import type { LoadedStrategy, StateBackend } from '../strategy-api/host.js';
 import type { Base, Engine } from './engine.js';
 
 export type Runners = ReadonlyMap<string, StrategyRunner>;

@@ -16,7 +16,7 @@ import type { HealthServer } from '../observability/health.js';
 import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';
 import { openStore } from '../store/index.js';
-import type { LoadedStrategy } from '../strategy-api/index.js';
+import type { LoadedStrategy } from '../strategy-api/host.js';
 import { buildEngine, type Base, type Engine } from './engine.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from './jobs.js';
 import { startObservability, type Phase } from './observability.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { validate as validateCron } from 'node-cron';
 import type { BotConfig } from '../config/index.js';
-import { loadStrategies, type LoadedStrategy } from '../strategy-api/index.js';
+import { loadStrategies, type LoadedStrategy } from '../strategy-api/host.js';
 
 /** Where strategy modules live: `strategies/` at the project root (source) or inside `dist/` (build). */
 export function strategyLoaderPaths(): { dirs: string[]; extensions: string[] } {

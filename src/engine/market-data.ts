@@ -5,7 +5,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { ExchangeGateway, FuturesMarket } from '../exchange/gateway.js';
-import type { PriceView } from '../strategy-api/index.js';
+import type { PriceView } from '../strategy-api/host.js';
 
 /** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
 export class MarketData {

@@ -9,7 +9,7 @@
 import type { Clock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { FillRecord, FlexRecordRow, OrderRecord, Store } from '../store/index.js';
-import type { FillView, FlexView, OrderView, PositionView, PriceView, SnapshotData } from '../strategy-api/index.js';
+import type { FillView, FlexView, OrderView, PositionView, PriceView, SnapshotData } from '../strategy-api/host.js';
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';

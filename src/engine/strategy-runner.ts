@@ -13,9 +13,8 @@ import type { Clock } from '../core/clock.js';
 import { roundToTick, truncateToStep, type Decimal } from '../core/decimal.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { BufferedState, buildContext, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/index.js';
-import type { FillView, Intent, LoadedStrategy, PlaceCollateralIntent, PlaceLimitsIntent, StrategyContext } from '../strategy-api/index.js';
-import { HookGuard } from '../strategy-api/safe-call.js';
+import { BufferedState, buildContext, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
+import type { FillView, Intent, LoadedStrategy, PlaceCollateralIntent, PlaceLimitsIntent, StrategyContext } from '../strategy-api/host.js';
 import { checkOrders, checkStanding, type GateDecision, type GateOrder, type MarketRules, type RiskSnapshot } from './risk-gate.js';
 import type { CancelOutcome, CollateralOrderSpec, FlexCloseOutcome, LimitOrderSpec, PlaceOutcome } from './order-manager.js';
 

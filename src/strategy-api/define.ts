@@ -11,12 +11,13 @@ type Awaitable<T> = T | Promise<T>;
 export interface StrategyDefinition<P = unknown> {
   /** Module name, for logs (instances are named by their configured id). */
   readonly name: string;
-  /** zod schema of the params; instances are validated against it at start-up. */
+  /**
+   * zod schema of the params (usually `z.strictObject` of `p.*` helpers); each instance's params
+   * are validated against it at start-up, and a `p.market()` param must name a configured market.
+   */
   readonly params: z.ZodType<P>;
   /** Default cron schedule of `onTick` (6 fields allowed: seconds first). Config may override. */
   readonly schedule: string;
-  /** Names of params that hold market names; the loader checks they are configured markets. */
-  readonly marketParams?: readonly string[];
   /** Once, after start-up reconciliation and before the first tick. May return intents. */
   readonly init?: (ctx: StrategyContext<P>) => Awaitable<HookResult>;
   /** On each scheduled tick. */

@@ -1,26 +1,26 @@
 /**
- * The strategy API: the only thing a strategy module imports (lint-enforced). Money helpers and
- * zod are re-exported so a plugin needs nothing else.
+ * The author surface: the only thing a strategy module imports (lint-enforced). Everything a
+ * plugin needs is here (the definition, intent builders, the snapshot types, Decimal and its
+ * money helpers, zod and the param helpers) and nothing of how the engine runs it: that side is
+ * `host.ts`.
  */
-export { Decimal, ZERO, dec, tryDec, toWire, truncateToStep, roundToTick, isMultipleOf, sum } from '../core/decimal.js';
+export { Decimal, ZERO, dec, sum, truncateToStep, roundToTick, isMultipleOf } from '../core/decimal.js';
 export { z } from 'zod';
-export { defineStrategy, isStrategyDefinition, type StrategyDefinition } from './define.js';
-export {
-  intents,
-  parseIntents,
-  intentSchema,
-  MAX_INTENTS_PER_CALL,
-  type Intent,
-  type IntentInput,
-  type HookResult,
-  type LimitOrderIntent,
-  type PlaceLimitsIntent,
-  type PlaceCollateralIntent,
-  type CancelIntent,
-  type CancelAllIntent,
-  type CloseFlexIntent,
-} from './intents.js';
-export type * from './types.js';
-export { buildContext, BufferedState, type StateBackend, type SnapshotData } from './context.js';
-export { HookGuard, type HookGuardOptions, type GuardedResult } from './safe-call.js';
-export { loadStrategies, resolveStrategyFile, type InstanceSpec, type LoadedStrategy, type LoaderOptions } from './loader.js';
+export { p, type DecimalBounds, type IntBounds } from './params.js';
+export { defineStrategy, type StrategyDefinition } from './define.js';
+export { intents, type IntentInput, type HookResult } from './intents.js';
+export type {
+  Side,
+  OrderState,
+  PriceView,
+  OrderView,
+  ProtectionView,
+  PositionView,
+  FillView,
+  FlexInvestmentView,
+  FlexView,
+  JsonValue,
+  StrategyState,
+  StrategyLogger,
+  StrategyContext,
+} from './types.js';

@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { StrategyError } from '../core/errors.js';
+import { CLIENT_ORDER_ID_RE } from '../core/ids.js';
+import { MARKET_RE } from '../core/market-names.js';
 
 /** A Decimal, or a plain decimal string, > 0. */
 const positive = z
@@ -14,7 +16,7 @@ const positive = z
   .transform((v) => new Decimal(v))
   .refine((d) => d.isFinite() && d.gt(0), { message: 'a positive decimal' });
 
-const market = z.string().regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, 'a market name such as BTC_USDT');
+const market = z.string().regex(MARKET_RE, 'a market name such as BTC_USDT');
 const side = z.enum(['buy', 'sell']);
 
 export const limitOrderSchema = z.strictObject({
@@ -66,7 +68,7 @@ export const placeCollateralSchema = z
     }
   });
 
-export const cancelSchema = z.strictObject({ type: z.literal('cancel'), clientOrderId: z.string().regex(/^[A-Za-z0-9._-]{1,32}$/) });
+export const cancelSchema = z.strictObject({ type: z.literal('cancel'), clientOrderId: z.string().regex(CLIENT_ORDER_ID_RE) });
 export const cancelAllSchema = z.strictObject({ type: z.literal('cancelAll'), market: market.optional() });
 export const closeFlexSchema = z.strictObject({ type: z.literal('closeFlex'), plan: z.string().min(1).max(64) });
 

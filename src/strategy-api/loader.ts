@@ -2,7 +2,8 @@
  * Resolves configured strategy modules by name in the strategies directory and validates each
  * instance's params with the module's own schema. Every problem is a `ConfigError` naming the
  * key (`strategies[0].params.levels`), so the daemon refuses it like any other bad config: exit
- * code 2, before any network call.
+ * code 2, before any network call. The parse runs with the configured markets in scope, so a
+ * `p.market()` param naming an unconfigured market is refused here too.
  *
  * Works from source (tsx: `strategies/<name>.ts`) and from the build (`dist/strategies/<name>.js`).
  */
@@ -12,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { isStrategyDefinition, type StrategyDefinition } from './define.js';
+import { withConfiguredMarkets } from './market-scope.js';
 
 /** One configured instance, as the config holds it. */
 export interface InstanceSpec {
@@ -40,7 +42,7 @@ export interface LoaderOptions {
   dirs: readonly string[];
   /** File extensions tried, in order, e.g. `['.js']` when built, `['.ts', '.js']` under tsx. */
   extensions: readonly string[];
-  /** Markets configured in `BOT_CONFIG`; `marketParams` must name one of them. */
+  /** Markets configured in `BOT_CONFIG`; a `p.market()` param must name one of them. */
   knownMarkets: ReadonlySet<string>;
   /** Validates a cron expression (the schedule a module declares). */
   validateSchedule: (expr: string) => boolean;
@@ -58,14 +60,8 @@ function show(value: unknown): string {
 
 /** The file of a module, or null. */
 export function resolveStrategyFile(name: string, options: Pick<LoaderOptions, 'dirs' | 'extensions'>): string | null {
-  for (const dir of options.dirs) {
-    for (const ext of options.extensions) {
-      for (const candidate of [path.join(dir, `${name}${ext}`), path.join(dir, name, `index${ext}`)]) {
-        if (existsSync(candidate)) return candidate;
-      }
-    }
-  }
-  return null;
+  const candidates = options.dirs.flatMap((dir) => options.extensions.flatMap((ext) => [path.join(dir, `${name}${ext}`), path.join(dir, name, `index${ext}`)]));
+  return candidates.find((candidate) => existsSync(candidate)) ?? null;
 }
 
 async function importDefinition(spec: InstanceSpec, options: LoaderOptions): Promise<StrategyDefinition<unknown>> {
@@ -83,19 +79,14 @@ async function importDefinition(spec: InstanceSpec, options: LoaderOptions): Pro
 }
 
 function parseParams(spec: InstanceSpec, definition: StrategyDefinition<unknown>, options: LoaderOptions): unknown {
-  const parsed = (definition.params as z.ZodType).safeParse(spec.params, { reportInput: true });
+  const schema = definition.params as z.ZodType;
+  const parsed = withConfiguredMarkets(options.knownMarkets, () => schema.safeParse(spec.params, { reportInput: true }));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const sub = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? '';
     const key = `strategies[${spec.index}].params${sub}`;
     if (issue?.code === 'unrecognized_keys') throw fail(`${key}.${issue.keys[0] ?? ''}`, 'no such key (unknown keys are refused)', 'an unknown key');
     throw fail(key, (issue?.message ?? 'valid params').replace(/^Invalid input: /, ''), show(issue?.input));
-  }
-  for (const name of definition.marketParams ?? []) {
-    const value = (parsed.data as Record<string, unknown>)[name];
-    if (typeof value !== 'string' || !options.knownMarkets.has(value)) {
-      throw fail(`strategies[${spec.index}].params.${name}`, `a market configured under "markets" (${[...options.knownMarkets].join(', ')})`, show(value));
-    }
   }
   return parsed.data;
 }

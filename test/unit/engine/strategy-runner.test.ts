@@ -6,7 +6,8 @@ import type { RiskSnapshot } from '../../../src/engine/risk-gate.js';
 import { StrategyRunner, type OrderPort, type RunnerEvents } from '../../../src/engine/strategy-runner.js';
 import type { CollateralOrderSpec, LimitOrderSpec } from '../../../src/engine/order-manager.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { defineStrategy, intents, type HookResult, type LoadedStrategy, type StrategyContext } from '../../../src/strategy-api/index.js';
+import type { LoadedStrategy } from '../../../src/strategy-api/host.js';
+import { defineStrategy, intents, type HookResult, type StrategyContext } from '../../../src/strategy-api/index.js';
 import { MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 
 const d = (s: string | number): Decimal => new Decimal(s);

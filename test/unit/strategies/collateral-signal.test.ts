@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { parseIntents } from '../../../src/strategy-api/intents.js';
-import type { OrderView, PositionView } from '../../../src/strategy-api/types.js';
+import { parseIntents } from '../../../src/strategy-api/host.js';
+import type { OrderView, PositionView } from '../../../src/strategy-api/index.js';
 import { collateralSignalParams, decide } from '../../../strategies/collateral-signal.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 

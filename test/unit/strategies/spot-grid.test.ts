@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import type { OrderView, PlaceLimitsIntent } from '../../../src/strategy-api/index.js';
-import { parseIntents } from '../../../src/strategy-api/intents.js';
+import { parseIntents, type OrderView, type PlaceLimitsIntent } from '../../../src/strategy-api/host.js';
 import grid, { ladder, maintainGrid, spotGridParams } from '../../../strategies/spot-grid.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { parseIntents } from '../../../src/strategy-api/intents.js';
+import { parseIntents } from '../../../src/strategy-api/host.js';
 import { review, treasuryParams } from '../../../strategies/treasury.js';
 import { ctxOf, MemoryState, snapshot } from '../../support/daemon-ctx.js';
 

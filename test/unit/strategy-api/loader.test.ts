@@ -4,7 +4,7 @@ import path from 'node:path';
 import { validate } from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
-import { loadStrategies, type InstanceSpec, type LoaderOptions } from '../../../src/strategy-api/loader.js';
+import { loadStrategies, type InstanceSpec, type LoaderOptions } from '../../../src/strategy-api/host.js';
 
 const options: LoaderOptions = {
   dirs: [path.resolve('strategies')],
@@ -76,6 +76,14 @@ describe('loadStrategies', () => {
   it('refuses a market that is not configured', async () => {
     const err = await refusal(loadStrategies([grid({ params: { market: 'ETH_USDT', levels: 2, spacingPct: '0.5', orderAmount: '0.001' } })], options));
     expect(err.context['keys']).toEqual(['strategies[0].params.market']);
+    expect(err.message).toContain('expected a market configured under "markets" (BTC_USDT, BTC_PERP), found "ETH_USDT"');
+  });
+
+  it('names the param and the problem for a money param given as a JSON number', async () => {
+    const err = await refusal(loadStrategies([grid({ params: { market: 'BTC_USDT', levels: 2, spacingPct: 0.5, orderAmount: '0.001' } })], options));
+    expect(err.context['keys']).toEqual(['strategies[0].params.spacingPct']);
+    expect(err.message).toContain('not a JSON number');
+    expect(err.message).toContain('found 0.5');
   });
 
   it('refuses a module that does not default-export defineStrategy', async () => {

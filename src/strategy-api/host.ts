@@ -1,0 +1,24 @@
+/**
+ * The host surface: what the engine and the composition root use to load strategy modules,
+ * validate their params, build their snapshots, call their hooks safely and check what they
+ * return. Strategies never import this (lint-enforced); their surface is `index.ts`.
+ */
+export { isStrategyDefinition, type StrategyDefinition } from './define.js';
+export {
+  parseIntents,
+  intentSchema,
+  MAX_INTENTS_PER_CALL,
+  type Intent,
+  type IntentInput,
+  type HookResult,
+  type LimitOrderIntent,
+  type PlaceLimitsIntent,
+  type PlaceCollateralIntent,
+  type CancelIntent,
+  type CancelAllIntent,
+  type CloseFlexIntent,
+} from './intents.js';
+export type * from './types.js';
+export { buildContext, BufferedState, type StateBackend, type SnapshotData } from './context.js';
+export { HookGuard, type HookGuardOptions, type GuardedResult } from './safe-call.js';
+export { loadStrategies, resolveStrategyFile, type InstanceSpec, type LoadedStrategy, type LoaderOptions } from './loader.js';
