@@ -33,7 +33,7 @@ export interface DaemonProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** Resolves with the exit code (null when killed by a signal). */
+  /** Resolves with the exit code (null when killed by a signal) once its output is fully read. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -53,7 +53,8 @@ export function spawnDaemon(env: Record<string, string>, cwd = tempDir(), args: 
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': 'exit' may come before the last output chunks arrive through the pipes.
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
