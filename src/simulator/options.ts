@@ -147,6 +147,11 @@ export interface SimulatorOptions {
   defaultFlex?: FlexOptions[];
   /** Simulated time per price step, ms. Default 1000. */
   stepMs?: number;
+  /**
+   * Catch-up walks at most this many due steps one by one; a longer gap (the venue sat idle) is
+   * covered by one jump against the skipped path's range (venue.ts). Default 60.
+   */
+  maxWalkSteps?: number;
   /** Rate limit overrides per pool. */
   rateLimits?: Partial<Record<RatePool, RateLimit>>;
   /** Faults per endpoint. Default none. */
