@@ -23,6 +23,8 @@ export class Market {
   readonly takerFee: Decimal;
   readonly leverage: Decimal;
   readonly maxLeverage: number;
+  readonly indexName: string | undefined;
+  readonly brackets: Readonly<Record<string, number>> | undefined;
   readonly takerDepth: Decimal | undefined;
   available: boolean;
   /** Current price (money per stock), always a positive multiple of the tick. */
@@ -63,6 +65,8 @@ export class Market {
     this.takerDepth = opts.takerDepth === undefined ? undefined : dec(opts.takerDepth);
     this.leverage = new Decimal(opts.leverage ?? 10);
     this.maxLeverage = opts.maxLeverage ?? 100;
+    this.indexName = opts.indexName;
+    this.brackets = opts.brackets;
     this.available = opts.available ?? true;
     this.pricePrng = Prng.derive(seed, `price:${opts.pricePath ?? opts.name}`);
     this.jumpPrng = Prng.derive(seed, `jump:${opts.pricePath ?? opts.name}`);

@@ -221,7 +221,8 @@ export class Venue implements MatchContext {
       dealStock: new Decimal(0),
       dealMoney: new Decimal(0),
       dealFee: new Decimal(0),
-      postOnly: input.postOnly,
+      // An rpi order is post-only by design (api-v4 2.1 rule 1), so its reply says so.
+      postOnly: input.postOnly || input.rpi,
       ioc: input.ioc,
       rpi: input.rpi,
       status: 'NEW',
