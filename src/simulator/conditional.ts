@@ -4,8 +4,8 @@
  * - When the parent reaches a terminal state with a filled amount (FILLED, or an ioc/cancel after
  *   a partial fill), the OTO becomes an OCO pair for the filled amount, on the opposite side:
  *   a `stop limit` leg (activation_price = stopLoss, activation_condition gte for a buy leg, lte
- *   for a sell leg) and a `limit` take-profit leg. A parent cancelled with nothing filled just
- *   drops its OTO.
+ *   for a sell leg) and a `limit` take-profit leg; a one-sided bracket gets its one leg only. A
+ *   parent cancelled with nothing filled just drops its OTO.
  * - Each step: an activated stop leg executes in full at the current price (taker; simplification:
  *   it behaves like a stop-market so a paper stop always protects); a take-profit leg executes in
  *   full at its price (maker) when the price crosses it. The other leg is then cancelled.
