@@ -146,6 +146,11 @@ function parseLeg(r: Reader): ConditionalLeg {
   return leg;
 }
 
+/** A price of an OTO record; absent, null or "" (the side a one-sided bracket leaves out) is none. */
+function bracketPrice(r: Reader, field: string): Decimal | undefined {
+  return r.raw(field) === '' ? undefined : r.optDec(field);
+}
+
 function parseConditionalRecord(endpoint: string, value: unknown, path: string): ConditionalRecord {
   const r = Reader.of(endpoint, value, path);
   const type = r.str('type');
@@ -156,8 +161,8 @@ function parseConditionalRecord(endpoint: string, value: unknown, path: string):
   }
   if (type === 'oto') {
     const rec: ConditionalRecord = { kind: 'oto', id: r.id('id'), parent: parseLeg(r.child('conditionalOrder')) };
-    const sl = r.optDec('stopLossPrice');
-    const tp = r.optDec('takeProfitPrice');
+    const sl = bracketPrice(r, 'stopLossPrice');
+    const tp = bracketPrice(r, 'takeProfitPrice');
     if (sl !== undefined) rec.stopLossPrice = sl;
     if (tp !== undefined) rec.takeProfitPrice = tp;
     return rec;

@@ -7,6 +7,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * Loopback names only (127.0.0.1, localhost, [::1]; any port): binding to 127.0.0.1 does not stop
+ * a web page whose own name resolves to 127.0.0.1 (DNS rebinding) from reading the daemon's
+ * state through the browser; its requests carry that name as `Host`.
+ */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/i;
+
 /** The body of `/healthz`. */
 export interface HealthReport {
   status: 'starting' | 'ok' | 'degraded' | 'stopping';
@@ -38,6 +45,10 @@ export interface HealthServer {
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
+    if (!LOOPBACK_HOST.test(req.headers.host ?? '')) {
+      res.writeHead(403).end();
+      return;
+    }
     if (req.method !== 'GET') {
       res.writeHead(405, { allow: 'GET' }).end();
       return;

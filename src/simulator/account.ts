@@ -63,21 +63,34 @@ export class Account {
     this.credit(asset, amount);
   }
 
-  /** Orders that may still be open (pruned lazily), so a step never scans the whole history. */
-  private readonly maybeOpen = new Set<SimOrder>();
+  /** Orders that may still be open (pruned lazily), per market, so a step never scans the whole history. */
+  private readonly maybeOpen = new Map<string, Set<SimOrder>>();
 
   /** Records an accepted order (OCO legs are kept out of the open set: they are conditional). */
   addOrder(order: SimOrder): void {
     this.orders.set(order.orderId, order);
-    if (order.ocoId === undefined) this.maybeOpen.add(order);
+    if (order.ocoId !== undefined) return;
+    let set = this.maybeOpen.get(order.market);
+    if (set === undefined) {
+      set = new Set();
+      this.maybeOpen.set(order.market, set);
+    }
+    set.add(order);
   }
 
   /** Open (resting) orders, OCO legs excluded, oldest first. */
   openOrders(): SimOrder[] {
+    return [...this.maybeOpen.keys()].flatMap((m) => this.openOrdersOn(m)).sort((a, b) => a.orderId - b.orderId);
+  }
+
+  /** Open (resting) orders of one market, OCO legs excluded, oldest first. */
+  openOrdersOn(market: string): SimOrder[] {
+    const set = this.maybeOpen.get(market);
     const out: SimOrder[] = [];
-    for (const o of this.maybeOpen) {
+    if (set === undefined) return out;
+    for (const o of set) {
       if (o.status === 'NEW' || o.status === 'PARTIALLY_FILLED') out.push(o);
-      else this.maybeOpen.delete(o);
+      else set.delete(o);
     }
     return out;
   }

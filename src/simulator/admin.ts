@@ -1,5 +1,5 @@
 /**
- * Admin routes under `/_sim/` (served only when `admin: true`, and only to loopback peers):
+ * Admin routes under `/_sim/` (served only when `admin: true`; who may call them: admin-guard.ts):
  *   GET  /_sim/truth?apiKey=K      ground truth of an account (default: the default account)
  *   GET  /_sim/markets             current price per market and the simulator time
  *   POST /_sim/price   {market, price}          set a price; resting orders and OCO legs react
@@ -8,7 +8,7 @@
  *   GET  /_sim/faults                           current fault settings
  *   POST /_sim/faults  {faults}                 replace the fault settings
  *   POST /_sim/accounts {apiKey?, apiSecret?, balances?, flex?, loan?, hedgeMode?}  → {apiKey, apiSecret}
- * Errors: 400 `{error: message}`.
+ * Errors: 400 `{error: message}`; a refused caller gets 403 or 415 `{error: reason}` (admin-guard.ts).
  */
 import type { AccountOptions, FaultOptions } from './options.js';
 import type { RouteResult } from './routes/types.js';
@@ -24,12 +24,6 @@ export interface AdminOps {
   faults(): FaultOptions;
   setFaults(faults: FaultOptions): void;
   createAccount(opts?: Partial<AccountOptions>): { apiKey: string; apiSecret: string };
-}
-
-/** True for a peer address on the loopback interface. */
-export function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
 function obj(body: unknown): Record<string, unknown> {

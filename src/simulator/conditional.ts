@@ -4,18 +4,21 @@
  * - When the parent reaches a terminal state with a filled amount (FILLED, or an ioc/cancel after
  *   a partial fill), the OTO becomes an OCO pair for the filled amount, on the opposite side:
  *   a `stop limit` leg (activation_price = stopLoss, activation_condition gte for a buy leg, lte
- *   for a sell leg) and a `limit` take-profit leg. A parent cancelled with nothing filled just
- *   drops its OTO.
+ *   for a sell leg) and a `limit` take-profit leg; a one-sided bracket gets its one leg only. A
+ *   parent cancelled with nothing filled just drops its OTO.
  * - Each step: an activated stop leg executes in full at the current price (taker; simplification:
  *   it behaves like a stop-market so a paper stop always protects); a take-profit leg executes in
  *   full at its price (maker) when the price crosses it. The other leg is then cancelled.
  * Legs hold no funds and ignore the step volume (documented simplifications).
+ * After a jump over idle time the legs see the jumped path's lowest and highest price: a stop
+ * whose trigger was crossed executes at its trigger price (the first price past it on the way);
+ * when both legs were crossed, which came first is unknown and the stop wins (the cautious answer).
  */
 import { Decimal } from '../core/decimal.js';
 import type { Account } from './account.js';
 import type { Market } from './market.js';
-import { applyFill, crosses, type MatchContext } from './matching.js';
-import type { OcoRecord, SimOrder } from './types.js';
+import { applyFill, reached, type MatchContext } from './matching.js';
+import type { OcoRecord, PriceSpan, SimOrder } from './types.js';
 
 /** Registers the OTO of a freshly placed parent. */
 export function createOto(ctx: MatchContext, account: Account, parent: SimOrder, stopLoss?: Decimal, takeProfit?: Decimal): void {
@@ -89,30 +92,49 @@ export function onParentTerminal(ctx: MatchContext, account: Account, parent: Si
   account.conditionals.set(id, oco);
 }
 
-function stopTriggered(leg: SimOrder, price: Decimal): boolean {
+function stopTriggered(leg: SimOrder, span: PriceSpan): boolean {
   const at = leg.activationPrice ?? leg.price;
-  return leg.activationCondition === 'gte' ? price.gte(at) : price.lte(at);
+  return leg.activationCondition === 'gte' ? span.high.gte(at) : span.low.lte(at);
 }
 
-/** One step of OCO evaluation for `market` across accounts. */
-export function runOcos(ctx: MatchContext, accounts: Iterable<Account>, market: Market, timeMs: number): void {
+/** Executes the leg of `rec` that the span reached (the stop first); undefined when none did. */
+function executeLeg(ctx: MatchContext, account: Account, market: Market, legs: OcoLegs, span: PriceSpan, timeMs: number): SimOrder | undefined {
+  const { stop, tp } = legs;
+  if (stop !== undefined && stopTriggered(stop, span)) {
+    stop.activated = 1;
+    const price = span.jumped ? (stop.activationPrice ?? stop.price) : market.price;
+    applyFill(ctx, account, market, stop, stop.left, price, 2, timeMs);
+    return stop;
+  }
+  if (tp !== undefined && reached(tp, span)) {
+    applyFill(ctx, account, market, tp, tp.left, tp.price, 1, timeMs);
+    return tp;
+  }
+  return undefined;
+}
+
+interface OcoLegs {
+  stop: SimOrder | undefined;
+  tp: SimOrder | undefined;
+}
+
+function legsOf(account: Account, rec: OcoRecord): OcoLegs {
+  return {
+    stop: rec.stopLossOrderId === undefined ? undefined : account.orders.get(rec.stopLossOrderId),
+    tp: rec.takeProfitOrderId === undefined ? undefined : account.orders.get(rec.takeProfitOrderId),
+  };
+}
+
+/** One step (or jump) of OCO evaluation for `market` across accounts. */
+export function runOcos(ctx: MatchContext, accounts: Iterable<Account>, market: Market, span: PriceSpan, timeMs: number): void {
   for (const account of accounts) {
     for (const rec of account.conditionals.values()) {
       if (rec.type !== 'oco' || !rec.active || rec.market !== market.name) continue;
-      const stop = rec.stopLossOrderId === undefined ? undefined : account.orders.get(rec.stopLossOrderId);
-      const tp = rec.takeProfitOrderId === undefined ? undefined : account.orders.get(rec.takeProfitOrderId);
-      let executed: SimOrder | undefined;
-      if (stop !== undefined && stopTriggered(stop, market.price)) {
-        stop.activated = 1;
-        applyFill(ctx, account, market, stop, stop.left, market.price, 2, timeMs);
-        executed = stop;
-      } else if (tp !== undefined && crosses(tp, market.price)) {
-        applyFill(ctx, account, market, tp, tp.left, tp.price, 1, timeMs);
-        executed = tp;
-      }
+      const legs = legsOf(account, rec);
+      const executed = executeLeg(ctx, account, market, legs, span, timeMs);
       if (executed === undefined) continue;
       rec.active = false;
-      for (const other of [stop, tp]) {
+      for (const other of [legs.stop, legs.tp]) {
         if (other !== undefined && other !== executed && other.status === 'NEW') {
           other.status = 'CANCELLED';
           other.mtimeMs = timeMs;

@@ -1,6 +1,8 @@
 /**
  * Error answers of the simulated venue. A handler throws `SimHttpError`; the server turns it into
- * the exact status and body. Bodies follow api-v4.md 2.10 and the service-notes texts.
+ * the exact status and body. Bodies follow api-v4.md 2.10 and the service-notes texts: every
+ * private error carries `errors` (empty when no parameter is to blame), as the spec's Error object
+ * has it, even where the live service leaves it out (the client tolerates both).
  */
 
 /** Parameter name → messages, as the venue sends them. */
@@ -43,7 +45,7 @@ export function unknownKey(): SimHttpError {
 
 /** 400 code 9: body differs from the decoded payload (or `request` differs from the path). */
 export function invalidPayload(): SimHttpError {
-  return new SimHttpError(400, { code: 9, message: 'Invalid payload.' });
+  return new SimHttpError(400, { code: 9, message: 'Invalid payload.', errors: {} });
 }
 
 /** 429 JSON: the nonce was not accepted. Distinct from the gateway's non-JSON rate limit. */
@@ -57,6 +59,11 @@ export function rateLimited(): SimHttpError {
     text: '<html><head><title>429 Too Many Requests</title></head><body><h1>429 Too Many Requests</h1></body></html>',
     contentType: 'text/html',
   });
+}
+
+/** 400 for a request target that does not parse as a URL (public error shape: the path is unknown). */
+export function badRequest(): SimHttpError {
+  return new SimHttpError(400, { success: false, message: 'Bad request', params: [] });
 }
 
 /** 404 for an unknown path (public error shape). */

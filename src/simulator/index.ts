@@ -7,7 +7,8 @@
  * clock.advance(60_000); sim.truth(sim.defaultAccount.apiKey);
  * await sim.close();
  * ```
- * Time is lazy: each request and each handle call first runs every price step due by the clock.
+ * Time is lazy: each request and each handle call first brings the market up to the clock
+ * (steps one by one, or one jump after idle time: venue.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -61,7 +62,7 @@ export interface SimulatorHandle {
   prices(): { time: number; prices: Record<string, string> };
   /** Sets a market price (decimal string, rounded to the tick); orders react at once. */
   setPrice(market: string, price: string): void;
-  /** Runs `n` price steps (advances simulated time by n * stepMs). */
+  /** Runs `n` price steps (advances simulated time by n * stepMs; more than `maxWalkSteps` are one jump). */
   step(n: number): void;
   /** Advances simulated time by `ms` on top of the clock. */
   advance(ms: number): void;
@@ -81,7 +82,7 @@ function generatedKeyPair(): KeyPair {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
   const clock = options.clock ?? new SystemClock();
   const seed = options.seed ?? 1;
-  const venue = new Venue(clock, seed, options.markets ?? defaultMarkets(), options.stepMs ?? 1000);
+  const venue = new Venue(clock, seed, options.markets ?? defaultMarkets(), options.stepMs ?? 1000, options.maxWalkSteps);
   const accounts = options.accounts ?? [];
   if (accounts.length === 0) {
     venue.addAccount({ ...generatedKeyPair(), balances: options.defaultBalances ?? DEFAULT_BALANCES, flex: options.defaultFlex ?? [] });

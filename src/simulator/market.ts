@@ -4,8 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { Decimal, dec, truncateToStep } from '../core/decimal.js';
+import { jumpFactors } from './jump.js';
 import type { MarketOptions } from './options.js';
 import { Prng } from './prng.js';
+import type { PriceSpan } from './types.js';
 
 /** Rules and live state of a market. All money fields are Decimal. */
 export class Market {
@@ -21,6 +23,8 @@ export class Market {
   readonly takerFee: Decimal;
   readonly leverage: Decimal;
   readonly maxLeverage: number;
+  readonly indexName: string | undefined;
+  readonly brackets: Readonly<Record<string, number>> | undefined;
   readonly takerDepth: Decimal | undefined;
   available: boolean;
   /** Current price (money per stock), always a positive multiple of the tick. */
@@ -36,6 +40,8 @@ export class Market {
   private readonly volatility: Decimal;
   private readonly volumePerStep: Decimal;
   private readonly pricePrng: Prng;
+  /** Draws of jumps over idle time; per price path, so markets sharing a path jump together. */
+  private readonly jumpPrng: Prng;
   private readonly volumePrng: Prng;
   private readonly replay: Decimal[] | undefined;
   private replayIndex = 0;
@@ -59,8 +65,11 @@ export class Market {
     this.takerDepth = opts.takerDepth === undefined ? undefined : dec(opts.takerDepth);
     this.leverage = new Decimal(opts.leverage ?? 10);
     this.maxLeverage = opts.maxLeverage ?? 100;
+    this.indexName = opts.indexName;
+    this.brackets = opts.brackets;
     this.available = opts.available ?? true;
     this.pricePrng = Prng.derive(seed, `price:${opts.pricePath ?? opts.name}`);
+    this.jumpPrng = Prng.derive(seed, `jump:${opts.pricePath ?? opts.name}`);
     this.volumePrng = Prng.derive(seed, `volume:${opts.name}`);
     this.replay = opts.priceFile === undefined ? undefined : readPriceFile(opts.priceFile);
     this.price = this.replay?.[0] ?? dec(opts.startPrice);
@@ -73,7 +82,7 @@ export class Market {
   }
 
   /** Moves the price one step and refreshes the step's fillable volume. */
-  advance(): void {
+  advance(): PriceSpan {
     if (this.replay !== undefined) {
       const next = this.replay[this.replayIndex];
       if (next !== undefined) {
@@ -89,13 +98,60 @@ export class Market {
     const factor = new Decimal((0.5 + this.volumePrng.next()).toFixed(6));
     this.volumeLeft = truncateToStep(this.volumePerStep.mul(factor), this.step);
     this.trackRange();
+    return { low: this.price, high: this.price, jumped: false };
+  }
+
+  /**
+   * Covers `steps` steps at once (catch-up after idle time): the price moves to the jump's end
+   * and the span holds the lowest and highest price on the way. The fillable volume is the
+   * steps' mean volume in total; `endJump` brings it back to one step's after matching.
+   */
+  jump(steps: number): PriceSpan {
+    const start = this.price;
+    const span = this.replay === undefined ? this.walkJump(start, steps) : this.replayJump(start, steps);
+    this.volumeLeft = truncateToStep(this.volumePerStep.mul(steps), this.step);
+    if (span.low.lt(this.low)) this.low = span.low;
+    if (span.high.gt(this.high)) this.high = span.high;
+    return span;
+  }
+
+  /** After a jump's matching: what is left to fill in the current step is one step's volume at most. */
+  endJump(): void {
+    this.volumeLeft = Decimal.min(this.volumeLeft, this.volumePerStep);
+  }
+
+  private walkJump(start: Decimal, steps: number): PriceSpan {
+    const f = jumpFactors(steps, this.drift, this.volatility, this.jumpPrng);
+    this.setPrice(start.mul(f.end));
+    const low = Decimal.min(this.onTick(start.mul(f.low)), start, this.price);
+    const high = Decimal.max(this.onTick(start.mul(f.high)), start, this.price);
+    return { low, high, jumped: true };
+  }
+
+  private replayJump(start: Decimal, steps: number): PriceSpan {
+    const replay = this.replay ?? [];
+    const last = Math.min(replay.length, this.replayIndex + steps);
+    let low = start;
+    let high = start;
+    for (; this.replayIndex < last; this.replayIndex++) {
+      const p = replay[this.replayIndex] as Decimal;
+      if (p.lt(low)) low = p;
+      if (p.gt(high)) high = p;
+      this.price = p;
+    }
+    return { low, high, jumped: true };
   }
 
   /** Sets the price, rounded to the tick, never below one tick. */
   setPrice(p: Decimal): void {
-    const rounded = p.div(this.tick).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).mul(this.tick);
-    this.price = rounded.lt(this.tick) ? this.tick : rounded;
+    this.price = this.onTick(p);
     this.trackRange();
+  }
+
+  /** `p` rounded to the tick, never below one tick. */
+  private onTick(p: Decimal): Decimal {
+    const rounded = p.div(this.tick).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).mul(this.tick);
+    return rounded.lt(this.tick) ? this.tick : rounded;
   }
 
   /** Starts a new 24 h statistics bucket. */

@@ -5,12 +5,14 @@
  * remaining volume, in order-id order across accounts. Fill amounts are multiples of the market
  * step and the last fill takes exactly what is left, so an order's fills sum exactly to its amount.
  * Fees are charged in the money currency: deal * rate (maker or taker), exact.
+ * After a jump over idle time (see `Venue.catchUp`) an order rests until the lowest (buy) or
+ * highest (sell) price of the jumped path reaches it, and the volume is the jump's total.
  */
 import { Decimal } from '../core/decimal.js';
 import type { Account } from './account.js';
 import type { Market } from './market.js';
 import { applyPositionFill } from './positions.js';
-import type { Deal, SimOrder } from './types.js';
+import type { Deal, PriceSpan, SimOrder } from './types.js';
 
 /** What matching needs from the venue. */
 export interface MatchContext {
@@ -23,6 +25,11 @@ export interface MatchContext {
 /** True when a limit order at `order.price` would take at the market's current price. */
 export function crosses(order: Pick<SimOrder, 'side' | 'price'>, price: Decimal): boolean {
   return order.side === 'buy' ? order.price.gte(price) : order.price.lte(price);
+}
+
+/** True when a resting limit order was reached somewhere in `span` (a buy by its low, a sell by its high). */
+export function reached(order: Pick<SimOrder, 'side' | 'price'>, span: PriceSpan): boolean {
+  return order.side === 'buy' ? order.price.gte(span.low) : order.price.lte(span.high);
 }
 
 /** Executes `amount` of `order` at `price`; updates balances, positions, the order and the deals. */
@@ -99,16 +106,17 @@ export function takeAtPlacement(ctx: MatchContext, account: Account, market: Mar
   if (amount.gt(0)) applyFill(ctx, account, market, order, amount, market.price, 2, ctx.nowMs());
 }
 
-/** Maker fills of one step for the resting orders of `market` (all accounts, order-id order). */
-export function fillResting(ctx: MatchContext, accounts: Iterable<Account>, market: Market, timeMs: number): void {
-  const resting: { account: Account; order: SimOrder }[] = [];
+/** Maker fills of one step or jump for the resting orders of `market` (all accounts, order-id order). */
+export function fillResting(ctx: MatchContext, accounts: Iterable<Account>, market: Market, span: PriceSpan, timeMs: number): void {
+  if (market.volumeLeft.lte(0)) return;
+  // Only the reached orders are sorted: a step usually reaches few of many resting orders.
+  const reachedOrders: { account: Account; order: SimOrder }[] = [];
   for (const account of accounts) {
-    for (const order of account.openOrders()) if (order.market === market.name) resting.push({ account, order });
+    for (const order of account.openOrdersOn(market.name)) if (reached(order, span)) reachedOrders.push({ account, order });
   }
-  resting.sort((a, b) => a.order.orderId - b.order.orderId);
-  for (const { account, order } of resting) {
+  reachedOrders.sort((a, b) => a.order.orderId - b.order.orderId);
+  for (const { account, order } of reachedOrders) {
     if (market.volumeLeft.lte(0)) break;
-    if (!crosses(order, market.price)) continue;
     const amount = Decimal.min(order.left, market.volumeLeft);
     market.volumeLeft = market.volumeLeft.minus(amount);
     applyFill(ctx, account, market, order, amount, order.price, 1, timeMs);

@@ -44,6 +44,13 @@ export interface MarketOptions {
   leverage?: number;
   /** Maximum leverage shown by the futures listing. Default 100. */
   maxLeverage?: number;
+  /** `index_name` of the futures listing, e.g. `Bitcoin`. Default: the asset's name when known, else the stock ticker. */
+  indexName?: string;
+  /**
+   * `brackets` of the futures listing: leverage level → integer, levels up to `maxLeverage`.
+   * Default the vendor's published sample: 0 up to 20x, 20 at 50x, 50 at 100x.
+   */
+  brackets?: Record<string, number>;
   /**
    * CSV price file replayed one row per step instead of the random walk: each line `price` or
    * `anything,price` (the last column is the price); a header line that is not a number is skipped.
@@ -119,8 +126,12 @@ export interface EndpointFaults {
 /** Endpoint path (e.g. `/api/v4/order/bulk`) or `*` → faults. */
 export type FaultOptions = Record<string, EndpointFaults>;
 
-/** Rate-limit pool names (service-notes 2). */
-export type RatePool = 'orders' | 'history' | 'conditional' | 'account' | 'public';
+/**
+ * Rate-limit pools (api-v4 8, service-notes 2): orders (bulk, collateral limit, cancel), executed
+ * history, conditional listing, and one pool each for main balance, flex history, flex close and
+ * credit line (each its own 1 000 / 10 s), and the public endpoints.
+ */
+export type RatePool = 'orders' | 'history' | 'conditional' | 'balance' | 'flexHistory' | 'flexClose' | 'creditLine' | 'public';
 
 /** A sliding-window limit: at most `limit` requests per `windowMs`. */
 export interface RateLimit {
@@ -147,6 +158,11 @@ export interface SimulatorOptions {
   defaultFlex?: FlexOptions[];
   /** Simulated time per price step, ms. Default 1000. */
   stepMs?: number;
+  /**
+   * Catch-up walks at most this many due steps one by one; a longer gap (the venue sat idle) is
+   * covered by one jump against the skipped path's range (venue.ts). Default 60.
+   */
+  maxWalkSteps?: number;
   /** Rate limit overrides per pool. */
   rateLimits?: Partial<Record<RatePool, RateLimit>>;
   /** Faults per endpoint. Default none. */
@@ -161,12 +177,15 @@ export interface SimulatorOptions {
   logger?: Logger;
 }
 
-/** Defaults of service-notes 2 (per 10 s). */
+/** Defaults of api-v4 8 and service-notes 2 (per 10 s). */
 export const DEFAULT_RATE_LIMITS: Record<RatePool, RateLimit> = {
   orders: { limit: 10_000, windowMs: 10_000 },
   history: { limit: 12_000, windowMs: 10_000 },
   conditional: { limit: 12_000, windowMs: 10_000 },
-  account: { limit: 1_000, windowMs: 10_000 },
+  balance: { limit: 1_000, windowMs: 10_000 },
+  flexHistory: { limit: 1_000, windowMs: 10_000 },
+  flexClose: { limit: 1_000, windowMs: 10_000 },
+  creditLine: { limit: 1_000, windowMs: 10_000 },
   public: { limit: 2_000, windowMs: 10_000 },
 };
 

@@ -26,11 +26,18 @@ export class RateLimiter {
   }
 }
 
-/** Pool of an endpoint path. */
+const ACCOUNT_POOLS: Record<string, RatePool> = {
+  '/api/v4/main-account/balance': 'balance',
+  '/api/v4/main-account/smart-flex/investments/history': 'flexHistory',
+  '/api/v4/main-account/smart-flex/investments/close': 'flexClose',
+  '/api/v4/credit-line/loans/info': 'creditLine',
+};
+
+/** Pool of an endpoint path (a known endpoint's; the server answers 404 before asking for others). */
 export function poolOf(path: string): RatePool {
   if (path.startsWith('/api/v4/public/')) return 'public';
   if (path.startsWith('/api/v4/order/')) return 'orders';
   if (path === '/api/v4/trade-account/executed-history') return 'history';
   if (path === '/api/v4/orders/conditional' || path === '/api/v4/conditional-orders') return 'conditional';
-  return 'account';
+  return ACCOUNT_POOLS[path] ?? 'balance';
 }

@@ -2,12 +2,14 @@
  * The HTTP front of the venue: rate limits → faults before applying → catch-up → auth → route →
  * faults after applying → answer. Admin routes are separate and never see faults or limits.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../observability/logger.js';
-import { handleAdmin, isLoopback, type AdminOps } from './admin.js';
+import { handleAdmin, type AdminOps } from './admin.js';
+import { adminRefusal } from './admin-guard.js';
 import { authenticate } from './auth.js';
-import { SimHttpError, notFound, rateLimited } from './errors.js';
+import { SimHttpError, badRequest, notFound, rateLimited } from './errors.js';
 import type { Faults } from './faults.js';
 import { poolOf, type RateLimiter } from './rate-limit.js';
 import { balance, creditLine, flexClose, flexHistory } from './routes/account.js';
@@ -31,6 +33,13 @@ const PRIVATE: Record<string, PrivateHandler> = {
 };
 
 const MAX_BODY = 1_000_000;
+
+/**
+ * Header room for the Base64 payload of the largest accepted body (4/3 of it) plus the other
+ * headers, so a signed request the body limit admits is never refused for its headers: Node's
+ * default of 16 KiB answered a signed bulk above ~12 KB with an empty 431.
+ */
+export const MAX_HEADER_BYTES = Math.ceil(MAX_BODY / 3) * 4 + 16_384;
 
 export interface ServerDeps {
   venue: Venue;
@@ -66,18 +75,45 @@ function sendError(res: ServerResponse, err: SimHttpError): void {
   else send(res, err.status, JSON.stringify(err.body));
 }
 
+/**
+ * A request Node cannot parse (a broken request line, headers beyond the limit) still gets a
+ * JSON answer in the spec's error shape instead of Node's empty one.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const overflow = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = overflow ? 431 : 400;
+  const body = JSON.stringify(overflow ? { code: 0, message: 'Request header fields too large', errors: {} } : badRequest().body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 export function createSimServer(deps: ServerDeps): Server {
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(deps, req, res).catch((err: unknown) => {
       deps.logger?.error({ err }, 'simulator: unexpected error');
       if (!res.headersSent) send(res, 500, JSON.stringify({ error: ['Internal server error.'] }));
     });
   });
+  server.on('clientError', answerClientError);
   return server;
 }
 
+/** The request target as a URL, or undefined when it does not parse (e.g. `//[`). */
+function parseTarget(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://sim.local');
+  } catch {
+    return undefined;
+  }
+}
+
 async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { venue, clock } = deps;
   let raw: string;
   try {
     raw = await readBody(req);
@@ -86,18 +122,37 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     else res.destroy();
     return;
   }
-  const url = new URL(req.url ?? '/', 'http://sim.local');
-  const path = url.pathname;
-  const method = req.method ?? 'GET';
+  const url = parseTarget(req.url);
+  if (url === undefined) return sendError(res, badRequest());
+  if (url.pathname.startsWith('/_sim/')) return handleAdminRequest(deps, req, res, url, raw);
+  return handleApi(deps, req, res, url.pathname, raw);
+}
 
-  if (path.startsWith('/_sim/')) {
-    if (deps.admin === undefined) return sendError(res, notFound());
-    if (!isLoopback(req.socket.remoteAddress)) return send(res, 403, JSON.stringify({ error: 'admin routes are loopback only' }));
-    venue.catchUp();
-    const r = handleAdmin(deps.admin, method, path, url.searchParams, raw);
-    return send(res, r.status, JSON.stringify(r.body));
+function handleAdminRequest(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, url: URL, raw: string): void {
+  if (deps.admin === undefined) return sendError(res, notFound());
+  const refused = adminRefusal(req);
+  if (refused !== undefined) return send(res, refused.status, JSON.stringify({ error: refused.error }));
+  deps.venue.catchUp();
+  const r = handleAdmin(deps.admin, req.method ?? 'GET', url.pathname, url.searchParams, raw);
+  send(res, r.status, JSON.stringify(r.body));
+}
+
+/** Runs a public or (authenticated) private endpoint; an error answer becomes the result. */
+function route(deps: ServerDeps, req: IncomingMessage, path: string, handler: PrivateHandler | undefined, raw: string): RouteResult {
+  const { venue } = deps;
+  try {
+    if (handler === undefined) return { status: 200, body: path === '/api/v4/public/ping' ? ping() : futures(venue) };
+    const auth = authenticate(venue.accounts, path, req.headers, raw, venue.nowMs());
+    return handler(deps.routeContext, auth.account, auth.body);
+  } catch (err) {
+    if (!(err instanceof SimHttpError)) throw err;
+    return err.raw === undefined ? { status: err.status, body: err.body } : { status: err.status, body: err };
   }
+}
 
+async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, path: string, raw: string): Promise<void> {
+  const { venue, clock } = deps;
+  const method = req.method ?? 'GET';
   const isPublic = path === '/api/v4/public/ping' || path === '/api/v4/public/futures';
   const handler = PRIVATE[path];
   if ((!isPublic && handler === undefined) || (isPublic && method !== 'GET') || (!isPublic && method !== 'POST')) {
@@ -111,18 +166,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (plan.rate429) return sendError(res, rateLimited());
 
   venue.catchUp();
-  let result: RouteResult;
-  try {
-    if (isPublic) {
-      result = { status: 200, body: path === '/api/v4/public/ping' ? ping() : futures(venue) };
-    } else {
-      const auth = authenticate(venue.accounts, path, req.headers, raw, venue.nowMs());
-      result = (handler as PrivateHandler)(deps.routeContext, auth.account, auth.body);
-    }
-  } catch (err) {
-    if (!(err instanceof SimHttpError)) throw err;
-    result = err.raw === undefined ? { status: err.status, body: err.body } : { status: err.status, body: err };
-  }
+  const result = route(deps, req, path, handler, raw);
 
   if (plan.drop === 'reset') {
     req.socket.destroy();

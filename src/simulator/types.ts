@@ -45,6 +45,16 @@ export interface SimOrder {
   activated?: number;
 }
 
+/**
+ * The prices a market went through since orders were last matched: one price after a step, the
+ * lowest and highest point of the path after a jump over idle time (`jumped`).
+ */
+export interface PriceSpan {
+  low: Decimal;
+  high: Decimal;
+  jumped: boolean;
+}
+
 /** One execution of an order. */
 export interface Deal {
   id: number;

@@ -1,7 +1,17 @@
 /**
  * The venue's state and its clock discipline. Time is lazy: before every request or admin call
- * the venue catches up to the clock by running every due price step (one per `stepMs` of
- * simulated time), so the market is deterministic and a ManualClock needs no timers.
+ * the venue catches up to the clock (one price step per `stepMs` of simulated time), so the
+ * market is deterministic and a ManualClock needs no timers.
+ *
+ * Catch-up: up to `maxWalkSteps` due steps are walked one by one. A longer gap (the venue sat
+ * idle) is covered by one jump (market.ts, jump.ts): the price moves to a drawn end, resting
+ * orders and OCO legs are matched once against the lowest and highest price of the skipped path,
+ * and fills carry the time of the last due step. So no request pays for idle time: its work is
+ * bounded by `maxWalkSteps` steps plus one jump, whatever the gap. Determinism holds: the same
+ * seed and the same clock readings at the same requests give the same prices and fills (a jump
+ * draws from its own seeded stream per price path, so spot and perpetual still move together).
+ * What a jump gives up is the step-by-step detail inside the gap: partial fills of several steps
+ * become one fill, and an order the path touched only briefly may fill more than the walk would.
  */
 import { Decimal, dec, isMultipleOf } from '../core/decimal.js';
 import type { Clock } from '../core/clock.js';
@@ -14,7 +24,7 @@ import { cancelRest, fillResting, takeAtPlacement, type MatchContext } from './m
 import type { AccountOptions, MarketOptions } from './options.js';
 import { marginPerUnit } from './positions.js';
 import { Prng } from './prng.js';
-import type { PositionSide, Side, SimOrder } from './types.js';
+import type { PositionSide, PriceSpan, Side, SimOrder } from './types.js';
 
 /** A limit order request after shape validation (strings already parsed). */
 export interface PlaceInput {
@@ -31,6 +41,9 @@ export interface PlaceInput {
   stopLoss?: Decimal;
   takeProfit?: Decimal;
 }
+
+/** Default of `maxWalkSteps`: a gap of more than this many steps is jumped. */
+export const DEFAULT_MAX_WALK_STEPS = 60;
 
 export class Venue implements MatchContext {
   readonly markets = new Map<string, Market>();
@@ -51,8 +64,10 @@ export class Venue implements MatchContext {
     readonly seed: number,
     markets: MarketOptions[],
     readonly stepMs: number,
+    readonly maxWalkSteps = DEFAULT_MAX_WALK_STEPS,
   ) {
     if (!(stepMs > 0)) throw new RangeError('stepMs must be > 0');
+    if (!Number.isInteger(maxWalkSteps) || maxWalkSteps < 1) throw new RangeError('maxWalkSteps must be an integer >= 1');
     for (const m of markets) this.markets.set(m.name, new Market(m, seed));
     this.startMs = clock.now();
     // Transaction and plan ids must not repeat across a paper restart with the same seed (the
@@ -84,13 +99,16 @@ export class Venue implements MatchContext {
     return account;
   }
 
-  /** Runs every price step due up to now. */
+  /** Brings the market up to now: walks the due steps, or jumps them after idle time. */
   catchUp(): void {
     const now = this.nowMs();
-    while (this.nextStepMs <= now) {
-      this.runStep(this.nextStepMs);
-      this.nextStepMs += this.stepMs;
+    if (this.nextStepMs > now) return;
+    const due = Math.floor((now - this.nextStepMs) / this.stepMs) + 1;
+    if (due > this.maxWalkSteps) {
+      this.runSteps(due);
+      return;
     }
+    for (let i = 0; i < due; i++) this.runSteps(1);
   }
 
   /** Advances simulated time by `ms` (admin) and catches up. */
@@ -100,7 +118,7 @@ export class Venue implements MatchContext {
     this.catchUp();
   }
 
-  /** Runs `n` steps now by advancing simulated time `n * stepMs`. */
+  /** Runs `n` steps now by advancing simulated time `n * stepMs` (caught up like any gap). */
   step(n: number): void {
     this.advance(Math.max(0, Math.floor(n)) * this.stepMs);
   }
@@ -110,7 +128,7 @@ export class Venue implements MatchContext {
     this.catchUp();
     const m = this.requireMarket(market);
     m.setPrice(dec(price));
-    this.matchMarket(m, this.nowMs());
+    this.matchMarket(m, { low: m.price, high: m.price, jumped: false }, this.nowMs());
   }
 
   requireMarket(name: string): Market {
@@ -119,22 +137,32 @@ export class Venue implements MatchContext {
     return m;
   }
 
-  private runStep(timeMs: number): void {
-    const prevDay = Math.floor((timeMs - this.stepMs) / DAY_MS);
-    const day = Math.floor(timeMs / DAY_MS);
+  /** One step (`steps` = 1) or one jump over `steps` steps, ending at the last of them. */
+  private runSteps(steps: number): void {
+    const timeMs = this.nextStepMs + (steps - 1) * this.stepMs;
     for (const m of this.markets.values()) {
-      m.advance();
-      this.matchMarket(m, timeMs);
+      if (steps === 1) {
+        this.matchMarket(m, m.advance(), timeMs);
+      } else {
+        this.matchMarket(m, m.jump(steps), timeMs);
+        m.endJump();
+      }
     }
-    for (let d = prevDay + 1; d <= day; d++) {
+    this.passMidnights(this.nextStepMs - this.stepMs, timeMs);
+    this.nextStepMs = timeMs + this.stepMs;
+  }
+
+  /** Daily flex earnings and fresh 24 h statistics for each UTC midnight in (fromMs, toMs]. */
+  private passMidnights(fromMs: number, toMs: number): void {
+    for (let d = Math.floor(fromMs / DAY_MS) + 1; d <= Math.floor(toMs / DAY_MS); d++) {
       for (const a of this.accounts.values()) earnDaily(a, this.ids, d * DAY_MS);
       for (const m of this.markets.values()) m.resetDay();
     }
   }
 
-  private matchMarket(m: Market, timeMs: number): void {
-    fillResting(this, this.accounts.values(), m, timeMs);
-    runOcos(this, this.accounts.values(), m, timeMs);
+  private matchMarket(m: Market, span: PriceSpan, timeMs: number): void {
+    fillResting(this, this.accounts.values(), m, span, timeMs);
+    runOcos(this, this.accounts.values(), m, span, timeMs);
   }
 
   onTerminal(account: Account, order: SimOrder): void {
@@ -157,7 +185,7 @@ export class Venue implements MatchContext {
     this.checkProtection(m, input);
     const positionSide = this.positionSideFor(account, m, input);
     if (input.clientOrderId !== '') {
-      const dup = account.openOrders().some((o) => o.market === m.name && o.clientOrderId === input.clientOrderId);
+      const dup = account.openOrdersOn(m.name).some((o) => o.clientOrderId === input.clientOrderId);
       if (dup) throw validation({ clientOrderId: ['This client order id is already used by the current account.'] }, 36);
     }
     const takes = input.side === 'buy' ? input.price.gte(m.price) : input.price.lte(m.price);
@@ -193,7 +221,8 @@ export class Venue implements MatchContext {
       dealStock: new Decimal(0),
       dealMoney: new Decimal(0),
       dealFee: new Decimal(0),
-      postOnly: input.postOnly,
+      // An rpi order is post-only by design (api-v4 2.1 rule 1), so its reply says so.
+      postOnly: input.postOnly || input.rpi,
       ioc: input.ioc,
       rpi: input.rpi,
       status: 'NEW',
@@ -245,8 +274,8 @@ export class Venue implements MatchContext {
   cancel(account: Account, market: string, orderId: number | undefined, clientOrderId: string | undefined): SimOrder {
     if (!this.markets.has(market)) throw validation({ market: ['Market is not available'] }, 31);
     const order = account
-      .openOrders()
-      .find((o) => o.market === market && (orderId !== undefined ? o.orderId === orderId : o.clientOrderId === clientOrderId));
+      .openOrdersOn(market)
+      .find((o) => (orderId !== undefined ? o.orderId === orderId : o.clientOrderId === clientOrderId));
     if (order === undefined) throw business(2, { orderId: ['Unexecuted order was not found.'] });
     cancelRest(this, account, order, this.nowMs());
     return order;

@@ -71,7 +71,12 @@ export function orderLikeWire(o: SimOrder, m: Market | undefined, oco: boolean):
   return out;
 }
 
-/** Conditional record (api-v4 2.4) in the spec's snake_case. */
+/**
+ * Conditional record (api-v4 2.4) in the spec's snake_case. A one-sided bracket (stop-loss or
+ * take-profit only) keeps the spec's keys: its OTO sends "" for the missing price (the spec types
+ * both as strings, and "" is its "none" for a string, as `clientOrderId` shows), and its OCO sends
+ * null for the missing leg (both keys present, as a bulk item's `result`/`error`).
+ */
 export function conditionalWire(rec: ConditionalRecord, account: Account, marketOf: (name: string) => Market | undefined): Record<string, unknown> | undefined {
   if (rec.type === 'oto') {
     const parent = account.orders.get(rec.parentOrderId);

@@ -84,8 +84,8 @@ export const flexClose: PrivateHandler = (ctx, account, body) => {
 };
 
 export const creditLine: PrivateHandler = (ctx, account) => {
-  if (!account.creditLineEnabled) throw new SimHttpError(404, { code: 0, message: '' });
+  if (!account.creditLineEnabled) throw new SimHttpError(404, { code: 0, message: '', errors: {} });
   const info = loanInfo(account, (m) => ctx.venue.markets.get(m)?.price, Math.floor(ctx.venue.startMs / 1000));
-  if (info === undefined) throw new SimHttpError(400, { code: 0, message: 'No active loan at the moment' });
+  if (info === undefined) throw new SimHttpError(400, { code: 0, message: 'No active loan at the moment', errors: {} });
   return { status: 200, body: info };
 };

@@ -89,9 +89,9 @@ describe('account endpoints', () => {
     t.sim.setPrice('BTC_USDT', '25000');
     expect((await t.post('/api/v4/credit-line/loans/info', {}, K)).json).toMatchObject({ currentLtv: '0.8' });
     const none = await t.post('/api/v4/credit-line/loans/info', {}, { apiKey: 'k3', apiSecret: 's3' });
-    expect([none.status, none.json]).toEqual([400, { code: 0, message: 'No active loan at the moment' }]);
+    expect([none.status, none.json]).toEqual([400, { code: 0, message: 'No active loan at the moment', errors: {} }]);
     const off = await t.post('/api/v4/credit-line/loans/info', {}, { apiKey: 'k2', apiSecret: 's2' });
-    expect(off.status).toBe(404);
+    expect([off.status, off.json]).toEqual([404, { code: 0, message: '', errors: {} }]);
   });
 });
 
@@ -112,6 +112,10 @@ describe('public endpoints', () => {
       product_type: 'Perpetual',
       max_leverage: 50,
       funding_interval_minutes: 480,
+      // As the vendor's sample: the index asset's name and ticker, brackets beyond 20x non-zero.
+      index_name: 'Bitcoin',
+      index_currency: 'BTC',
+      brackets: { '1': 0, '2': 0, '3': 0, '5': 0, '10': 0, '20': 0, '50': 20 },
     });
     expect(fut.result[0]?.['next_funding_rate_timestamp']).toMatch(/^\d+$/);
     expect((await t.get('/api/v4/public/nothing')).status).toBe(404);

@@ -35,7 +35,7 @@ describe('simulator auth (service-notes 1)', () => {
     expect([unknown.status, (unknown.json as { message: string }).message]).toEqual([401, 'This action is unauthorized. Enable your key in API settings']);
     const otherPayload = Buffer.from(JSON.stringify({ request: PATH, nonce: '6' })).toString('base64');
     const mismatch = await send(body, { payload: otherPayload });
-    expect([mismatch.status, mismatch.json]).toEqual([400, { code: 9, message: 'Invalid payload.' }]);
+    expect([mismatch.status, mismatch.json]).toEqual([400, { code: 9, message: 'Invalid payload.', errors: {} }]);
     const wrongPath = await send(JSON.stringify({ request: '/api/v4/order/bulk', nonce: '7' }));
     expect([wrongPath.status, (wrongPath.json as { code: number }).code]).toEqual([400, 9]);
     // none of the refused requests consumed the nonce

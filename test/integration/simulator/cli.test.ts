@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,8 +12,11 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-function run(args: string[]): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(args: string[], env: Record<string, string> = {}): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
+  const base = { ...process.env };
+  delete base['SIM_API_KEY'];
+  delete base['SIM_API_SECRET'];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...base, ...env } });
   children.push(child);
   let out = '';
   let err = '';
@@ -23,6 +28,21 @@ function run(args: string[]): { child: ChildProcess; out: () => string; err: () 
 
 async function waitFor(pred: () => boolean): Promise<void> {
   for (let i = 0; i < 300 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Waits for the URL, asks the USDT balance signed with `key`/`secret`; resolves the HTTP status. */
+async function balanceStatus(p: ReturnType<typeof run>, key: string, secret: string): Promise<number> {
+  await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(p.out()));
+  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1];
+  if (url === undefined) throw new Error(`sim did not start: ${p.err()}`);
+  const body = JSON.stringify({ ticker: 'USDT', request: '/api/v4/main-account/balance', nonce: '1' });
+  const payload = Buffer.from(body).toString('base64');
+  const res = await fetch(`${url}/api/v4/main-account/balance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-TXC-APIKEY': key, 'X-TXC-PAYLOAD': payload, 'X-TXC-SIGNATURE': createHmac('sha512', secret).update(payload).digest('hex') },
+    body,
+  });
+  return res.status;
 }
 
 describe('sim CLI', () => {
@@ -41,6 +61,40 @@ describe('sim CLI', () => {
     expect(await res.json()).toEqual({ USDT: { main_balance: '123.45' } });
     p.child.kill('SIGINT');
     expect(await p.exit).toBe(0);
+  });
+
+  it('takes the secret from SIM_API_SECRET or --api-secret-file, off the command line and without a warning', async () => {
+    const fromEnv = run(['--port', '0', '--api-key', 'K'], { SIM_API_SECRET: 'env-secret' });
+    expect(await balanceStatus(fromEnv, 'K', 'env-secret')).toBe(200);
+    fromEnv.child.kill('SIGINT');
+    expect(await fromEnv.exit).toBe(0);
+    expect(fromEnv.err()).toBe('');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'sim-secret-')), 'secret');
+    writeFileSync(file, 'file-secret\n', { mode: 0o600 });
+    const fromFile = run(['--port', '0', '--api-secret-file', file], { SIM_API_KEY: 'FK' });
+    expect(await balanceStatus(fromFile, 'FK', 'file-secret')).toBe(200);
+    fromFile.child.kill('SIGINT');
+    expect(await fromFile.exit).toBe(0);
+    expect(fromFile.err()).toBe('');
+    expect(fromFile.out()).not.toContain('file-secret');
+  });
+
+  it('still takes --api-secret on the command line, with a warning pointing to the safe ways', async () => {
+    const p = run(['--port', '0', '--api-key', 'K', '--api-secret', 'argv-secret']);
+    expect(await balanceStatus(p, 'K', 'argv-secret')).toBe(200);
+    expect(p.err()).toContain('SIM_API_SECRET');
+    expect(p.err()).not.toContain('argv-secret');
+    p.child.kill('SIGINT');
+    expect(await p.exit).toBe(0);
+  });
+
+  it('refuses a secret without its key, and an unreadable secret file, without echoing them', async () => {
+    const orphan = run(['--port', '0'], { SIM_API_SECRET: 'lonely-secret' });
+    expect(await orphan.exit).toBe(2);
+    expect(orphan.err()).not.toContain('lonely-secret');
+    const missing = run(['--port', '0', '--api-key', 'K', '--api-secret-file', '/nonexistent/secret']);
+    expect(await missing.exit).toBe(2);
+    expect(missing.err()).toContain('usage:');
   });
 
   it('prints a generated key pair when no key flags are given', async () => {

@@ -92,6 +92,49 @@ describe('client against simulator', () => {
     expect(all).toHaveLength(1);
   });
 
+  it('one-sided brackets: take-profit only and stop-loss only, listed, then executed', async () => {
+    const perp = { startPrice: '100', tick: '0.01', step: '0.001', minTotal: '5', volumePerStep: '0.3', volatility: '0' };
+    const own = await startSimulator({
+      clock, seed: 9, markets: [{ name: 'BTC_PERP', ...perp }, { name: 'ETH_PERP', ...perp }],
+      accounts: [{ apiKey: 'bk', apiSecret: 'bs', balances: { USDT: '10000' } }],
+    });
+    const c = createApiClient({ baseUrl: own.baseUrl, apiKey: 'bk', apiSecret: 'bs', retry: { attempts: 1 }, timeouts: { responseMs: 2000 } });
+    try {
+      const tpOnly = await c.collateralLimitOrder({ market: 'BTC_PERP', side: 'buy', amount: dec('0.1'), price: dec('99'), clientOrderId: 'tp-only', takeProfit: dec('105') });
+      const slOnly = await c.collateralLimitOrder({ market: 'ETH_PERP', side: 'sell', amount: dec('0.1'), price: dec('101'), clientOrderId: 'sl-only', stopLoss: dec('104') });
+      expect([tpOnly.oto?.takeProfit?.toFixed(), tpOnly.oto?.stopLoss, slOnly.oto?.stopLoss?.toFixed(), slOnly.oto?.takeProfit]).toEqual(['105', undefined, '104', undefined]);
+
+      // While the parents rest, each OTO lists its one price (the simulator sends "" for the other).
+      const [btc, eth] = await Promise.all([c.conditionalOrders({ market: 'BTC_PERP' }), c.conditionalOrders({ market: 'ETH_PERP' })]);
+      const tpOto = btc.records[0];
+      const slOto = eth.records[0];
+      if (tpOto?.kind !== 'oto' || slOto?.kind !== 'oto') throw new Error('expected one OTO per market');
+      expect([tpOto.id, tpOto.takeProfitPrice?.toFixed(), tpOto.stopLossPrice, tpOto.parent.clientOrderId]).toEqual([tpOnly.oto?.otoId, '105', undefined, 'tp-only']);
+      expect([slOto.id, slOto.stopLossPrice?.toFixed(), slOto.takeProfitPrice, slOto.parent.clientOrderId]).toEqual([slOnly.oto?.otoId, '104', undefined, 'sl-only']);
+
+      // The parents fill: each bracket becomes its one protective leg, the other side null.
+      own.setPrice('BTC_PERP', '98');
+      own.setPrice('ETH_PERP', '102');
+      const legs = (own.truth('bk').conditional as Record<string, unknown>[]).map((r) => {
+        const leg = (r['stop_loss'] ?? r['take_profit']) as Record<string, unknown>;
+        return [leg['market'], r['type'], r['stop_loss'] === null ? 'take_profit only' : r['take_profit'] === null ? 'stop_loss only' : 'both'];
+      });
+      expect(legs.sort()).toEqual([['BTC_PERP', 'oco', 'take_profit only'], ['ETH_PERP', 'oco', 'stop_loss only']]);
+
+      // The legs execute: the take-profit at its price (maker), the stop at its trigger (taker).
+      own.setPrice('BTC_PERP', '105');
+      own.setPrice('ETH_PERP', '104');
+      expect((await c.conditionalOrders({ market: 'BTC_PERP' })).records).toEqual([]);
+      expect((await c.conditionalOrders({ market: 'ETH_PERP' })).records).toEqual([]);
+      const deals = (await c.executedHistory({})).map((f) => [f.market, f.side, f.role, f.amount.toFixed(), f.price.toFixed()]);
+      expect(deals).toEqual(expect.arrayContaining([['BTC_PERP', 'sell', 'maker', '0.1', '105'], ['ETH_PERP', 'buy', 'taker', '0.1', '104']]));
+      expect(own.truth('bk').positions.map((p) => p.amount)).toEqual(['0', '0']);
+    } finally {
+      await c.close();
+      await own.close();
+    }
+  });
+
   it('account: balances, flex history and close, credit line', async () => {
     const map = await client.mainBalance();
     expect(map.get('USDT')?.toFixed()).toBe('10000');

@@ -118,9 +118,14 @@ describe('simulator orders', () => {
     }
     const rpi = await t.post('/api/v4/order/bulk', { orders: [{ market: 'BTC_USDT', side: 'sell', amount: '1', price: '99', rpi: true }] });
     expect((rpi.json as { error: { code: number } }[])[0]?.error.code).toBe(13);
+    // A resting rpi order is post-only by design (api-v4 2.1 rule 1): its reply says so.
+    const rests = await t.post('/api/v4/order/bulk', { orders: [{ market: 'BTC_USDT', side: 'sell', amount: '1', price: '101', rpi: true }] });
+    expect((rests.json as { result: unknown }[])[0]?.result).toMatchObject({ status: 'NEW', rpi: true, postOnly: true });
+    await t.post('/api/v4/order/cancel', { market: 'BTC_USDT', orderId: (rests.json as { result: { orderId: number } }[])[0]?.result.orderId });
     const badId = await t.post('/api/v4/order/bulk', { orders: [{ market: 'BTC_USDT', side: 'sell', amount: '1', price: '120', clientOrderId: 'has space' }] });
     expect((badId.json as { error: { code: number; errors: object } }[])[0]?.error).toMatchObject({ code: 30, errors: { clientOrderId: [expect.any(String)] } });
-    expect(t.sim.truth('k1').orders).toHaveLength(0);
+    // Only the resting rpi order was ever accepted.
+    expect(t.sim.truth('k1').orders.map((o) => o['rpi'])).toEqual([true]);
   });
 
   it('ioc cancels the unfilled rest', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from '../../../src/core/decimal.js';
-import { isLoopback } from '../../../src/simulator/admin.js';
+import { isLoopback } from '../../../src/simulator/admin-guard.js';
 import { Market } from '../../../src/simulator/market.js';
 import { Prng } from '../../../src/simulator/prng.js';
 import { RateLimiter } from '../../../src/simulator/rate-limit.js';
