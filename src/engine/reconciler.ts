@@ -3,9 +3,9 @@
  * listing diff → resolve unknown outcomes. The daemon runs `reconcileOnce()` at start-up before
  * any strategy tick (and refuses to trade if it throws), then on its schedule.
  *
- * The history checkpoint (the `endDate` anchor of the last complete scan, Unix seconds) moves
- * only in the transaction that applies the whole scan; the next scan re-reads `overlapSec`
- * before it, so late-arriving deals are caught and duplicates are dropped by deal id.
+ * The history checkpoint (the fixed anchor of the last complete scan, ms) moves only in the
+ * transaction that applies the whole scan; the next scan re-reads `overlapMs` before it, so
+ * late-arriving deals are caught and duplicates are dropped by deal id.
  */
 import type { Clock } from '../core/clock.js';
 import { dec, toWire } from '../core/decimal.js';
@@ -17,7 +17,7 @@ import { diffConditional, type ChildView, type ConditionalEvent } from './kernel
 import { scanHistoryInto } from './kernels/history-scan.js';
 import type { OrderManager, ResolveOutcome } from './order-manager.js';
 
-export const HISTORY_CHECKPOINT = 'executedHistory.endDate';
+export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
 export const RECONCILED_AT = 'reconcile.completedMs';
 /**
  * Reply `Date` headers have whole seconds, so a measured skew within this is rounding and
@@ -29,8 +29,8 @@ export const CLOCK_SKEW_TOLERANCE_MS = 2_000;
 export interface ReconcilerOptions {
   /** Page size of the history scan, 1..100. Default 100. */
   pageSize?: number;
-  /** Seconds re-scanned before the checkpoint. Default 300. */
-  overlapSec?: number;
+  /** Time re-scanned before the checkpoint, ms. Default 300 000. */
+  overlapMs?: number;
   /** Deals applied per kernel batch (bounds memory on a long first scan). Default 5 000. */
   applyChunk?: number;
 }
@@ -48,7 +48,8 @@ function decodeFill(payload: string): Fill {
 export interface ReconcileReport {
   startedMs: number;
   finishedMs: number;
-  scan: ApplySummary & { pages: number; duplicates: number; startDate: number | null; endDate: number };
+  /** The scanned range: from (ms, inclusive; null = all served history) to the fixed anchor (ms). */
+  scan: ApplySummary & { pages: number; duplicates: number; fromMs: number | null; toMs: number };
   conditional: ConditionalEvent[];
   resolved: ResolveOutcome[];
   /** Orders still UNKNOWN / PENDING_CANCEL after this pass. */
@@ -66,7 +67,7 @@ export interface ReconcilerDeps {
 
 export class Reconciler {
   private readonly pageSize: number;
-  private readonly overlapSec: number;
+  private readonly overlapMs: number;
   private readonly applyChunk: number;
   private running: Promise<ReconcileReport> | undefined;
 
@@ -75,7 +76,7 @@ export class Reconciler {
     options: ReconcilerOptions = {},
   ) {
     this.pageSize = options.pageSize ?? 100;
-    this.overlapSec = options.overlapSec ?? 300;
+    this.overlapMs = options.overlapMs ?? 300_000;
     this.applyChunk = options.applyChunk ?? 5_000;
   }
 
@@ -113,8 +114,10 @@ export class Reconciler {
     // rounding plus latency: below the tolerance the local clock is the anchor.
     const now = clock.now();
     const skew = gateway.clockSkewMs?.() ?? 0;
-    const endDate = Math.floor((skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now) / 1000);
-    const startDate = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapSec);
+    const toMs = skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now;
+    const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapMs);
+    const endDate = Math.floor(toMs / 1000);
+    const startDate = fromMs === undefined ? undefined : Math.floor(fromMs / 1000);
     const stage = store.scanStage; // empty: every scan clears it when it ends
     try {
       const result = await scanHistoryInto((q) => gateway.executedHistory(q), { ...(startDate === undefined ? {} : { startDate }), endDate, pageSize: this.pageSize }, {
@@ -124,9 +127,9 @@ export class Reconciler {
         for (const rows of stage.chunks(chunk)) yield rows.map((r) => decodeFill(r.payload));
       })(this.applyChunk);
       const summary = this.d.orders.fills.applyBatches(batches, () => {
-        store.checkpoints.set(HISTORY_CHECKPOINT, String(endDate), clock.now());
+        store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
       });
-      return { ...summary, pages: result.pages, duplicates: result.duplicates, startDate: startDate ?? null, endDate };
+      return { ...summary, pages: result.pages, duplicates: result.duplicates, fromMs: fromMs ?? null, toMs };
     } finally {
       stage.clear();
     }

@@ -4,7 +4,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { AuthError } from '../../../src/core/errors.js';
 import type { FlexRecord, Loan } from '../../../src/exchange/gateway.js';
 import { CreditJob } from '../../../src/engine/credit-job.js';
-import { FlexJob, flexEarnings, flexEarningsTotal } from '../../../src/engine/flex-job.js';
+import { FLEX_CHECKPOINT, FlexJob, flexEarnings, flexEarningsTotal } from '../../../src/engine/flex-job.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type Store } from '../../../src/store/index.js';
@@ -133,6 +133,6 @@ describe('FlexJob', () => {
     const g = new FakeGateway();
     g.flexError = new Error('boom');
     await expect(new FlexJob({ store, gateway: g, clock, logger }).runOnce()).rejects.toThrow('boom');
-    expect(store.checkpoints.get('flexHistory.createdAt')).toBeUndefined();
+    expect(store.checkpoints.get(FLEX_CHECKPOINT)).toBeUndefined();
   });
 });

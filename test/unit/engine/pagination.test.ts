@@ -4,6 +4,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { ExecutedHistoryQuery, Fill } from '../../../src/exchange/gateway.js';
 import { scanHistory } from '../../../src/engine/kernels/history-scan.js';
+import { HISTORY_CHECKPOINT } from '../../../src/engine/reconciler.js';
 import { buildEngine, tempDir } from '../../support/engine-harness.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
 
@@ -75,7 +76,7 @@ describe('executed-history pagination', () => {
           cleanups.push(t.cleanup);
           const clock = new ManualClock(1_700_000_000_000);
           const h = new ArrivingHistory(clock, 60);
-          const e = buildEngine(t.dir, h, clock, { reconcile: { pageSize, overlapSec: 120, applyChunk } });
+          const e = buildEngine(t.dir, h, clock, { reconcile: { pageSize, overlapMs: 120_000, applyChunk } });
           try {
             h.add(150, 0);
             for (const arrivals of rounds) {
@@ -117,12 +118,12 @@ describe('executed-history pagination', () => {
       return orig(q);
     };
     await expect(e.reconciler.scanOnce()).rejects.toThrow('network');
-    expect(e.store.checkpoints.get('executedHistory.endDate')).toBeUndefined();
+    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)).toBeUndefined();
     expect(e.store.fills.count()).toBe(0);
     expect(e.store.scanStage.count()).toBe(0);
     await e.reconciler.scanOnce();
     expect(e.store.fills.count()).toBe(250);
-    expect(e.store.checkpoints.get('executedHistory.endDate')?.value).toBe(String(Math.floor(clock.now() / 1000)));
+    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)?.value).toBe(String(clock.now()));
     e.store.close();
   });
 });
