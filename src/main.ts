@@ -30,6 +30,7 @@ import { fillView, StrategyInputs } from './engine/strategy-inputs.js';
 import { StrategyRunner } from './engine/strategy-runner.js';
 import { TradingStateController } from './engine/trading-state.js';
 import { createApiClient, type ApiClient } from './exchange/client.js';
+import { createVenueGateway } from './exchange/venue-gateway.js';
 import { startHealthServer, type HealthReport, type HealthServer } from './observability/health.js';
 import type { Logger } from './observability/logger.js';
 import { BotMetrics } from './observability/metrics.js';
@@ -115,7 +116,8 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       logger.warn({ baseUrl }, 'LIVE mode: trading real funds');
     }
     client = createApiClient({ baseUrl, apiKey, apiSecret, clock, logger: logger.child({ part: 'client' }), noncePersistence: store.noncePersistence() });
-    const gateway = client;
+    const api = client;
+    const gateway = createVenueGateway(api);
 
     const tradingState = new TradingStateController(store, clock, logger);
     metrics.setTradingState(tradingState.get());
@@ -268,7 +270,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
 
     metrics.setCollector(() => {
       const remaining: Record<string, number> = {};
-      for (const [pool, st] of Object.entries(gateway.rateLimitStatus())) remaining[pool] = Math.max(0, st.limit - st.used);
+      for (const [pool, st] of Object.entries(api.rateLimitStatus())) remaining[pool] = Math.max(0, st.limit - st.used);
       return { ordersByState: store.orders.countByState(), rateLimitRemaining: remaining };
     });
     const healthReport = (): HealthReport => {

@@ -4,8 +4,7 @@
  */
 import type { Clock } from './core/clock.js';
 import type { Decimal } from './core/decimal.js';
-import type { ApiClient } from './exchange/client.js';
-import type { FuturesMarket } from './exchange/gateway.js';
+import type { ExchangeGateway, FuturesMarket } from './exchange/gateway.js';
 import type { PriceView } from './strategy-api/index.js';
 
 /** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
@@ -16,7 +15,7 @@ export class MarketData {
   private inFlight: Promise<void> | undefined;
 
   constructor(
-    private readonly client: ApiClient,
+    private readonly gateway: ExchangeGateway,
     private readonly clock: Clock,
     private readonly maxAgeMs: number,
   ) {}
@@ -34,7 +33,7 @@ export class MarketData {
   }
 
   private async refresh(): Promise<void> {
-    const [futures, balances] = await Promise.all([this.client.futures(), this.client.mainBalance()]);
+    const [futures, balances] = await Promise.all([this.gateway.markets(), this.gateway.balances()]);
     this.prices = pricesFromListing(futures);
     this.balances = Object.fromEntries(balances);
     this.atMs = this.clock.now();

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { errorCode, errorMessage } from '../core/errors.js';
-import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { ExchangeGateway, FlexRecord } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import { classifyPlacementError } from './order-outcomes.js';
@@ -63,19 +63,22 @@ export class FlexCloser {
     return this.store.flex.intents(['PENDING', 'UNKNOWN']).filter((i) => !this.inFlight.has(i.id)).length;
   }
 
+  /** The plan's CLOSE_INVESTMENT record since shortly before the close was journaled, if listed. */
+  private async findClose(plan: string, createdMs: number): Promise<FlexRecord | undefined> {
+    for await (const page of this.gateway.flexRecords({ plan, actionTypes: ['CLOSE_INVESTMENT'], fromMs: createdMs - 60_000 })) {
+      const rec = page.find((r) => r.actionType === 'CLOSE_INVESTMENT' && r.planId === plan);
+      if (rec !== undefined) return rec;
+    }
+    return undefined;
+  }
+
   /** Looks for the CLOSE_INVESTMENT of each unsettled close in the flex history. */
   async resolveUnknown(): Promise<ResolveOutcome[]> {
     const out: ResolveOutcome[] = [];
     for (const i of this.store.flex.intents(['PENDING', 'UNKNOWN'])) {
       if (this.inFlight.has(i.id)) continue;
       try {
-        const page = await this.gateway.flexHistory({
-          plan: i.plan,
-          actionTypes: ['CLOSE_INVESTMENT'],
-          dateFrom: Math.floor(i.createdMs / 1000) - 60,
-          limit: 100,
-        });
-        const rec = page.records.find((r) => r.actionType === 'CLOSE_INVESTMENT' && r.planId === i.plan);
+        const rec = await this.findClose(i.plan, i.createdMs);
         const now = this.clock.now();
         if (rec !== undefined) {
           this.store.tx(() => this.store.flex.setIntent(i.id, 'DONE', { transactionId: rec.transactionId, reason: 'resolved from flex history' }, now));

@@ -2,7 +2,7 @@
  * Incremental pull of the flex investment history into the ledger. The start comes from the
  * checkpoint (the newest `createdAt` stored, ms) minus an overlap (default 1 h) so a
  * record that shows up late, or in the same second, is not lost; the overlap costs only
- * de-duplicated re-reads; pages of 100 by offset; de-duplicated by transaction id; every
+ * de-duplicated re-reads; every page the gateway serves; de-duplicated by transaction id; every
  * action type is kept. A partner-only 403 (`AuthError` permission_denied / feature_unavailable)
  * disables the job with ONE warning; later runs are no-ops until restart.
  */
@@ -27,7 +27,6 @@ export class FlexJob {
 
   constructor(
     private readonly d: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger },
-    private readonly pageSize = 100,
     private readonly overlapMs = 3_600_000,
   ) {}
 
@@ -41,17 +40,12 @@ export class FlexJob {
     const cp = store.checkpoints.get(FLEX_CHECKPOINT);
     const checkpoint = cp === undefined ? undefined : Number.parseInt(cp.value, 10);
     const fromMs = checkpoint === undefined ? undefined : Math.max(0, checkpoint - this.overlapMs);
-    const dateFrom = fromMs === undefined ? undefined : Math.floor(fromMs / 1000);
     const rows: FlexRecordRow[] = [];
     let pages = 0;
     try {
-      for (let offset = 0; ; offset += this.pageSize) {
-        const page = await gateway.flexHistory({ limit: this.pageSize, offset, ...(dateFrom === undefined ? {} : { dateFrom }) });
+      for await (const page of gateway.flexRecords(fromMs === undefined ? {} : { fromMs })) {
         pages++;
-        for (const r of page.records) {
-          rows.push({ ...r, createdAtMs: r.createdAtMs });
-        }
-        if (page.records.length < this.pageSize) break;
+        rows.push(...page);
       }
     } catch (err) {
       if (err instanceof AuthError && (err.kind === 'permission_denied' || err.kind === 'feature_unavailable')) {

@@ -5,7 +5,7 @@
  * settles them from evidence and never resends.
  */
 import type { Clock } from '../core/clock.js';
-import { errorCode, errorMessage, InvalidOrderError, InvalidRequestError } from '../core/errors.js';
+import { type AmbiguousOutcomeError, errorCode, errorMessage, InvalidOrderError, InvalidRequestError } from '../core/errors.js';
 import { makeClientOrderId } from '../core/ids.js';
 import type { BulkItemResult, ExchangeGateway, LimitOrderRequest, VenueOrder } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
@@ -29,9 +29,6 @@ export type { CancelOutcome, CollateralOrderSpec, LimitOrderSpec, PlaceOutcome }
 export type { ResolveOutcome, ResolveOptions } from './resolver.js';
 export type { FlexCloseOutcome, FlexClosePlan } from './flex-close.js';
 
-/** The venue accepts at most 20 orders per bulk request (service-notes 3). */
-export const BULK_CHUNK = 20;
-
 export interface OrderManagerDeps {
   store: Store;
   gateway: ExchangeGateway;
@@ -44,6 +41,20 @@ export interface OrderManagerDeps {
 
 /** @see clientIdPrefixFor */
 export const clientIdPrefix = clientIdPrefixFor;
+
+/** The venue request of a journaled limit order. */
+function limitRequest(s: LimitOrderSpec, clientOrderId: string): LimitOrderRequest {
+  return {
+    market: s.market,
+    side: s.side,
+    amount: s.amount,
+    price: s.price,
+    clientOrderId,
+    ...(s.postOnly === undefined ? {} : { postOnly: s.postOnly }),
+    ...(s.ioc === undefined ? {} : { ioc: s.ioc }),
+    ...(s.rpi === undefined ? {} : { rpi: s.rpi }),
+  };
+}
 
 export class OrderManager {
   readonly fills: FillApplier;
@@ -116,54 +127,58 @@ export class OrderManager {
   }
 
   /**
-   * Places limit orders: journals them all (one transaction), then sends chunks of ≤ 20 in order,
-   * applying each item's outcome to its own intent before the next chunk leaves.
+   * Places limit orders: journals them all (one transaction), then sends them; the gateway sends
+   * one request (≤ 20 orders) at a time and each item's outcome is applied to its own intent
+   * before the next request leaves.
    */
   async placeLimitOrders(strategyId: string, specs: readonly LimitOrderSpec[]): Promise<PlaceOutcome[]> {
     if (specs.length === 0) return [];
     const ids = this.journal(strategyId, specs, 'limit');
     // Every journaled id is "in flight" until its own outcome is applied, so a concurrent
-    // resolver pass never mistakes a later chunk for an orphan of a previous process.
+    // resolver pass never mistakes a later request's orders for orphans of a previous process.
+    const waiting = new Set(ids);
     for (const id of ids) this.inFlight.add(id);
-    const out: PlaceOutcome[] = [];
-    for (let i = 0; i < specs.length; i += BULK_CHUNK) {
-      const chunkIds = ids.slice(i, i + BULK_CHUNK);
-      const requests: LimitOrderRequest[] = specs.slice(i, i + BULK_CHUNK).map((s, j) => ({
-        market: s.market,
-        side: s.side,
-        amount: s.amount,
-        price: s.price,
-        clientOrderId: chunkIds[j] as string,
-        ...(s.postOnly === undefined ? {} : { postOnly: s.postOnly }),
-        ...(s.ioc === undefined ? {} : { ioc: s.ioc }),
-        ...(s.rpi === undefined ? {} : { rpi: s.rpi }),
-      }));
-      let results: BulkItemResult[];
-      try {
-        results = await this.gateway.bulkLimitOrders(requests);
-      } catch (err) {
-        // The contract says it throws only before sending; anything else is treated as ambiguous.
-        const c = classifyPlacementError(err);
-        const kind = c.kind === 'rejected' ? 'not_sent' : c.kind;
-        results = chunkIds.map((clientOrderId) =>
-          kind === 'unknown'
-            ? ({ status: 'unknown', clientOrderId, error: err } as unknown as BulkItemResult)
-            : ({ status: 'not_sent', clientOrderId, error: err } as unknown as BulkItemResult),
-        );
+    const out = new Map<string, PlaceOutcome>();
+    try {
+      for await (const results of this.sent(specs.map((s, i) => limitRequest(s, ids[i] as string)), waiting)) {
+        for (const o of this.store.tx(() => results.map((r) => this.applyBulkItem(r)))) out.set(o.clientOrderId, o);
+        for (const r of results) this.inFlight.delete(r.clientOrderId);
       }
-      try {
-        out.push(...this.store.tx(() => chunkIds.map((id, j) => this.applyBulkItem(id, results[j]))));
-      } finally {
-        for (const id of chunkIds) this.inFlight.delete(id);
-      }
+    } finally {
+      for (const id of ids) this.inFlight.delete(id);
     }
-    return out;
+    return ids.map((id) => out.get(id) as PlaceOutcome);
   }
 
-  private applyBulkItem(clientOrderId: string, r: BulkItemResult | undefined): PlaceOutcome {
-    if (r === undefined || r.clientOrderId !== clientOrderId) {
-      return this.applyError(clientOrderId, new Error('bulk reply item missing or out of order'));
+  /**
+   * The gateway's outcomes, each id once (`waiting` shrinks as they come). The gateway throws
+   * only before sending; should it throw anyway, or leave an id without an outcome, the ids still
+   * waiting get one from the error (never a plain rejection: see applyThrown).
+   */
+  private async *sent(requests: LimitOrderRequest[], waiting: Set<string>): AsyncGenerator<BulkItemResult[]> {
+    try {
+      for await (const results of this.gateway.submitLimitOrders(requests)) {
+        const ours = results.filter((r) => waiting.delete(r.clientOrderId));
+        yield ours;
+      }
+    } catch (err) {
+      yield this.thrownItems([...waiting], err);
+      waiting.clear();
     }
+    if (waiting.size > 0) yield this.thrownItems([...waiting], new Error('bulk reply item missing or out of order'));
+  }
+
+  /** Outcomes for ids whose request threw: refusals then prove nothing was sent for them. */
+  private thrownItems(ids: string[], err: unknown): BulkItemResult[] {
+    const c = classifyPlacementError(err);
+    const error = err as AmbiguousOutcomeError;
+    return ids.map((clientOrderId): BulkItemResult =>
+      c.kind === 'unknown' ? { status: 'unknown', clientOrderId, error } : { status: 'not_sent', clientOrderId, error },
+    );
+  }
+
+  private applyBulkItem(r: BulkItemResult): PlaceOutcome {
+    const { clientOrderId } = r;
     if (r.status === 'placed') return this.applyPlaced(clientOrderId, r.order);
     if (r.status === 'not_sent') {
       const o = this.mustGet(clientOrderId);
@@ -220,7 +235,7 @@ export class OrderManager {
     const [clientOrderId] = this.journal(strategyId, [spec], 'collateral') as [string];
     this.inFlight.add(clientOrderId);
     try {
-      const v = await this.gateway.collateralLimitOrder({
+      const v = await this.gateway.submitCollateralOrder({
         market: spec.market,
         side: spec.side,
         amount: spec.amount,

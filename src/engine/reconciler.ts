@@ -9,12 +9,11 @@
  */
 import type { Clock } from '../core/clock.js';
 import { dec, toWire } from '../core/decimal.js';
-import type { ConditionalRecord, ExchangeGateway, Fill } from '../exchange/gateway.js';
+import type { ExchangeGateway, Fill, FillPage } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillListener } from './fill-applier.js';
 import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
-import { scanHistoryInto } from './kernels/history-scan.js';
 import type { OrderManager, ResolveOutcome } from './order-manager.js';
 
 export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
@@ -27,8 +26,6 @@ export const RECONCILED_AT = 'reconcile.completedMs';
 export const CLOCK_SKEW_TOLERANCE_MS = 2_000;
 
 export interface ReconcilerOptions {
-  /** Page size of the history scan, 1..100. Default 100. */
-  pageSize?: number;
   /** Time re-scanned before the checkpoint, ms. Default 300 000. */
   overlapMs?: number;
   /** Deals applied per kernel batch (bounds memory on a long first scan). Default 5 000. */
@@ -43,6 +40,18 @@ function encodeFill(d: Fill): string {
 function decodeFill(payload: string): Fill {
   const o = JSON.parse(payload) as Omit<Fill, 'amount' | 'price' | 'quote' | 'fee'> & { amount: string; price: string; quote: string; fee: string };
   return { ...o, amount: dec(o.amount), price: dec(o.price), quote: dec(o.quote), fee: dec(o.fee) };
+}
+
+/** Puts every page of a scan into the stage; counts requests and deals seen more than once. */
+async function stagePages(pages: AsyncIterable<FillPage>, stage: Store['scanStage']): Promise<{ pages: number; duplicates: number }> {
+  let count = 0;
+  let duplicates = 0;
+  for await (const page of pages) {
+    count++;
+    const added = stage.add(page.fills.map((d) => ({ dealId: d.dealId, timeMs: d.timeMs, payload: encodeFill(d) })));
+    duplicates += page.repeated + page.fills.length - added;
+  }
+  return { pages: count, duplicates };
 }
 
 export interface ReconcileReport {
@@ -66,7 +75,6 @@ export interface ReconcilerDeps {
 }
 
 export class Reconciler {
-  private readonly pageSize: number;
   private readonly overlapMs: number;
   private readonly applyChunk: number;
   private running: Promise<ReconcileReport> | undefined;
@@ -75,7 +83,6 @@ export class Reconciler {
     private readonly d: ReconcilerDeps,
     options: ReconcilerOptions = {},
   ) {
-    this.pageSize = options.pageSize ?? 100;
     this.overlapMs = options.overlapMs ?? 300_000;
     this.applyChunk = options.applyChunk ?? 5_000;
   }
@@ -113,23 +120,19 @@ export class Reconciler {
     // `Date` headers have whole seconds, so a measured skew of up to about -1 s is only that
     // rounding plus latency: below the tolerance the local clock is the anchor.
     const now = clock.now();
-    const skew = gateway.clockSkewMs?.() ?? 0;
+    const skew = gateway.clockSkewMs() ?? 0;
     const toMs = skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now;
     const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapMs);
-    const endDate = Math.floor(toMs / 1000);
-    const startDate = fromMs === undefined ? undefined : Math.floor(fromMs / 1000);
     const stage = store.scanStage; // empty: every scan clears it when it ends
     try {
-      const result = await scanHistoryInto((q) => gateway.executedHistory(q), { ...(startDate === undefined ? {} : { startDate }), endDate, pageSize: this.pageSize }, {
-        add: (page) => stage.add(page.map((d) => ({ dealId: d.dealId, timeMs: d.timeMs, payload: encodeFill(d) }))),
-      });
+      const staged = await stagePages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), stage);
       const batches = (function* (chunk: number) {
         for (const rows of stage.chunks(chunk)) yield rows.map((r) => decodeFill(r.payload));
       })(this.applyChunk);
       const summary = this.d.orders.fills.applyBatches(batches, () => {
         store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
       });
-      return { ...summary, pages: result.pages, duplicates: result.duplicates, fromMs: fromMs ?? null, toMs };
+      return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
     } finally {
       stage.clear();
     }
@@ -153,24 +156,12 @@ export class Reconciler {
     return out;
   }
 
-  private async listing(markets: readonly string[]): Promise<ConditionalRecord[]> {
-    const out: ConditionalRecord[] = [];
-    for (const market of markets) {
-      for (let offset = 0; ; offset += 100) {
-        const page = await this.d.gateway.conditionalOrders({ market, offset, limit: 100 });
-        out.push(...page.records);
-        if (page.records.length < 100 || offset + 100 >= page.total) break;
-      }
-    }
-    return out;
-  }
-
   /** Diffs the conditional listing against our children and records the events. */
   async conditionalOnce(): Promise<ConditionalEvent[]> {
     const views = this.childViews();
     if (views.length === 0) return [];
     const markets = [...new Set(views.map((v) => v.parent.market))].sort();
-    const events = diffConditional(views, await this.listing(markets));
+    const events = diffConditional(views, await this.d.gateway.protectiveOrders(markets));
     const { store, clock, logger } = this.d;
     const now = clock.now();
     store.tx(() => {

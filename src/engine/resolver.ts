@@ -101,19 +101,15 @@ export class Resolver {
   }
 
   private async history(o: OrderRecord): Promise<void> {
-    const deals = await this.d.gateway.executedHistory({ clientOrderId: o.clientOrderId, market: o.market, limit: 100 });
-    const ours = deals.filter((f) => f.clientOrderId === o.clientOrderId);
+    const ours = await this.d.gateway.fillsOfOrder({ market: o.market, clientOrderId: o.clientOrderId });
     if (ours.length > 0) this.d.fills.apply(ours);
   }
 
   private async findInConditional(o: OrderRecord): Promise<{ orderId: number; otoId: number } | undefined> {
-    for (let offset = 0; ; offset += 100) {
-      const page = await this.d.gateway.conditionalOrders({ market: o.market, offset, limit: 100 });
-      for (const r of page.records) {
-        if (r.kind === 'oto' && r.parent.clientOrderId === o.clientOrderId) return { orderId: r.parent.orderId, otoId: r.id };
-      }
-      if (page.records.length < 100 || offset + 100 >= page.total) return undefined;
+    for (const r of await this.d.gateway.protectiveOrders([o.market])) {
+      if (r.kind === 'oto' && r.parent.clientOrderId === o.clientOrderId) return { orderId: r.parent.orderId, otoId: r.id };
     }
+    return undefined;
   }
 
   async resolveOne(start: OrderRecord): Promise<ResolveOutcome> {

@@ -100,11 +100,11 @@ describe('FlexJob', () => {
   it('pulls incrementally, keeps every action type, de-duplicates, and sums earnings per currency per day exactly', async () => {
     const { store, clock } = setup();
     const g = new FakeGateway();
-    g.flexRecords = [rec(0, 0, 'INVEST', '100'), ...Array.from({ length: 250 }, (_, i) => rec(i + 1, i % 3))];
+    g.flexLedger = [rec(0, 0, 'INVEST', '100'), ...Array.from({ length: 250 }, (_, i) => rec(i + 1, i % 3))];
     const job = new FlexJob({ store, gateway: g, clock, logger });
     expect(await job.runOnce()).toMatchObject({ status: 'ok', newRecords: 251, pages: 3 });
     expect(await job.runOnce()).toMatchObject({ newRecords: 0 });
-    g.flexRecords.push(rec(300, 3, 'CLOSE_INVESTMENT', '100'), rec(301, 3));
+    g.flexLedger.push(rec(300, 3, 'CLOSE_INVESTMENT', '100'), rec(301, 3));
     expect(await job.runOnce()).toMatchObject({ newRecords: 2 });
     const rows = store.flex.all();
     expect(rows).toHaveLength(253);

@@ -254,7 +254,7 @@ describe('flex close', () => {
     };
     const u = await e.orders.closeFlex('s', { plan: 'p2' });
     expect(u.status).toBe('unknown');
-    g.flexRecords = [{ transactionId: 'T2', createdAtMs: 1_700_000_000_000, planId: 'p2', investmentId: 'i', currency: 'USDT', amount: d('5'), actionType: 'CLOSE_INVESTMENT' }];
+    g.flexLedger = [{ transactionId: 'T2', createdAtMs: 1_700_000_000_000, planId: 'p2', investmentId: 'i', currency: 'USDT', amount: d('5'), actionType: 'CLOSE_INVESTMENT' }];
     const r = await e.orders.resolveUnknown();
     expect(r).toContainEqual({ clientOrderId: u.id, verdict: 'DONE', evidence: 'flex history' });
     expect(e.store.flex.intents().map((i) => [i.state, i.transactionId])).toEqual([
