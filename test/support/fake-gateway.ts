@@ -260,7 +260,11 @@ export class FakeGateway implements ExchangeGateway {
 
   async closeFlex(plan: string): Promise<{ transactionId: string }> {
     this.calls.push({ method: 'closeFlex', arg: plan });
-    return { transactionId: `tx-${plan}` };
+    const transactionId = `tx-${plan}`;
+    const invested = this.flexLedger.find((r) => r.planId === plan);
+    const createdAtMs = this.now?.() ?? 1_700_000_000_000;
+    if (invested !== undefined) this.flexLedger.push({ ...invested, transactionId, createdAtMs, actionType: 'CLOSE_INVESTMENT' });
+    return { transactionId };
   }
 
   async creditLine(): Promise<CreditLineState> {
