@@ -12,9 +12,9 @@ import { dec, toWire } from '../core/decimal.js';
 import type { ExchangeGateway, Fill, FillPage } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
-import type { ApplySummary, FillListener } from './fill-applier.js';
+import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';
 import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
-import type { OrderManager, ResolveOutcome } from './order-manager.js';
+import type { ResolveOutcome, Resolver } from './resolver.js';
 
 export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
 export const RECONCILED_AT = 'reconcile.completedMs';
@@ -70,8 +70,10 @@ export interface ReconcilerDeps {
   gateway: ExchangeGateway;
   clock: Clock;
   logger: Logger;
-  /** The order manager whose fill applier and resolver this loop drives. */
-  orders: OrderManager;
+  /** Applies the scanned deals (the same applier the resolver uses). */
+  fills: FillApplier;
+  /** Settles unknown outcomes at the end of each pass. */
+  resolver: Resolver;
 }
 
 export class Reconciler {
@@ -89,7 +91,7 @@ export class Reconciler {
 
   /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
   onFill(listener: FillListener): () => void {
-    return this.d.orders.fills.onFill(listener);
+    return this.d.fills.onFill(listener);
   }
 
   /** Time of the last complete pass (ms), if any. */
@@ -129,7 +131,7 @@ export class Reconciler {
       const batches = (function* (chunk: number) {
         for (const rows of stage.chunks(chunk)) yield rows.map((r) => decodeFill(r.payload));
       })(this.applyChunk);
-      const summary = this.d.orders.fills.applyBatches(batches, () => {
+      const summary = this.d.fills.applyBatches(batches, () => {
         store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
       });
       return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
@@ -191,7 +193,7 @@ export class Reconciler {
     const startedMs = this.d.clock.now();
     const scan = await this.scanOnce();
     const conditional = await this.conditionalOnce();
-    const resolved = await this.d.orders.resolveUnknown();
+    const resolved = await this.d.resolver.resolveAll();
     const unresolved = this.d.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
     const finishedMs = this.d.clock.now();
     this.d.store.tx(() => this.d.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { SystemClock } from '../../src/core/clock.js';
 import { createApiClient } from '../../src/exchange/client.js';
 import { FillApplier } from '../../src/engine/fill-applier.js';
+import { OrderJournal } from '../../src/engine/order-journal.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/index.js';
@@ -37,7 +38,7 @@ try {
     await client.close();
     const logger = silentLogger();
     const store = openStore({ dataDir: dir, clock, logger });
-    newFills = new FillApplier(store, clock, logger).apply(scan.deals).newFills;
+    newFills = new FillApplier(store, clock, logger, new OrderJournal(store, clock)).apply(scan.deals).newFills;
     pages = scan.pages;
     store.close();
   }

@@ -19,6 +19,7 @@ import { Decimal } from '../../src/core/decimal.js';
 import { createApiClient } from '../../src/exchange/client.js';
 import type { LimitOrderRequest } from '../../src/exchange/gateway.js';
 import { FillApplier } from '../../src/engine/fill-applier.js';
+import { OrderJournal } from '../../src/engine/order-journal.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/index.js';
@@ -79,7 +80,7 @@ export default async function bench(): Promise<void> {
     await fetcher.close();
     const logger = silentLogger();
     const store = openStore({ dataDir: dir(), clock, logger });
-    const applier = new FillApplier(store, clock, logger);
+    const applier = new FillApplier(store, clock, logger, new OrderJournal(store, clock));
     const tk = performance.now();
     const summary = applier.apply(scan.deals);
     const kernelMs = performance.now() - tk;

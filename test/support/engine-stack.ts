@@ -8,7 +8,7 @@ import { Decimal, ZERO } from '../../src/core/decimal.js';
 import { createApiClient, type ApiClient } from '../../src/exchange/client.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import { createVenueGateway, type VenueGatewayOptions } from '../../src/exchange/venue-gateway.js';
-import type { ResolveOptions } from '../../src/engine/order-manager.js';
+import type { ResolveOptions } from '../../src/engine/resolver.js';
 import type { ReconcilerOptions } from '../../src/engine/reconciler.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions, type Truth } from '../../src/simulator/index.js';
 import type { FillRecord, Store } from '../../src/store/index.js';
