@@ -28,10 +28,6 @@ export class MarketData {
     return { prices: this.prices, balances: this.balances };
   }
 
-  latest(): { prices: Record<string, PriceView>; balances: Record<string, Decimal> } {
-    return { prices: this.prices, balances: this.balances };
-  }
-
   private async refresh(): Promise<void> {
     const [futures, balances] = await Promise.all([this.gateway.markets(), this.gateway.balances()]);
     this.prices = pricesFromListing(futures);
