@@ -7,11 +7,15 @@ import type { Clock } from '../core/clock.js';
 import { AuthError, StoreError, errorCode, errorMessage } from '../core/errors.js';
 import { CreditJob } from '../engine/credit-job.js';
 import { EquityWatch } from '../engine/equity-watch.js';
+import { FillApplier } from '../engine/fill-applier.js';
+import { FlexCloser } from '../engine/flex-close.js';
 import { FlexJob } from '../engine/flex-job.js';
 import { MarketData } from '../engine/market-data.js';
+import { OrderJournal } from '../engine/order-journal.js';
 import { OrderManager } from '../engine/order-manager.js';
 import { ReadModels } from '../engine/read-models.js';
 import { Reconciler } from '../engine/reconciler.js';
+import { Resolver } from '../engine/resolver.js';
 import { StrategyInputs } from '../engine/strategy-inputs.js';
 import { TradingStateController } from '../engine/trading-state.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
@@ -32,6 +36,7 @@ export interface Engine {
   readonly gateway: ExchangeGateway;
   readonly tradingState: TradingStateController;
   readonly orders: OrderManager;
+  readonly fills: FillApplier;
   readonly reconciler: Reconciler;
   readonly flexJob: FlexJob;
   readonly creditJob: CreditJob;
@@ -64,19 +69,35 @@ function haltWith(ts: TradingStateController, logger: Logger): (reason: string) 
   };
 }
 
+/**
+ * The order pipeline: the journal alone moves order states; the fill applier and the resolver
+ * are shared by the order manager (placing, cancelling) and the reconciler (scanning, settling).
+ */
+function orderPipeline(b: Base, gateway: ExchangeGateway): Pick<Engine, 'orders' | 'fills' | 'reconciler'> {
+  const { store, clock, logger } = b;
+  const log = logger.child({ part: 'orders' });
+  const journal = new OrderJournal(store, clock);
+  const fills = new FillApplier(store, clock, log, journal);
+  const flex = new FlexCloser({ store, gateway, clock, logger: log, journal });
+  const resolver = new Resolver({ store, gateway, clock, logger: log, fills, journal, flex });
+  return {
+    orders: new OrderManager({ store, gateway, clock, logger: log, journal, resolver, flex }),
+    fills,
+    reconciler: new Reconciler({ store, gateway, clock, logger: logger.child({ part: 'reconcile' }), fills, resolver }),
+  };
+}
+
 export function buildEngine(b: Base, gateway: ExchangeGateway): Engine {
   const { config, clock, logger, store } = b;
   const part = (name: string): Logger => logger.child({ part: name });
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
-  const orders = new OrderManager({ store, gateway, clock, logger: part('orders') });
   const market = new MarketData(gateway, clock, 1_000);
   const equityWatch = new EquityWatch({ store, equityAsset: config.risk.equityAsset, limits: config.risk, onBreach: halt });
   return {
     gateway,
     tradingState,
-    orders,
-    reconciler: new Reconciler({ store, gateway, clock, logger: part('reconcile'), orders }),
+    ...orderPipeline(b, gateway),
     flexJob: new FlexJob({ store, gateway, clock, logger: part('flex') }),
     creditJob: new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState }),
     market,

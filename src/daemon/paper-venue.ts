@@ -5,6 +5,7 @@
  */
 import type { BotConfig } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
+import { OrderJournal } from '../engine/order-journal.js';
 import { LIVE_STATES } from '../engine/order-state.js';
 import type { Logger } from '../observability/logger.js';
 import { defaultMarkets, type MarketOptions } from '../simulator/index.js';
@@ -63,8 +64,9 @@ export function closePaperGhosts(store: Store, clock: Clock, logger: Logger): vo
   const legs = store.children.live();
   if (ghosts.length === 0 && legs.length === 0) return;
   const now = clock.now();
+  const journal = new OrderJournal(store, clock);
   store.tx(() => {
-    for (const o of ghosts) store.orders.setState(o.clientOrderId, o.state, 'CANCELLED', 'paper_venue_restarted', now);
+    for (const o of ghosts) journal.move(o.clientOrderId, 'CANCELLED', 'paper_venue_restarted');
     for (const c of legs) store.children.update(c.id, { state: 'cancelled' }, now);
     store.alerts.add('paper_reset', 'orders', `${ghosts.length} orders of a previous paper session closed`, now);
   });

@@ -80,7 +80,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
   };
   try {
     venue = await openVenue(config, store, clock, logger);
-    const engine = buildEngine(b, venue.client);
+    const engine = buildEngine(b, venue.gateway);
     const scheduler = buildScheduler(b, engine);
     const runners = buildRunners(b, engine, scheduler, options.strategies, () => phase !== 'stopping');
     const reconcile = new ReconcileJob(b, engine);

@@ -7,13 +7,18 @@ import type { BotConfig } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { createApiClient, type ApiClient } from '../exchange/client.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
 import type { Store } from '../store/index.js';
 import { closePaperGhosts, paperMarkets } from './paper-venue.js';
 
 export interface OpenedVenue {
+  /** The raw client: operational extras (rate-limit status) beside the endpoints. */
   client: ApiClient;
+  /** What the engine talks to: the venue in the engine's terms. */
+  gateway: ExchangeGateway;
   /** The embedded simulator in paper mode, null in live mode. */
   sim: SimulatorHandle | null;
   close(): Promise<void>;
@@ -65,7 +70,7 @@ export async function openVenue(config: BotConfig, store: Store, clock: Clock, l
       logger: logger.child({ part: 'client' }),
       noncePersistence: store.noncePersistence(),
     });
-    return { client, sim: ep.sim, close: () => close(client) };
+    return { client, gateway: createVenueGateway(client), sim: ep.sim, close: () => close(client) };
   } catch (err) {
     await close();
     throw err;

@@ -4,10 +4,12 @@
  * then tells fill listeners about the newly recorded fills of our orders.
  */
 import type { Clock } from '../core/clock.js';
+import type { Decimal } from '../core/decimal.js';
 import type { Fill } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
-import type { ChildRecord, FillRecord, OrderRecord, Store } from '../store/index.js';
+import type { ChildRecord, FillRecord, OrderRecord, OrderState, Store } from '../store/index.js';
 import { applyDeals, type FillEvent, type LegView, type OrderView } from './kernels/fills.js';
+import type { OrderJournal } from './order-journal.js';
 
 /** A fill of one of our orders (or protective legs), after it was committed. */
 export interface FillNotice {
@@ -48,6 +50,8 @@ export class FillApplier {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Order state moves (and ids learned) go through the journal. */
+    private readonly journal: OrderJournal,
   ) {}
 
   onFill(listener: FillListener): () => void {
@@ -140,50 +144,59 @@ export class FillApplier {
     return summary;
   }
 
+  /** Records an order's filled amount, moving it to `to` when that is a move; whether it moved. */
+  private filledBase(clientOrderId: string, filledBase: Decimal, to: OrderState | null): boolean {
+    const o = this.store.orders.get(clientOrderId);
+    if (o === undefined) return false;
+    if (to === null || to === o.state) {
+      this.journal.note(clientOrderId, { filledBase });
+      return false;
+    }
+    return this.journal.move(clientOrderId, to, 'fills', { filledBase }) !== o.state;
+  }
+
   private write(e: FillEvent, now: number, summary: ApplySummary, notices: FillNotice[]): void {
     const { store } = this;
     switch (e.type) {
       case 'fill':
-        if (store.fills.insert(e.fill)) {
-          summary.newFills++;
-          if (e.fill.strategyId === null) summary.external++;
-          else notices.push({ strategyId: e.fill.strategyId, fill: e.fill });
-        }
-        return;
+        return this.recordFill(e.fill, summary, notices);
       case 'order_id_learned': {
-        store.orders.patch(e.clientOrderId, { orderId: e.orderId }, now);
+        this.journal.note(e.clientOrderId, { orderId: e.orderId });
         const o = store.orders.get(e.clientOrderId);
         if (o !== undefined) store.fills.attribute(e.orderId, o.strategyId, o.clientOrderId);
         return;
       }
-      case 'order_filled_base': {
-        const o = store.orders.get(e.clientOrderId);
-        if (o === undefined) return;
-        if (e.to !== null && e.to !== o.state) {
-          store.orders.setState(e.clientOrderId, o.state, e.to, 'fills', now, { filledBase: e.filledBase });
-          summary.stateChanges++;
-        } else {
-          store.orders.patch(e.clientOrderId, { filledBase: e.filledBase }, now);
-        }
+      case 'order_filled_base':
+        if (this.filledBase(e.clientOrderId, e.filledBase, e.to)) summary.stateChanges++;
         return;
-      }
       case 'overfill':
         summary.overfills.push(e.clientOrderId);
         store.alerts.add('overfill', e.clientOrderId, `filled ${e.filledBase.toFixed()} > amount ${e.amount.toFixed()}`, now);
         this.logger.error({ clientOrderId: e.clientOrderId, filled: e.filledBase.toFixed(), amount: e.amount.toFixed() }, 'ALERT: order overfilled');
         return;
       case 'leg_filled':
-        store.children.update(e.childId, { state: 'filled', orderId: e.orderId }, now);
-        for (const c of store.children.byParent(e.parentClientOrderId)) {
-          if (c.id !== e.childId && (c.state === 'armed' || c.state === 'active' || c.state === 'missing')) {
-            store.children.update(c.id, { state: 'cancelled' }, now);
-          }
-        }
-        return;
+        return this.legFilled(e.childId, e.parentClientOrderId, e.orderId, now);
       case 'order_id_conflict':
         store.alerts.add('order_id_conflict', e.clientOrderId, `deal ${e.dealId}: orderId ${e.seen}, known ${e.known}`, now);
         this.logger.error({ ...e }, 'ALERT: fill carries our clientOrderId with another orderId');
         return;
+    }
+  }
+
+  private recordFill(fill: FillRecord, summary: ApplySummary, notices: FillNotice[]): void {
+    if (!this.store.fills.insert(fill)) return;
+    summary.newFills++;
+    if (fill.strategyId === null) summary.external++;
+    else notices.push({ strategyId: fill.strategyId, fill });
+  }
+
+  /** One protective leg executed: it is filled, and its siblings still standing are cancelled. */
+  private legFilled(childId: number, parentClientOrderId: string, orderId: number, now: number): void {
+    const { children } = this.store;
+    children.update(childId, { state: 'filled', orderId }, now);
+    for (const c of children.byParent(parentClientOrderId)) {
+      const standing = c.state === 'armed' || c.state === 'active' || c.state === 'missing';
+      if (c.id !== childId && standing) children.update(c.id, { state: 'cancelled' }, now);
     }
   }
 }

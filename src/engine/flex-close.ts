@@ -5,9 +5,10 @@
  */
 import type { Clock } from '../core/clock.js';
 import { errorCode, errorMessage } from '../core/errors.js';
-import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { ExchangeGateway, FlexRecord } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
+import type { OrderJournal } from './order-journal.js';
 import { classifyPlacementError } from './order-outcomes.js';
 import { clientIdPrefixFor } from './prefix.js';
 import type { ResolveOutcome } from './resolver.js';
@@ -23,74 +24,83 @@ export type FlexCloseOutcome =
   | { status: 'rejected' | 'not_sent'; id: string; code: string; message: string }
   | { status: 'unknown'; id: string; message: string };
 
+export interface FlexCloserDeps {
+  store: Store;
+  gateway: ExchangeGateway;
+  clock: Clock;
+  logger: Logger;
+  /** Ids come from the order sequence; closes in flight are tracked with the orders'. */
+  journal: OrderJournal;
+}
+
 export class FlexCloser {
-  private readonly inFlight = new Set<string>();
   constructor(
-    private readonly store: Store,
-    private readonly gateway: ExchangeGateway,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    private readonly reserveIds: (prefix: string, n: number) => string[],
+    private readonly d: FlexCloserDeps,
     private readonly graceMs = 60_000,
   ) {}
 
   async close(strategyId: string, plan: FlexClosePlan): Promise<FlexCloseOutcome> {
-    const id = this.store.tx(() => {
-      const [cid] = this.reserveIds(clientIdPrefixFor(strategyId), 1) as [string];
-      this.store.flex.insertIntent(cid, strategyId, plan.plan, this.clock.now());
+    const id = this.d.store.tx(() => {
+      const [cid] = this.d.journal.reserveIds(clientIdPrefixFor(strategyId), 1) as [string];
+      this.d.store.flex.insertIntent(cid, strategyId, plan.plan, this.d.clock.now());
       return cid;
     });
-    this.inFlight.add(id);
+    this.d.journal.begin([id]);
     try {
-      const r = await this.gateway.closeFlex(plan.plan);
-      this.store.tx(() => this.store.flex.setIntent(id, 'DONE', { transactionId: r.transactionId }, this.clock.now()));
+      const r = await this.d.gateway.closeFlex(plan.plan);
+      this.d.store.tx(() => this.d.store.flex.setIntent(id, 'DONE', { transactionId: r.transactionId }, this.d.clock.now()));
       return { status: 'done', id, transactionId: r.transactionId };
     } catch (err) {
       const c = classifyPlacementError(err);
       if (c.kind === 'unknown') {
-        this.store.tx(() => this.store.flex.setIntent(id, 'UNKNOWN', { reason: c.code }, this.clock.now()));
+        this.d.store.tx(() => this.d.store.flex.setIntent(id, 'UNKNOWN', { reason: c.code }, this.d.clock.now()));
         return { status: 'unknown', id, message: errorMessage(err) };
       }
       const reason = c.kind === 'not_sent' ? `not_sent:${c.code}` : c.code;
-      this.store.tx(() => this.store.flex.setIntent(id, 'REJECTED', { reason }, this.clock.now()));
+      this.d.store.tx(() => this.d.store.flex.setIntent(id, 'REJECTED', { reason }, this.d.clock.now()));
       return { status: c.kind, id, code: c.code, message: c.message };
     } finally {
-      this.inFlight.delete(id);
+      this.d.journal.end([id]);
     }
   }
 
-  pendingCount(): number {
-    return this.store.flex.intents(['PENDING', 'UNKNOWN']).filter((i) => !this.inFlight.has(i.id)).length;
+  /** The plan's CLOSE_INVESTMENT record since shortly before the close was journaled, if listed. */
+  private async findClose(plan: string, createdMs: number): Promise<FlexRecord | undefined> {
+    for await (const page of this.d.gateway.flexRecords({ plan, actionTypes: ['CLOSE_INVESTMENT'], fromMs: createdMs - 60_000 })) {
+      const rec = page.find((r) => r.actionType === 'CLOSE_INVESTMENT' && r.planId === plan);
+      if (rec !== undefined) return rec;
+    }
+    return undefined;
   }
 
   /** Looks for the CLOSE_INVESTMENT of each unsettled close in the flex history. */
   async resolveUnknown(): Promise<ResolveOutcome[]> {
     const out: ResolveOutcome[] = [];
-    for (const i of this.store.flex.intents(['PENDING', 'UNKNOWN'])) {
-      if (this.inFlight.has(i.id)) continue;
+    for (const i of this.d.store.flex.intents(['PENDING', 'UNKNOWN'])) {
+      if (this.d.journal.isInFlight(i.id)) continue;
       try {
-        const page = await this.gateway.flexHistory({
-          plan: i.plan,
-          actionTypes: ['CLOSE_INVESTMENT'],
-          dateFrom: Math.floor(i.createdMs / 1000) - 60,
-          limit: 100,
-        });
-        const rec = page.records.find((r) => r.actionType === 'CLOSE_INVESTMENT' && r.planId === i.plan);
-        const now = this.clock.now();
-        if (rec !== undefined) {
-          this.store.tx(() => this.store.flex.setIntent(i.id, 'DONE', { transactionId: rec.transactionId, reason: 'resolved from flex history' }, now));
-          out.push({ clientOrderId: i.id, verdict: 'DONE', evidence: 'flex history' });
-        } else if (now - i.createdMs >= this.graceMs) {
-          this.store.tx(() => this.store.flex.setIntent(i.id, 'LOST', { reason: 'no close in flex history after grace' }, now));
-          out.push({ clientOrderId: i.id, verdict: 'LOST', evidence: 'flex history: none' });
-        } else {
-          out.push({ clientOrderId: i.id, verdict: 'pending', evidence: 'flex history: none yet' });
-        }
+        out.push(await this.settle(i));
       } catch (err) {
-        this.logger.warn({ id: i.id, code: errorCode(err) }, 'flex close resolution failed; will retry');
+        this.d.logger.warn({ id: i.id, code: errorCode(err) }, 'flex close resolution failed; will retry');
         out.push({ clientOrderId: i.id, verdict: 'pending', evidence: `error ${errorCode(err)}` });
       }
     }
     return out;
+  }
+
+  /** DONE when the history shows the close; LOST when it still does not after the grace period. */
+  private async settle(i: { id: string; plan: string; createdMs: number }): Promise<ResolveOutcome> {
+    const { store, clock } = this.d;
+    const rec = await this.findClose(i.plan, i.createdMs);
+    const now = clock.now();
+    if (rec !== undefined) {
+      store.tx(() => store.flex.setIntent(i.id, 'DONE', { transactionId: rec.transactionId, reason: 'resolved from flex history' }, now));
+      return { clientOrderId: i.id, verdict: 'DONE', evidence: 'flex history' };
+    }
+    if (now - i.createdMs >= this.graceMs) {
+      store.tx(() => store.flex.setIntent(i.id, 'LOST', { reason: 'no close in flex history after grace' }, now));
+      return { clientOrderId: i.id, verdict: 'LOST', evidence: 'flex history: none' };
+    }
+    return { clientOrderId: i.id, verdict: 'pending', evidence: 'flex history: none yet' };
   }
 }

@@ -1,8 +1,8 @@
 /**
- * Incremental pull of the flex investment history into the ledger. `dateFrom` comes from the
- * checkpoint (the newest `createdAt` stored, Unix seconds) minus an overlap (default 1 h) so a
+ * Incremental pull of the flex investment history into the ledger. The start comes from the
+ * checkpoint (the newest `createdAt` stored, ms) minus an overlap (default 1 h) so a
  * record that shows up late, or in the same second, is not lost; the overlap costs only
- * de-duplicated re-reads; pages of 100 by offset; de-duplicated by transaction id; every
+ * de-duplicated re-reads; every page the gateway serves; de-duplicated by transaction id; every
  * action type is kept. A partner-only 403 (`AuthError` permission_denied / feature_unavailable)
  * disables the job with ONE warning; later runs are no-ops until restart.
  */
@@ -13,7 +13,7 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { FlexRecordRow, Store } from '../store/index.js';
 
-export const FLEX_CHECKPOINT = 'flexHistory.createdAt';
+export const FLEX_CHECKPOINT = 'flex.newestCreatedMs';
 export const FLEX_DISABLED = 'flex.disabled';
 
 export interface FlexRunReport {
@@ -27,8 +27,7 @@ export class FlexJob {
 
   constructor(
     private readonly d: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger },
-    private readonly pageSize = 100,
-    private readonly overlapSec = 3600,
+    private readonly overlapMs = 3_600_000,
   ) {}
 
   isDisabled(): boolean {
@@ -40,17 +39,13 @@ export class FlexJob {
     const { store, gateway, clock, logger } = this.d;
     const cp = store.checkpoints.get(FLEX_CHECKPOINT);
     const checkpoint = cp === undefined ? undefined : Number.parseInt(cp.value, 10);
-    const dateFrom = checkpoint === undefined ? undefined : Math.max(0, checkpoint - this.overlapSec);
+    const fromMs = checkpoint === undefined ? undefined : Math.max(0, checkpoint - this.overlapMs);
     const rows: FlexRecordRow[] = [];
     let pages = 0;
     try {
-      for (let offset = 0; ; offset += this.pageSize) {
-        const page = await gateway.flexHistory({ limit: this.pageSize, offset, ...(dateFrom === undefined ? {} : { dateFrom }) });
+      for await (const page of gateway.flexRecords(fromMs === undefined ? {} : { fromMs })) {
         pages++;
-        for (const r of page.records) {
-          rows.push({ ...r, createdAtMs: r.createdAtMs });
-        }
-        if (page.records.length < this.pageSize) break;
+        rows.push(...page);
       }
     } catch (err) {
       if (err instanceof AuthError && (err.kind === 'permission_denied' || err.kind === 'feature_unavailable')) {
@@ -63,12 +58,12 @@ export class FlexJob {
     }
     let newRecords = 0;
     store.tx(() => {
-      let maxSec = checkpoint ?? 0;
+      let newestMs = checkpoint ?? 0;
       for (const r of rows) {
         if (store.flex.insert(r)) newRecords++;
-        maxSec = Math.max(maxSec, Math.floor(r.createdAtMs / 1000));
+        newestMs = Math.max(newestMs, r.createdAtMs);
       }
-      if (rows.length > 0) store.checkpoints.set(FLEX_CHECKPOINT, String(maxSec), clock.now());
+      if (rows.length > 0) store.checkpoints.set(FLEX_CHECKPOINT, String(newestMs), clock.now());
       store.meta.delete(FLEX_DISABLED);
     });
     if (newRecords > 0) logger.info({ newRecords, pages }, 'flex history pulled');

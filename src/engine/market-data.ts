@@ -15,7 +15,7 @@ export class MarketData {
   private inFlight: Promise<void> | undefined;
 
   constructor(
-    private readonly gateway: Pick<ExchangeGateway, 'futures' | 'mainBalance'>,
+    private readonly gateway: Pick<ExchangeGateway, 'markets' | 'balances'>,
     private readonly clock: Clock,
     private readonly maxAgeMs: number,
   ) {}
@@ -29,7 +29,7 @@ export class MarketData {
   }
 
   private async refresh(): Promise<void> {
-    const [futures, balances] = await Promise.all([this.gateway.futures(), this.gateway.mainBalance()]);
+    const [futures, balances] = await Promise.all([this.gateway.markets(), this.gateway.balances()]);
     this.prices = pricesFromListing(futures);
     this.balances = Object.fromEntries(balances);
     this.atMs = this.clock.now();

@@ -3,21 +3,20 @@
  * listing diff → resolve unknown outcomes. The daemon runs `reconcileOnce()` at start-up before
  * any strategy tick (and refuses to trade if it throws), then on its schedule.
  *
- * The history checkpoint (the `endDate` anchor of the last complete scan, Unix seconds) moves
- * only in the transaction that applies the whole scan; the next scan re-reads `overlapSec`
- * before it, so late-arriving deals are caught and duplicates are dropped by deal id.
+ * The history checkpoint (the fixed anchor of the last complete scan, ms) moves only in the
+ * transaction that applies the whole scan; the next scan re-reads `overlapMs` before it, so
+ * late-arriving deals are caught and duplicates are dropped by deal id.
  */
 import type { Clock } from '../core/clock.js';
 import { dec, toWire } from '../core/decimal.js';
-import type { ConditionalRecord, ExchangeGateway, Fill } from '../exchange/gateway.js';
+import type { ExchangeGateway, Fill, FillPage } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
-import type { ApplySummary, FillListener } from './fill-applier.js';
+import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';
 import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
-import { scanHistoryInto } from './kernels/history-scan.js';
-import type { OrderManager, ResolveOutcome } from './order-manager.js';
+import type { ResolveOutcome, Resolver } from './resolver.js';
 
-export const HISTORY_CHECKPOINT = 'executedHistory.endDate';
+export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
 export const RECONCILED_AT = 'reconcile.completedMs';
 /**
  * Reply `Date` headers have whole seconds, so a measured skew within this is rounding and
@@ -27,10 +26,8 @@ export const RECONCILED_AT = 'reconcile.completedMs';
 export const CLOCK_SKEW_TOLERANCE_MS = 2_000;
 
 export interface ReconcilerOptions {
-  /** Page size of the history scan, 1..100. Default 100. */
-  pageSize?: number;
-  /** Seconds re-scanned before the checkpoint. Default 300. */
-  overlapSec?: number;
+  /** Time re-scanned before the checkpoint, ms. Default 300 000. */
+  overlapMs?: number;
   /** Deals applied per kernel batch (bounds memory on a long first scan). Default 5 000. */
   applyChunk?: number;
 }
@@ -45,10 +42,23 @@ function decodeFill(payload: string): Fill {
   return { ...o, amount: dec(o.amount), price: dec(o.price), quote: dec(o.quote), fee: dec(o.fee) };
 }
 
+/** Puts every page of a scan into the stage; counts requests and deals seen more than once. */
+async function stagePages(pages: AsyncIterable<FillPage>, stage: Store['scanStage']): Promise<{ pages: number; duplicates: number }> {
+  let count = 0;
+  let duplicates = 0;
+  for await (const page of pages) {
+    count++;
+    const added = stage.add(page.fills.map((d) => ({ dealId: d.dealId, timeMs: d.timeMs, payload: encodeFill(d) })));
+    duplicates += page.repeated + page.fills.length - added;
+  }
+  return { pages: count, duplicates };
+}
+
 export interface ReconcileReport {
   startedMs: number;
   finishedMs: number;
-  scan: ApplySummary & { pages: number; duplicates: number; startDate: number | null; endDate: number };
+  /** The scanned range: from (ms, inclusive; null = all served history) to the fixed anchor (ms). */
+  scan: ApplySummary & { pages: number; duplicates: number; fromMs: number | null; toMs: number };
   conditional: ConditionalEvent[];
   resolved: ResolveOutcome[];
   /** Orders still UNKNOWN / PENDING_CANCEL after this pass. */
@@ -60,13 +70,14 @@ export interface ReconcilerDeps {
   gateway: ExchangeGateway;
   clock: Clock;
   logger: Logger;
-  /** The order manager whose fill applier and resolver this loop drives. */
-  orders: OrderManager;
+  /** Applies the scanned deals (the same applier the resolver uses). */
+  fills: FillApplier;
+  /** Settles unknown outcomes at the end of each pass. */
+  resolver: Resolver;
 }
 
 export class Reconciler {
-  private readonly pageSize: number;
-  private readonly overlapSec: number;
+  private readonly overlapMs: number;
   private readonly applyChunk: number;
   private running: Promise<ReconcileReport> | undefined;
 
@@ -74,14 +85,13 @@ export class Reconciler {
     private readonly d: ReconcilerDeps,
     options: ReconcilerOptions = {},
   ) {
-    this.pageSize = options.pageSize ?? 100;
-    this.overlapSec = options.overlapSec ?? 300;
+    this.overlapMs = options.overlapMs ?? 300_000;
     this.applyChunk = options.applyChunk ?? 5_000;
   }
 
   /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
   onFill(listener: FillListener): () => void {
-    return this.d.orders.fills.onFill(listener);
+    return this.d.fills.onFill(listener);
   }
 
   /** Time of the last complete pass (ms), if any. */
@@ -112,21 +122,19 @@ export class Reconciler {
     // `Date` headers have whole seconds, so a measured skew of up to about -1 s is only that
     // rounding plus latency: below the tolerance the local clock is the anchor.
     const now = clock.now();
-    const skew = gateway.clockSkewMs?.() ?? 0;
-    const endDate = Math.floor((skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now) / 1000);
-    const startDate = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapSec);
+    const skew = gateway.clockSkewMs() ?? 0;
+    const toMs = skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now;
+    const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapMs);
     const stage = store.scanStage; // empty: every scan clears it when it ends
     try {
-      const result = await scanHistoryInto((q) => gateway.executedHistory(q), { ...(startDate === undefined ? {} : { startDate }), endDate, pageSize: this.pageSize }, {
-        add: (page) => stage.add(page.map((d) => ({ dealId: d.dealId, timeMs: d.timeMs, payload: encodeFill(d) }))),
-      });
+      const staged = await stagePages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), stage);
       const batches = (function* (chunk: number) {
         for (const rows of stage.chunks(chunk)) yield rows.map((r) => decodeFill(r.payload));
       })(this.applyChunk);
-      const summary = this.d.orders.fills.applyBatches(batches, () => {
-        store.checkpoints.set(HISTORY_CHECKPOINT, String(endDate), clock.now());
+      const summary = this.d.fills.applyBatches(batches, () => {
+        store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
       });
-      return { ...summary, pages: result.pages, duplicates: result.duplicates, startDate: startDate ?? null, endDate };
+      return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
     } finally {
       stage.clear();
     }
@@ -150,24 +158,12 @@ export class Reconciler {
     return out;
   }
 
-  private async listing(markets: readonly string[]): Promise<ConditionalRecord[]> {
-    const out: ConditionalRecord[] = [];
-    for (const market of markets) {
-      for (let offset = 0; ; offset += 100) {
-        const page = await this.d.gateway.conditionalOrders({ market, offset, limit: 100 });
-        out.push(...page.records);
-        if (page.records.length < 100 || offset + 100 >= page.total) break;
-      }
-    }
-    return out;
-  }
-
   /** Diffs the conditional listing against our children and records the events. */
   async conditionalOnce(): Promise<ConditionalEvent[]> {
     const views = this.childViews();
     if (views.length === 0) return [];
     const markets = [...new Set(views.map((v) => v.parent.market))].sort();
-    const events = diffConditional(views, await this.listing(markets));
+    const events = diffConditional(views, await this.d.gateway.protectiveOrders(markets));
     const { store, clock, logger } = this.d;
     const now = clock.now();
     store.tx(() => {
@@ -197,7 +193,7 @@ export class Reconciler {
     const startedMs = this.d.clock.now();
     const scan = await this.scanOnce();
     const conditional = await this.conditionalOnce();
-    const resolved = await this.d.orders.resolveUnknown();
+    const resolved = await this.d.resolver.resolveAll();
     const unresolved = this.d.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
     const finishedMs = this.d.clock.now();
     this.d.store.tx(() => this.d.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));

@@ -15,7 +15,9 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { OrderRecord, OrderState, Store } from '../store/index.js';
 import type { FillApplier } from './fill-applier.js';
-import { forwardTo, stateOfVenueOrder } from './order-outcomes.js';
+import type { FlexCloser } from './flex-close.js';
+import type { OrderJournal, OrderPatch } from './order-journal.js';
+import { stateOfVenueOrder } from './order-outcomes.js';
 
 export interface ResolveOptions {
   /** Minimum time an order stays unresolved before a "not found" verdict, ms. Default 30 000. */
@@ -37,100 +39,102 @@ export interface ResolverDeps {
   gateway: ExchangeGateway;
   clock: Clock;
   logger: Logger;
+  /** Fills found while resolving are applied like the reconciler's (the same applier). */
   fills: FillApplier;
-  /** Requests in flight in this process: their PENDING / PENDING_CANCEL rows are not orphans. */
-  inFlight: ReadonlySet<string>;
+  /** Owns order state and knows which requests are in flight (their rows are not orphans). */
+  journal: OrderJournal;
+  /** Flex closes of unknown outcome are settled in the same pass. */
+  flex: FlexCloser;
 }
 
 export class Resolver {
   private readonly opts: ResolveOptions;
   constructor(
     private readonly d: ResolverDeps,
-    opts: Partial<ResolveOptions>,
+    opts: Partial<ResolveOptions> = {},
   ) {
     this.opts = { graceMs: opts.graceMs ?? 30_000, minLooks: opts.minLooks ?? 3 };
   }
 
-  private get(cid: string): OrderRecord {
-    const o = this.d.store.orders.get(cid);
-    if (o === undefined) throw new Error(`order ${cid} vanished from the journal`);
-    return o;
-  }
-
-  private move(cid: string, to: OrderState, reason: string, patch: { orderId?: number; otoId?: number } = {}): OrderState {
-    return this.d.store.tx(() => {
-      const o = this.get(cid);
-      const target = forwardTo(o.state, to);
-      const full = { ...patch, unknownSinceMs: null };
-      if (target === null) {
-        this.d.store.orders.patch(cid, full, this.d.clock.now());
-        return o.state;
-      }
-      this.d.store.orders.setState(cid, o.state, target, reason, this.d.clock.now(), full);
-      return target;
-    });
+  /** Settled by evidence: the resolution clock stops. */
+  private move(cid: string, to: OrderState, reason: string, patch: OrderPatch = {}): OrderState {
+    return this.d.journal.move(cid, to, reason, { ...patch, unknownSinceMs: null });
   }
 
   private bump(o: OrderRecord): void {
-    const now = this.d.clock.now();
-    this.d.store.tx(() => this.d.store.orders.patch(o.clientOrderId, { resolveLooks: o.resolveLooks + 1, unknownSinceMs: o.unknownSinceMs ?? now }, now));
+    this.d.journal.note(o.clientOrderId, { resolveLooks: o.resolveLooks + 1, unknownSinceMs: o.unknownSinceMs ?? this.d.clock.now() });
   }
 
-  /** Turns orphans of a previous process into UNKNOWN, then looks at everything unresolved. */
+  /**
+   * Turns orphans of a previous process into UNKNOWN, then looks at every unresolved order, then
+   * at every flex close of unknown outcome.
+   */
   async resolveAll(): Promise<ResolveOutcome[]> {
-    const now = this.d.clock.now();
-    this.d.store.tx(() => {
-      for (const o of this.d.store.orders.listByState(['PENDING'])) {
-        if (this.d.inFlight.has(o.clientOrderId)) continue;
-        // Journaled, maybe sent, reply never recorded (crash): ambiguous by definition.
-        this.d.store.orders.setState(o.clientOrderId, 'PENDING', 'UNKNOWN', 'pending without a recorded reply', now, { unknownSinceMs: now, resolveLooks: 0 });
-      }
-    });
+    const { journal, store } = this.d;
+    // Journaled, maybe sent, reply never recorded (crash): ambiguous by definition.
+    journal.orphansToUnknown();
     const out: ResolveOutcome[] = [];
-    for (const o of this.d.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL'])) {
-      if (this.d.inFlight.has(o.clientOrderId)) continue;
-      try {
-        out.push(await this.resolveOne(o));
-      } catch (err) {
-        this.d.logger.warn({ clientOrderId: o.clientOrderId, code: errorCode(err) }, 'resolver look failed; will retry');
-        this.bump(o);
-        out.push({ clientOrderId: o.clientOrderId, verdict: 'pending', evidence: `error ${errorCode(err)}` });
-      }
+    for (const o of store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL'])) {
+      if (!journal.isInFlight(o.clientOrderId)) out.push(await this.lookSafely(o));
     }
+    out.push(...(await this.d.flex.resolveUnknown()));
     return out;
   }
 
+  private async lookSafely(o: OrderRecord): Promise<ResolveOutcome> {
+    try {
+      return await this.resolveOne(o);
+    } catch (err) {
+      this.d.logger.warn({ clientOrderId: o.clientOrderId, code: errorCode(err) }, 'resolver look failed; will retry');
+      this.bump(o);
+      return { clientOrderId: o.clientOrderId, verdict: 'pending', evidence: `error ${errorCode(err)}` };
+    }
+  }
+
   private async history(o: OrderRecord): Promise<void> {
-    const deals = await this.d.gateway.executedHistory({ clientOrderId: o.clientOrderId, market: o.market, limit: 100 });
-    const ours = deals.filter((f) => f.clientOrderId === o.clientOrderId);
+    const ours = await this.d.gateway.fillsOfOrder({ market: o.market, clientOrderId: o.clientOrderId });
     if (ours.length > 0) this.d.fills.apply(ours);
   }
 
-  private async findInConditional(o: OrderRecord): Promise<{ orderId: number; otoId: number } | undefined> {
-    for (let offset = 0; ; offset += 100) {
-      const page = await this.d.gateway.conditionalOrders({ market: o.market, offset, limit: 100 });
-      for (const r of page.records) {
-        if (r.kind === 'oto' && r.parent.clientOrderId === o.clientOrderId) return { orderId: r.parent.orderId, otoId: r.id };
-      }
-      if (page.records.length < 100 || offset + 100 >= page.total) return undefined;
+  /** The order's fills if the venue answers; without them the looks and grace period decide. */
+  private async historyIfReachable(o: OrderRecord): Promise<void> {
+    try {
+      await this.history(o);
+    } catch (err) {
+      this.d.logger.warn({ clientOrderId: o.clientOrderId, code: errorCode(err) }, 'history lookup failed');
     }
+  }
+
+  private async findInConditional(o: OrderRecord): Promise<{ orderId: number; otoId: number } | undefined> {
+    for (const r of await this.d.gateway.protectiveOrders([o.market])) {
+      if (r.kind === 'oto' && r.parent.clientOrderId === o.clientOrderId) return { orderId: r.parent.orderId, otoId: r.id };
+    }
+    return undefined;
   }
 
   async resolveOne(start: OrderRecord): Promise<ResolveOutcome> {
     const cid = start.clientOrderId;
     await this.history(start);
-    let o = this.get(cid);
+    const o = this.d.journal.mustGet(cid);
     if (o.state === 'FILLED') return { clientOrderId: cid, verdict: 'FILLED', evidence: 'executed history' };
     if (o.state !== 'UNKNOWN' && o.state !== 'PENDING_CANCEL') return { clientOrderId: cid, verdict: o.state, evidence: 'settled meanwhile' };
-    if (o.kind === 'collateral' && o.state === 'UNKNOWN') {
-      const found = await this.findInConditional(o);
-      if (found !== undefined) {
-        const to = o.filledBase.gt(0) ? 'PARTIALLY_FILLED' : 'OPEN';
-        this.d.store.children.setOtoId(cid, found.otoId, this.d.clock.now());
-        const v = this.move(cid, to, 'resolved: resting under its OTO', found);
-        return { clientOrderId: cid, verdict: v, evidence: 'conditional listing' };
-      }
-    }
+    const resting = o.kind === 'collateral' && o.state === 'UNKNOWN' ? await this.restingUnderOto(o) : undefined;
+    return resting ?? (await this.probe(o));
+  }
+
+  /** A collateral parent the conditional listing shows resting under its OTO. */
+  private async restingUnderOto(o: OrderRecord): Promise<ResolveOutcome | undefined> {
+    const found = await this.findInConditional(o);
+    if (found === undefined) return undefined;
+    const cid = o.clientOrderId;
+    this.d.store.children.setOtoId(cid, found.otoId, this.d.clock.now());
+    const v = this.move(cid, o.filledBase.gt(0) ? 'PARTIALLY_FILLED' : 'OPEN', 'resolved: resting under its OTO', found);
+    return { clientOrderId: cid, verdict: v, evidence: 'conditional listing' };
+  }
+
+  /** A cancel by clientOrderId as a probe: success proves the order existed (and ends it). */
+  private async probe(o: OrderRecord): Promise<ResolveOutcome> {
+    const cid = o.clientOrderId;
     try {
       const v = await this.d.gateway.cancelOrder({ market: o.market, clientOrderId: cid });
       const to = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
@@ -139,11 +143,10 @@ export class Resolver {
       return { clientOrderId: cid, verdict: s, evidence: 'cancel probe' };
     } catch (err) {
       if (err instanceof InvalidOrderError && err.kind === 'order_not_found') {
-        o = this.get(cid);
-        const s = await this.settleNotFound(o, 'probe', true);
+        const s = await this.settleNotFound(this.d.journal.mustGet(cid), 'probe', true);
         return { clientOrderId: cid, verdict: s ?? 'pending', evidence: 'cancel probe: not found' };
       }
-      this.bump(this.get(cid));
+      this.bump(this.d.journal.mustGet(cid));
       return { clientOrderId: cid, verdict: 'pending', evidence: `cancel probe: ${errorCode(err)}` };
     }
   }
@@ -153,29 +156,26 @@ export class Resolver {
    * placed. Returns the settled state, or null while the grace period / looks are not over.
    */
   async settleNotFound(o: OrderRecord, why: 'cancel' | 'probe', historyFresh = false): Promise<OrderState | null> {
-    if (!historyFresh) {
-      try {
-        await this.history(o);
-      } catch (err) {
-        this.d.logger.warn({ clientOrderId: o.clientOrderId, code: errorCode(err) }, 'history lookup failed');
-      }
-    }
-    const cur = this.get(o.clientOrderId);
+    if (!historyFresh) await this.historyIfReachable(o);
+    const cur = this.d.journal.mustGet(o.clientOrderId);
     if (cur.state === 'FILLED') return 'FILLED';
     const now = this.d.clock.now();
     const since = cur.unknownSinceMs ?? now;
     const looks = cur.resolveLooks + 1;
-    if (now - since >= this.opts.graceMs && looks >= this.opts.minLooks) {
-      const existed = cur.filledBase.gt(0) || cur.orderId !== null;
-      const reason = existed ? `not found after ${why}: no longer open` : 'lost: no evidence it was ever placed';
-      const s = this.move(cur.clientOrderId, 'CANCELLED', reason);
-      if (!existed) {
-        this.d.store.tx(() => this.d.store.alerts.add('order_lost', cur.clientOrderId, reason, now));
-        this.d.logger.warn({ clientOrderId: cur.clientOrderId }, 'order given up as lost (will still receive fills)');
-      }
-      return s;
-    }
-    this.d.store.tx(() => this.d.store.orders.patch(cur.clientOrderId, { resolveLooks: looks, unknownSinceMs: since }, now));
+    if (now - since >= this.opts.graceMs && looks >= this.opts.minLooks) return this.giveUp(cur, why);
+    this.d.journal.note(cur.clientOrderId, { resolveLooks: looks, unknownSinceMs: since });
     return null;
+  }
+
+  /** Enough looks over the grace period: no longer open. Lost when nothing ever proved it existed. */
+  private giveUp(cur: OrderRecord, why: 'cancel' | 'probe'): OrderState {
+    const existed = cur.filledBase.gt(0) || cur.orderId !== null;
+    const reason = existed ? `not found after ${why}: no longer open` : 'lost: no evidence it was ever placed';
+    const s = this.move(cur.clientOrderId, 'CANCELLED', reason);
+    if (!existed) {
+      this.d.store.tx(() => this.d.store.alerts.add('order_lost', cur.clientOrderId, reason, this.d.clock.now()));
+      this.d.logger.warn({ clientOrderId: cur.clientOrderId }, 'order given up as lost (will still receive fills)');
+    }
+    return s;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * `createApiClient(options)`: the API v4 client. Implements `ExchangeGateway` over the raw client
- * (endpoints.ts) and adds operational extras (rate-limit status, clock skew, close).
+ * `createApiClient(options)`: the API v4 client, one method per endpoint in domain types, over
+ * the raw client (endpoints.ts), with operational extras (rate-limit status, clock skew, close).
  *
  * Reads retry `TransientError` (timeouts, resets, 5xx, gateway 429, malformed replies) with
  * exponential backoff and jitter up to `retry.attempts` requests. Writes are sent exactly once: a
@@ -31,7 +31,6 @@ import type {
   CollateralOrderRequest,
   ConditionalPage,
   CreditLineState,
-  ExchangeGateway,
   ExecutedHistoryQuery,
   Fill,
   FlexHistoryQuery,
@@ -113,8 +112,33 @@ export interface ApiClientOptions {
   random?: () => number;
 }
 
-/** The client: the gateway plus operational extras. */
-export interface ApiClient extends ExchangeGateway {
+/**
+ * The client: one method per spec endpoint, in domain types, plus operational extras. The engine
+ * does not use it directly but through the `ExchangeGateway` port (venue-gateway.ts).
+ */
+export interface ApiClient {
+  ping(): Promise<void>;
+  futures(): Promise<FuturesMarket[]>;
+  /**
+   * Splits into chunks of ≤ 20 sent in order; results keep request order. Throws only for local
+   * validation before anything is sent; once sending starts every item carries its outcome.
+   */
+  bulkLimitOrders(orders: readonly LimitOrderRequest[], options?: BulkOptions): Promise<BulkItemResult[]>;
+  collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder>;
+  cancelOrder(request: CancelRequest): Promise<VenueOrder>;
+  /** One page of the conditional listing (its fallback path is found and remembered here). */
+  conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage>;
+  /**
+   * Flat or keyed replies are both flattened into one list, newest first as served. With
+   * `clientOrderId`, the venue's "OrderHistory was not found." (422, code 30) is an empty list.
+   */
+  executedHistory(query?: ExecutedHistoryQuery): Promise<Fill[]>;
+  /** All balances (asset → amount); omitted assets are zero. */
+  mainBalance(): Promise<Map<string, Decimal>>;
+  mainBalance(ticker: string): Promise<Decimal>;
+  flexHistory(query?: FlexHistoryQuery): Promise<FlexPage>;
+  closeFlex(plan: string): Promise<{ transactionId: string }>;
+  creditLine(): Promise<CreditLineState>;
   /** Per pool: budget per window, weight used in the current (sliding) window, queued jobs. */
   rateLimitStatus(): Record<PoolName, PoolStatus>;
   /**

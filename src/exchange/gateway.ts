@@ -1,8 +1,9 @@
 /**
  * The interface the engine uses to talk to the venue, in domain words (design.md conventions 1
  * and 11): `base`/`quote`, `filled`, `remaining`, Decimal money, millisecond timestamps, safe
- * integer ids. `createApiClient` (src/exchange/client.ts) implements it over API v4; tests may
- * implement it with hand-written fakes.
+ * integer ids; and the domain types the raw client (`createApiClient`, src/exchange/client.ts)
+ * parses replies into. `createVenueGateway` (venue-gateway.ts) implements the interface over the
+ * client; tests implement it with a hand-written fake.
  *
  * Errors thrown by every method are the classes of src/core/errors.ts:
  * reads throw `TransientError` only after their retries are spent; writes never retry and throw
@@ -263,34 +264,77 @@ export interface FuturesMarket {
   brackets?: Readonly<Record<string, number>>;
 }
 
-/** Everything the engine needs from the venue, one method per spec endpoint. */
+/** A range of executed fills by deal time. */
+export interface FillRange {
+  /** Inclusive lower bound, ms; absent: from the start of the history the venue serves. */
+  fromMs?: number;
+  /**
+   * Inclusive upper bound, ms: the fixed anchor of one scan. A venue that bounds by whole
+   * seconds widens the range to whole seconds, so a page may hold fills up to the end of this
+   * second and from the start of `fromMs`'s second.
+   */
+  toMs: number;
+}
+
+/** One page of a fill scan (one request to the venue). */
+export interface FillPage {
+  /** Fills not yielded by an earlier page of the same scan, newest first. */
+  fills: Fill[];
+  /** Fills of this page an earlier page already yielded (arrivals while paging shift pages). */
+  repeated: number;
+}
+
+/** Flex investment history records to read. */
+export interface FlexRecordQuery {
+  /** Inclusive lower bound on `createdAtMs`; the venue bounds by whole seconds. */
+  fromMs?: number;
+  plan?: string;
+  actionTypes?: FlexActionType[];
+}
+
+/**
+ * The venue as the engine needs it (a port by meaning, as NautilusTrader's execution clients
+ * are): paging, chunking, second-resolution bounds and the conditional listing's fallback path
+ * stay behind it, in src/exchange. `createVenueGateway` (venue-gateway.ts) implements it over
+ * the API v4 client; tests use test/support/fake-gateway.ts, and one contract suite runs against
+ * both.
+ */
 export interface ExchangeGateway {
-  ping(): Promise<void>;
-  futures(): Promise<FuturesMarket[]>;
   /**
-   * Splits into chunks of ≤ 20 sent in order; results keep request order. Throws only for local
-   * validation before anything is sent; once sending starts every item carries its outcome.
+   * Places limit orders. Yields the item outcomes of each request (≤ 20 orders) in request
+   * order; the next request leaves only when the consumer asks for the next batch, so each
+   * outcome can be recorded before more orders go out. Throws only for local validation, before
+   * anything is sent; once sending has started every item carries its own outcome.
    */
-  bulkLimitOrders(orders: readonly LimitOrderRequest[], options?: BulkOptions): Promise<BulkItemResult[]>;
-  collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder>;
+  submitLimitOrders(orders: readonly LimitOrderRequest[]): AsyncIterable<BulkItemResult[]>;
+  /** Places one collateral limit order, optionally with an OTO stop-loss / take-profit. */
+  submitCollateralOrder(order: CollateralOrderRequest): Promise<VenueOrder>;
+  /** Cancels one order; "not found" is `InvalidOrderError` kind `order_not_found`. */
   cancelOrder(request: CancelRequest): Promise<VenueOrder>;
-  conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage>;
   /**
-   * Flat or keyed replies are both flattened into one list, newest first as served. With
-   * `clientOrderId`, the venue's "OrderHistory was not found." (422, code 30) is an empty list.
+   * Every executed fill in `range`, newest first, one page per request, each fill once. Stopping
+   * the iteration early sends no further request.
    */
-  executedHistory(query?: ExecutedHistoryQuery): Promise<Fill[]>;
+  fills(range: FillRange): AsyncIterable<FillPage>;
+  /** The fills of one of our orders (by clientOrderId); empty when the venue has none. */
+  fillsOfOrder(order: { market: string; clientOrderId: string }): Promise<Fill[]>;
+  /** Every listed conditional record (OTO while the parent rests, then the OCO of its legs) of these markets. */
+  protectiveOrders(markets: readonly string[]): Promise<ConditionalRecord[]>;
   /** All balances (asset → amount); omitted assets are zero. */
-  mainBalance(): Promise<Map<string, Decimal>>;
-  mainBalance(ticker: string): Promise<Decimal>;
-  flexHistory(query?: FlexHistoryQuery): Promise<FlexPage>;
+  balances(): Promise<Map<string, Decimal>>;
+  /** The market listing with prices (the futures listing). */
+  markets(): Promise<FuturesMarket[]>;
+  /** Flex history records matching `query`, newest first, one page per request. */
+  flexRecords(query: FlexRecordQuery): AsyncIterable<FlexRecord[]>;
+  /** Closes the flex investment of a plan. */
   closeFlex(plan: string): Promise<{ transactionId: string }>;
+  /** The credit line; "no active loan" is `{ active: false }`, not an error. */
   creditLine(): Promise<CreditLineState>;
   /**
    * Server time minus local time (ms) from the last reply's `Date` header (1 s resolution);
    * undefined before any reply or when the venue sends none.
    */
-  clockSkewMs?(): number | undefined;
+  clockSkewMs(): number | undefined;
 }
 
 /** Where the engine persists the nonce high-water mark (the store implements it). */

@@ -122,6 +122,12 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 2: the fill applier looks legs up by venue orderId (later partial fills of a settled leg).
   `CREATE INDEX children_order ON children (order_id);`,
+  // 3: scan checkpoints in ms like every other time in the store (they were the venue's Unix
+  // seconds). The same instant, so the next scan starts where the last one ended.
+  `UPDATE checkpoints SET name = 'fills.scannedToMs', value = CAST(CAST(value AS INTEGER) * 1000 AS TEXT)
+     WHERE name = 'executedHistory.endDate';
+   UPDATE checkpoints SET name = 'flex.newestCreatedMs', value = CAST(CAST(value AS INTEGER) * 1000 AS TEXT)
+     WHERE name = 'flexHistory.createdAt';`,
 ];
 
 /** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */

@@ -12,11 +12,12 @@ import { performance } from 'node:perf_hooks';
 import { SystemClock } from '../../src/core/clock.js';
 import { createApiClient } from '../../src/exchange/client.js';
 import { FillApplier } from '../../src/engine/fill-applier.js';
-import { scanHistory } from '../../src/engine/kernels/history-scan.js';
+import { OrderJournal } from '../../src/engine/order-journal.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/index.js';
 import { engineFor } from '../support/engine-stack.js';
+import { fetchAllFills } from './fetch-all.js';
 
 const [mode, baseUrl, apiKey, apiSecret] = process.argv.slice(2) as [string, string, string, string];
 const clock = new SystemClock();
@@ -33,11 +34,11 @@ try {
     ({ newFills, pages } = r);
   } else {
     const client = createApiClient({ baseUrl, apiKey, apiSecret, clock });
-    const scan = await scanHistory((q) => client.executedHistory(q), { endDate: Math.floor(clock.now() / 1000), pageSize: 100 });
+    const scan = await fetchAllFills(client, clock.now());
     await client.close();
     const logger = silentLogger();
     const store = openStore({ dataDir: dir, clock, logger });
-    newFills = new FillApplier(store, clock, logger).apply(scan.deals).newFills;
+    newFills = new FillApplier(store, clock, logger, new OrderJournal(store, clock)).apply(scan.deals).newFills;
     pages = scan.pages;
     store.close();
   }

@@ -19,10 +19,11 @@ import { Decimal } from '../../src/core/decimal.js';
 import { createApiClient } from '../../src/exchange/client.js';
 import type { LimitOrderRequest } from '../../src/exchange/gateway.js';
 import { FillApplier } from '../../src/engine/fill-applier.js';
-import { scanHistory } from '../../src/engine/kernels/history-scan.js';
+import { OrderJournal } from '../../src/engine/order-journal.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import type { SimulatorHandle } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/index.js';
+import { fetchAllFills } from './fetch-all.js';
 
 const rate = (n: number, ms: number) => `${Math.round((n / ms) * 1000).toLocaleString('en-US')} deals/s`;
 
@@ -74,12 +75,12 @@ export default async function bench(): Promise<void> {
     // 1. fetch all pages (HTTP only), then kernel + store on a fresh store, in this process.
     const fetcher = createApiClient({ baseUrl: sim.baseUrl, ...sim.defaultAccount, clock: new SystemClock() });
     const tf = performance.now();
-    const scan = await scanHistory((q) => fetcher.executedHistory(q), { endDate: Math.floor(clock.now() / 1000), pageSize: 100 });
+    const scan = await fetchAllFills(fetcher, clock.now());
     const fetchMs = performance.now() - tf;
     await fetcher.close();
     const logger = silentLogger();
     const store = openStore({ dataDir: dir(), clock, logger });
-    const applier = new FillApplier(store, clock, logger);
+    const applier = new FillApplier(store, clock, logger, new OrderJournal(store, clock));
     const tk = performance.now();
     const summary = applier.apply(scan.deals);
     const kernelMs = performance.now() - tk;

@@ -1,12 +1,16 @@
-/** Builds a store in a fresh temp dir plus the engine parts, for engine tests. */
+/** Builds a store in a fresh temp dir plus the engine parts, wired as src/main.ts wires them, for engine tests. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import { silentLogger } from '../../src/observability/logger.js';
-import { OrderManager, type ResolveOptions } from '../../src/engine/order-manager.js';
+import { FillApplier } from '../../src/engine/fill-applier.js';
+import { FlexCloser } from '../../src/engine/flex-close.js';
+import { OrderJournal } from '../../src/engine/order-journal.js';
+import { OrderManager } from '../../src/engine/order-manager.js';
 import { Reconciler, type ReconcilerOptions } from '../../src/engine/reconciler.js';
+import { Resolver, type ResolveOptions } from '../../src/engine/resolver.js';
 import { openStore, type Store } from '../../src/store/index.js';
 
 export function tempDir(prefix = 'v4bot-'): { dir: string; cleanup: () => void } {
@@ -16,6 +20,9 @@ export function tempDir(prefix = 'v4bot-'): { dir: string; cleanup: () => void }
 
 export interface EngineParts {
   store: Store;
+  journal: OrderJournal;
+  fills: FillApplier;
+  resolver: Resolver;
   orders: OrderManager;
   reconciler: Reconciler;
   clock: Clock;
@@ -29,7 +36,11 @@ export function buildEngine(
 ): EngineParts {
   const logger = silentLogger();
   const store = openStore({ dataDir, clock, logger });
-  const orders = new OrderManager({ store, gateway, clock, logger, ...(opts.resolve === undefined ? {} : { resolve: opts.resolve }) });
-  const reconciler = new Reconciler({ store, gateway, clock, logger, orders }, opts.reconcile);
-  return { store, orders, reconciler, clock };
+  const journal = new OrderJournal(store, clock);
+  const fills = new FillApplier(store, clock, logger, journal);
+  const flex = new FlexCloser({ store, gateway, clock, logger, journal });
+  const resolver = new Resolver({ store, gateway, clock, logger, fills, journal, flex }, opts.resolve);
+  const orders = new OrderManager({ store, gateway, clock, logger, journal, resolver, flex });
+  const reconciler = new Reconciler({ store, gateway, clock, logger, fills, resolver }, opts.reconcile);
+  return { store, journal, fills, resolver, orders, reconciler, clock };
 }

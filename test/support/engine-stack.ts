@@ -6,7 +6,9 @@
 import { ManualClock, SystemClock } from '../../src/core/clock.js';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import { createApiClient, type ApiClient } from '../../src/exchange/client.js';
-import type { ResolveOptions } from '../../src/engine/order-manager.js';
+import type { ExchangeGateway } from '../../src/exchange/gateway.js';
+import { createVenueGateway, type VenueGatewayOptions } from '../../src/exchange/venue-gateway.js';
+import type { ResolveOptions } from '../../src/engine/resolver.js';
 import type { ReconcilerOptions } from '../../src/engine/reconciler.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions, type Truth } from '../../src/simulator/index.js';
 import type { FillRecord, Store } from '../../src/store/index.js';
@@ -24,13 +26,19 @@ export async function startStack(options: SimulatorOptions = {}): Promise<Stack>
   return { sim, clock, close: () => sim.close() };
 }
 
-export type LiveEngine = EngineParts & { client: ApiClient; close(): Promise<void> };
+export type LiveEngine = EngineParts & { client: ApiClient; gateway: ExchangeGateway; close(): Promise<void> };
 
 export function engineFor(
   dataDir: string,
   sim: SimulatorHandle,
   clock: ManualClock | SystemClock,
-  opts: { resolve?: Partial<ResolveOptions>; reconcile?: ReconcilerOptions; responseMs?: number; keys?: { apiKey: string; apiSecret: string } } = {},
+  opts: {
+    resolve?: Partial<ResolveOptions>;
+    reconcile?: ReconcilerOptions;
+    venue?: VenueGatewayOptions;
+    responseMs?: number;
+    keys?: { apiKey: string; apiSecret: string };
+  } = {},
 ): LiveEngine {
   // The client is built before the store it persists its nonce in; the holder bridges the two.
   const holder: { store?: Store } = {};
@@ -42,11 +50,13 @@ export function engineFor(
     retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 50 },
     noncePersistence: { load: () => holder.store?.noncePersistence().load(), save: (n) => holder.store?.noncePersistence().save(n) },
   });
-  const parts = buildEngine(dataDir, client, clock, opts);
+  const gateway = createVenueGateway(client, opts.venue);
+  const parts = buildEngine(dataDir, gateway, clock, opts);
   holder.store = parts.store;
   return {
     ...parts,
     client,
+    gateway,
     async close() {
       parts.store.close();
       await client.close();

@@ -1,10 +1,14 @@
 /**
- * A hand-written in-memory ExchangeGateway for engine unit tests. Behaviour per request is
- * scripted with plain functions; every call is recorded. Not a venue: it fills nothing by itself
- * (tests add deals with `addDeal`).
+ * A hand-written in-memory ExchangeGateway for engine unit tests. It fakes the venue's requests
+ * (one method per endpoint, scripted with plain functions, every call recorded: tests replace or
+ * wrap them) and serves the port through the same chunking and paging kernels as the real
+ * adapter (src/exchange/venue-gateway.ts), so requests look as they would on the venue. The
+ * gateway contract suite (test/contract/) runs against both. Not a venue: it fills nothing by
+ * itself (a `fill` script, or tests adding deals with `addDeal`).
  */
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import { AmbiguousOutcomeError, InvalidOrderError, TransientError, type BotError } from '../../src/core/errors.js';
+import { submitInChunks } from '../../src/exchange/bulk-submit.js';
 import type {
   BulkItemResult,
   CancelRequest,
@@ -15,13 +19,19 @@ import type {
   ExchangeGateway,
   ExecutedHistoryQuery,
   Fill,
+  FillPage,
+  FillRange,
   FlexHistoryQuery,
   FlexPage,
   FlexRecord,
+  FlexRecordQuery,
   FuturesMarket,
   LimitOrderRequest,
+  OtoRecord,
   VenueOrder,
 } from '../../src/exchange/gateway.js';
+import { fillsOfOrder, historyPages } from '../../src/exchange/history-pages.js';
+import { conditionalListing, flexPages } from '../../src/exchange/paged-lists.js';
 
 /** What happens to one placed order. `applied_unknown`: applied, but the caller gets an ambiguous error. */
 export type PlaceScript = 'place' | 'reject' | 'unknown' | 'applied_unknown' | 'not_sent' | 'fill';
@@ -30,8 +40,16 @@ export class FakeGateway implements ExchangeGateway {
   readonly venueOrders = new Map<string, VenueOrder>();
   /** Newest first, like the venue. */
   deals: Fill[] = [];
+  /** Listed conditional records besides the OTOs of resting collateral orders (listed by themselves). */
   conditional: ConditionalRecord[] = [];
-  flexRecords: FlexRecord[] = [];
+  /** The flex history (any order; served newest first). */
+  flexLedger: FlexRecord[] = [];
+  balanceMap = new Map<string, Decimal>();
+  marketList: FuturesMarket[] = [];
+  /** Deals per executed-history request, as the real adapter's `historyPageSize`. */
+  historyPageSize = 100;
+  /** Records per flex history request. */
+  flexPageSize = 100;
   credit: CreditLineState | Error = { active: false };
   flexError: Error | undefined;
   calls: { method: string; arg: unknown }[] = [];
@@ -44,6 +62,9 @@ export class FakeGateway implements ExchangeGateway {
   onPlaceRequest: ((orders: readonly LimitOrderRequest[]) => void) | undefined;
   private nextId = 1000;
   private nextDeal = 1;
+
+  /** `now`: the time of deals the fake makes itself (default: fixed times 1.7e12 + deal id). */
+  constructor(private readonly now?: () => number) {}
 
   private venueOrder(o: LimitOrderRequest, filled = false): VenueOrder {
     const v: VenueOrder = {
@@ -71,7 +92,12 @@ export class FakeGateway implements ExchangeGateway {
   }
 
   /** Records a deal of `v` (newest first). */
-  addDeal(v: { orderId: number; clientOrderId: string; market: string; side: 'buy' | 'sell' }, amount: Decimal, price: Decimal, timeMs = 1_700_000_000_000 + this.nextDeal): Fill {
+  addDeal(
+    v: { orderId: number; clientOrderId: string; market: string; side: 'buy' | 'sell' },
+    amount: Decimal,
+    price: Decimal,
+    timeMs = this.now?.() ?? 1_700_000_000_000 + this.nextDeal,
+  ): Fill {
     const f: Fill = {
       dealId: this.nextDeal++,
       orderId: v.orderId,
@@ -90,10 +116,41 @@ export class FakeGateway implements ExchangeGateway {
     return f;
   }
 
-  async ping(): Promise<void> {}
-  async futures(): Promise<FuturesMarket[]> {
-    return [];
+  // ---- the port, over the faked requests below ----
+
+  submitLimitOrders(orders: readonly LimitOrderRequest[]): AsyncIterable<BulkItemResult[]> {
+    return submitInChunks((part) => this.bulkLimitOrders(part), orders);
   }
+
+  submitCollateralOrder(order: CollateralOrderRequest): Promise<VenueOrder> {
+    return this.collateralLimitOrder(order);
+  }
+
+  fills(range: FillRange): AsyncIterable<FillPage> {
+    return historyPages((q) => this.executedHistory(q), range, { pageSize: this.historyPageSize });
+  }
+
+  fillsOfOrder(order: { market: string; clientOrderId: string }): Promise<Fill[]> {
+    return fillsOfOrder((q) => this.executedHistory(q), order);
+  }
+
+  protectiveOrders(markets: readonly string[]): Promise<ConditionalRecord[]> {
+    return conditionalListing((q) => this.conditionalOrders(q), markets);
+  }
+
+  async balances(): Promise<Map<string, Decimal>> {
+    return new Map(this.balanceMap);
+  }
+
+  async markets(): Promise<FuturesMarket[]> {
+    return [...this.marketList];
+  }
+
+  flexRecords(query: FlexRecordQuery): AsyncIterable<FlexRecord[]> {
+    return flexPages((q) => this.flexHistory(q), query, this.flexPageSize);
+  }
+
+  // ---- the venue's requests, faked ----
 
   async bulkLimitOrders(orders: readonly LimitOrderRequest[]): Promise<BulkItemResult[]> {
     this.calls.push({ method: 'bulk', arg: orders });
@@ -145,9 +202,23 @@ export class FakeGateway implements ExchangeGateway {
     return { ...v };
   }
 
+  /** The OTO record a resting collateral order with a stop-loss or take-profit is listed under. */
+  private armedOto(v: VenueOrder): OtoRecord[] {
+    if (v.oto === undefined || (v.status !== 'OPEN' && v.status !== 'PARTIALLY_FILLED')) return [];
+    const { orderId, clientOrderId, market, side, amount, price, filledBase, filledQuote, remaining, fee, status, timestampMs } = v;
+    const parent = { orderId, clientOrderId, market, side, type: 'limit', rawType: v.type, status, amount, price, timestampMs };
+    const prices = {
+      ...(v.oto.stopLoss === undefined ? {} : { stopLossPrice: v.oto.stopLoss }),
+      ...(v.oto.takeProfit === undefined ? {} : { takeProfitPrice: v.oto.takeProfit }),
+    };
+    return [{ kind: 'oto', id: v.oto.otoId, ...prices, parent: { ...parent, filledBase, filledQuote, remaining, fee } }];
+  }
+
   async conditionalOrders(q: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage> {
     this.calls.push({ method: 'conditional', arg: q });
-    const all = this.conditional.filter((r) => (r.kind === 'oto' ? r.parent.market : r.stopLoss.market) === q.market);
+    const scripted = new Set(this.conditional.map((r) => r.id));
+    const armed = [...this.venueOrders.values()].flatMap((v) => this.armedOto(v)).filter((r) => !scripted.has(r.id));
+    const all = [...this.conditional, ...armed].filter((r) => (r.kind === 'oto' ? r.parent.market : r.stopLoss.market) === q.market);
     const offset = q.offset ?? 0;
     const limit = q.limit ?? 100;
     return { limit, offset, total: all.length, records: all.slice(offset, offset + limit) };
@@ -178,7 +249,7 @@ export class FakeGateway implements ExchangeGateway {
   async flexHistory(q: FlexHistoryQuery = {}): Promise<FlexPage> {
     this.calls.push({ method: 'flexHistory', arg: q });
     if (this.flexError !== undefined) throw this.flexError;
-    let list = [...this.flexRecords].sort((a, b) => b.createdAtMs - a.createdAtMs);
+    let list = [...this.flexLedger].sort((a, b) => b.createdAtMs - a.createdAtMs);
     if (q.dateFrom !== undefined) list = list.filter((r) => r.createdAtMs >= (q.dateFrom as number) * 1000);
     if (q.plan !== undefined) list = list.filter((r) => r.planId === q.plan);
     if (q.actionTypes !== undefined) list = list.filter((r) => q.actionTypes?.includes(r.actionType));
@@ -189,7 +260,11 @@ export class FakeGateway implements ExchangeGateway {
 
   async closeFlex(plan: string): Promise<{ transactionId: string }> {
     this.calls.push({ method: 'closeFlex', arg: plan });
-    return { transactionId: `tx-${plan}` };
+    const transactionId = `tx-${plan}`;
+    const invested = this.flexLedger.find((r) => r.planId === plan);
+    const createdAtMs = this.now?.() ?? 1_700_000_000_000;
+    if (invested !== undefined) this.flexLedger.push({ ...invested, transactionId, createdAtMs, actionType: 'CLOSE_INVESTMENT' });
+    return { transactionId };
   }
 
   async creditLine(): Promise<CreditLineState> {

@@ -35,9 +35,9 @@ describe('flex earnings over HTTP', () => {
     const { sim, clock } = stack;
     const t = tempDir();
     cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, clock, { keys });
+    const e = engineFor(t.dir, sim, clock, { keys, venue: { flexPageSize: 10 } });
     try {
-      const job = new FlexJob({ store: e.store, gateway: e.client, clock, logger: silentLogger() }, 10);
+      const job = new FlexJob({ store: e.store, gateway: e.gateway, clock, logger: silentLogger() });
       for (let day = 0; day < 7; day++) {
         clock.advance(DAY);
         if (day % 3 === 0) await job.runOnce(); // incremental pulls mid-week
@@ -72,7 +72,7 @@ describe('flex earnings over HTTP', () => {
     cleanups.push(t.cleanup);
     const e = engineFor(t.dir, stack.sim, stack.clock, { keys });
     try {
-      const job = new FlexJob({ store: e.store, gateway: e.client, clock: stack.clock, logger: silentLogger() });
+      const job = new FlexJob({ store: e.store, gateway: e.gateway, clock: stack.clock, logger: silentLogger() });
       expect(await job.runOnce()).toMatchObject({ status: 'disabled' });
       expect(await job.runOnce()).toMatchObject({ status: 'disabled', pages: 0 });
     } finally {
@@ -95,7 +95,7 @@ describe('credit line over HTTP', () => {
     const e = engineFor(t.dir, sim, clock, { keys });
     try {
       const ts = new TradingStateController(e.store, clock, silentLogger());
-      const job = new CreditJob({ store: e.store, gateway: e.client, clock, logger: silentLogger(), tradingState: ts });
+      const job = new CreditJob({ store: e.store, gateway: e.gateway, clock, logger: silentLogger(), tradingState: ts });
       const r1 = await job.runOnce();
       expect(r1).toMatchObject({ active: true, action: 'none' }); // 30000 / 60000 = 0.5 < 0.56
       expect(e.store.credit.latest()?.amount?.toFixed()).toBe('30000');
@@ -113,7 +113,7 @@ describe('credit line over HTTP', () => {
     const e2 = engineFor(t2.dir, sim, clock, { keys: { apiKey: 'noloan', apiSecret: 'noloansecret' } });
     try {
       const ts = new TradingStateController(e2.store, clock, silentLogger());
-      expect(await new CreditJob({ store: e2.store, gateway: e2.client, clock, logger: silentLogger(), tradingState: ts }).runOnce()).toEqual({ active: false });
+      expect(await new CreditJob({ store: e2.store, gateway: e2.gateway, clock, logger: silentLogger(), tradingState: ts }).runOnce()).toEqual({ active: false });
       expect(e2.store.credit.latest()?.active).toBe(false);
     } finally {
       await e2.close();

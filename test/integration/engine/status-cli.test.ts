@@ -35,7 +35,7 @@ describe('npm run status', () => {
       { market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('90') },
       { market: 'ETH_USDT', side: 'buy', amount: d('1'), price: d('10') },
     ]);
-    g.flexRecords = [{ transactionId: 'f1', createdAtMs: clock.now(), planId: 'p', investmentId: 'i', currency: 'USDT', amount: d('0.0137'), actionType: 'DAILY_EARNING' }];
+    g.flexLedger = [{ transactionId: 'f1', createdAtMs: clock.now(), planId: 'p', investmentId: 'i', currency: 'USDT', amount: d('0.0137'), actionType: 'DAILY_EARNING' }];
     g.credit = { active: true, loan: { asset: 'USDT', amount: d('100'), totalFunding: d('100'), currentLtv: d('0.3'), initialLtv: d('0.5'), marginCallLtv: d('0.7'), liquidationLtv: d('0.8'), createdAtMs: 0 } };
     await e.reconciler.scanOnce(); // fills in; the UNKNOWN is left unresolved (no resolver pass)
     const { store } = e;

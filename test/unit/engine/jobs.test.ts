@@ -4,7 +4,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { AuthError } from '../../../src/core/errors.js';
 import type { FlexRecord, Loan } from '../../../src/exchange/gateway.js';
 import { CreditJob } from '../../../src/engine/credit-job.js';
-import { FlexJob, flexEarnings, flexEarningsTotal } from '../../../src/engine/flex-job.js';
+import { FLEX_CHECKPOINT, FlexJob, flexEarnings, flexEarningsTotal } from '../../../src/engine/flex-job.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type Store } from '../../../src/store/index.js';
@@ -100,11 +100,11 @@ describe('FlexJob', () => {
   it('pulls incrementally, keeps every action type, de-duplicates, and sums earnings per currency per day exactly', async () => {
     const { store, clock } = setup();
     const g = new FakeGateway();
-    g.flexRecords = [rec(0, 0, 'INVEST', '100'), ...Array.from({ length: 250 }, (_, i) => rec(i + 1, i % 3))];
+    g.flexLedger = [rec(0, 0, 'INVEST', '100'), ...Array.from({ length: 250 }, (_, i) => rec(i + 1, i % 3))];
     const job = new FlexJob({ store, gateway: g, clock, logger });
     expect(await job.runOnce()).toMatchObject({ status: 'ok', newRecords: 251, pages: 3 });
     expect(await job.runOnce()).toMatchObject({ newRecords: 0 });
-    g.flexRecords.push(rec(300, 3, 'CLOSE_INVESTMENT', '100'), rec(301, 3));
+    g.flexLedger.push(rec(300, 3, 'CLOSE_INVESTMENT', '100'), rec(301, 3));
     expect(await job.runOnce()).toMatchObject({ newRecords: 2 });
     const rows = store.flex.all();
     expect(rows).toHaveLength(253);
@@ -133,6 +133,6 @@ describe('FlexJob', () => {
     const g = new FakeGateway();
     g.flexError = new Error('boom');
     await expect(new FlexJob({ store, gateway: g, clock, logger }).runOnce()).rejects.toThrow('boom');
-    expect(store.checkpoints.get('flexHistory.createdAt')).toBeUndefined();
+    expect(store.checkpoints.get(FLEX_CHECKPOINT)).toBeUndefined();
   });
 });

@@ -135,10 +135,10 @@ describe('OrderManager cancel', () => {
     g.venueOrders.get(o!.clientOrderId)!.status = 'CANCELLED';
     expect((await e.orders.cancelOrder('s', o!.clientOrderId)).status).toBe('pending');
     expect(e.store.orders.get(o!.clientOrderId)?.state).toBe('PENDING_CANCEL');
-    await e.orders.resolveUnknown();
+    await e.resolver.resolveAll();
     expect(e.store.orders.get(o!.clientOrderId)?.state).toBe('PENDING_CANCEL');
     clock.advance(10_000);
-    await e.orders.resolveUnknown();
+    await e.resolver.resolveAll();
     expect(e.store.orders.get(o!.clientOrderId)?.state).toBe('CANCELLED');
   });
 
@@ -148,7 +148,7 @@ describe('OrderManager cancel', () => {
     g.cancelScript = () => 'unknown';
     expect((await e.orders.cancelOrder('s', o!.clientOrderId)).status).toBe('pending');
     g.cancelScript = () => 'default';
-    await e.orders.resolveUnknown();
+    await e.resolver.resolveAll();
     expect(e.store.orders.get(o!.clientOrderId)?.state).toBe('CANCELLED');
   });
 
@@ -168,7 +168,7 @@ describe('resolver', () => {
     g.place = () => 'applied_unknown';
     const [o] = await e.orders.placeLimitOrders('s', [spec()]);
     expect(o?.status).toBe('unknown');
-    const r = await e.orders.resolveUnknown();
+    const r = await e.resolver.resolveAll();
     expect(r).toEqual([{ clientOrderId: o!.clientOrderId, verdict: 'CANCELLED', evidence: 'cancel probe' }]);
     expect(g.calls.filter((c) => c.method === 'bulk')).toHaveLength(1);
     expect(e.store.orders.get(o!.clientOrderId)?.orderId).toBe(g.venueOrders.get(o!.clientOrderId)?.orderId);
@@ -182,7 +182,7 @@ describe('resolver', () => {
     v.status = 'FILLED';
     g.addDeal(v, d('0.004'), d('60000'));
     g.addDeal(v, d('0.006'), d('60000'));
-    const [r] = await e.orders.resolveUnknown();
+    const [r] = await e.resolver.resolveAll();
     expect(r?.verdict).toBe('FILLED');
     expect(g.calls.some((c) => c.method === 'cancel')).toBe(false);
     expect(e.store.orders.get(o!.clientOrderId)?.filledBase.toFixed()).toBe('0.01');
@@ -194,12 +194,12 @@ describe('resolver', () => {
     const [o] = await e.orders.placeLimitOrders('s', [spec()]);
     const cid = o!.clientOrderId;
     for (let i = 0; i < 3; i++) {
-      const [r] = await e.orders.resolveUnknown();
+      const [r] = await e.resolver.resolveAll();
       expect(r?.verdict).toBe('pending');
       clock.advance(2_000);
     }
     clock.advance(10_000);
-    const [r] = await e.orders.resolveUnknown();
+    const [r] = await e.resolver.resolveAll();
     expect(r?.verdict).toBe('CANCELLED');
     expect(e.store.orders.get(cid)?.reason).toMatch(/^lost/);
     expect(e.store.alerts.list('order_lost')).toHaveLength(1);
@@ -221,7 +221,7 @@ describe('resolver', () => {
     e1.store.close(); // the process is gone
     const e2 = buildEngine(t.dir, g, clock);
     try {
-      const [r] = await e2.orders.resolveUnknown();
+      const [r] = await e2.resolver.resolveAll();
       expect(r).toMatchObject({ clientOrderId: cid, verdict: 'CANCELLED', evidence: 'cancel probe' });
       expect(e2.store.orders.history(cid).map((h) => h.to)).toEqual(['PENDING', 'UNKNOWN', 'CANCELLED']);
       expect(g.calls.filter((c) => c.method === 'bulk')).toHaveLength(1);
@@ -237,7 +237,7 @@ describe('resolver', () => {
     const o = await e.orders.placeCollateralOrder('s', { ...spec(), market: 'BTC_PERP', stopLoss: d('50000') });
     const v = g.venueOrders.get(o.clientOrderId)!;
     g.conditional = [{ kind: 'oto', id: 777, parent: { orderId: v.orderId, clientOrderId: o.clientOrderId, market: 'BTC_PERP', side: 'buy', type: 'limit', rawType: 'limit', status: 'OPEN', amount: v.amount, price: v.price, filledBase: d('0'), filledQuote: d('0'), remaining: v.amount, fee: d('0'), timestampMs: 0 } }];
-    const [r] = await e.orders.resolveUnknown();
+    const [r] = await e.resolver.resolveAll();
     expect(r).toMatchObject({ verdict: 'OPEN', evidence: 'conditional listing' });
     expect(e.store.orders.get(o.clientOrderId)).toMatchObject({ orderId: v.orderId, otoId: 777 });
     expect(g.calls.some((c) => c.method === 'cancel')).toBe(false);
@@ -254,8 +254,8 @@ describe('flex close', () => {
     };
     const u = await e.orders.closeFlex('s', { plan: 'p2' });
     expect(u.status).toBe('unknown');
-    g.flexRecords = [{ transactionId: 'T2', createdAtMs: 1_700_000_000_000, planId: 'p2', investmentId: 'i', currency: 'USDT', amount: d('5'), actionType: 'CLOSE_INVESTMENT' }];
-    const r = await e.orders.resolveUnknown();
+    g.flexLedger = [{ transactionId: 'T2', createdAtMs: 1_700_000_000_000, planId: 'p2', investmentId: 'i', currency: 'USDT', amount: d('5'), actionType: 'CLOSE_INVESTMENT' }];
+    const r = await e.resolver.resolveAll();
     expect(r).toContainEqual({ clientOrderId: u.id, verdict: 'DONE', evidence: 'flex history' });
     expect(e.store.flex.intents().map((i) => [i.state, i.transactionId])).toEqual([
       ['DONE', 'tx-p1'],
@@ -283,7 +283,7 @@ describe('a failed store write (failure-modes 17; a real SQLite error, not a moc
       blocker.exec('ROLLBACK');
       const [row] = e.store.orders.all();
       expect(row?.state).toBe('PENDING'); // never reported as placed, nor as rejected
-      const [r] = await e.orders.resolveUnknown();
+      const [r] = await e.resolver.resolveAll();
       expect(r).toMatchObject({ clientOrderId: row?.clientOrderId, verdict: 'CANCELLED', evidence: 'cancel probe' });
       expect(g.calls.filter((c) => c.method === 'bulk')).toHaveLength(1);
     } finally {

@@ -103,7 +103,7 @@ describe('Reconciler with a fake venue', () => {
     const v = g.venueOrders.get(o!.clientOrderId)!;
     g.addDeal(v, d('0.4'), d('100'), venueNow() - 5_000);
     const first = await e.reconciler.scanOnce();
-    expect(first.endDate).toBe(Math.floor(venueNow() / 1000));
+    expect(first.toMs).toBe(venueNow());
     // A deal stamped just after the venue's "now" of that scan, seen by the next one.
     clock.advance(1_000);
     g.addDeal(v, d('0.6'), d('100'), venueNow());
@@ -116,7 +116,7 @@ describe('Reconciler with a fake venue', () => {
   it('a skew within the Date header\'s whole-second rounding leaves the local clock as the anchor', async () => {
     const { e, g, clock } = setup();
     g.skewMs = -1_400;
-    expect((await e.reconciler.scanOnce()).endDate).toBe(Math.floor(clock.now() / 1000));
+    expect((await e.reconciler.scanOnce()).toMs).toBe(clock.now());
   });
 
   it('an overfill is recorded with every fill and raises an alert', async () => {

@@ -49,9 +49,27 @@ describe('store', () => {
     expect(store.meta.get('k')).toBe('v');
     store.close();
     const raw = new Database(path.join(d, DB_FILE), { readonly: true });
-    expect(raw.pragma('user_version', { simple: true })).toBe(2);
+    expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'children_order'").get()).toBeDefined();
     raw.close();
+  });
+
+  it('scan checkpoints an older build kept in Unix seconds are migrated to the same instants in ms', () => {
+    const d = dir();
+    const old = new Database(path.join(d, DB_FILE));
+    migrate(old, MIGRATIONS.slice(0, 2));
+    const put = old.prepare('INSERT INTO checkpoints (name, value, updated_ms) VALUES (?, ?, 1)');
+    put.run('executedHistory.endDate', '1700000123');
+    put.run('flexHistory.createdAt', '1699990000');
+    put.run('reconcile.completedMs', '1700000123456');
+    old.close();
+    const store = open(d);
+    expect(store.checkpoints.get('fills.scannedToMs')?.value).toBe('1700000123000');
+    expect(store.checkpoints.get('flex.newestCreatedMs')?.value).toBe('1699990000000');
+    expect(store.checkpoints.get('reconcile.completedMs')?.value).toBe('1700000123456');
+    expect(store.checkpoints.get('executedHistory.endDate')).toBeUndefined();
+    expect(store.checkpoints.get('flexHistory.createdAt')).toBeUndefined();
+    store.close();
   });
 
   it('migrations are versioned: a later migration applies on reopen, a newer schema is refused', () => {
