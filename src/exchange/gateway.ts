@@ -168,8 +168,10 @@ export interface ConditionalLeg {
 export interface OcoRecord {
   kind: 'oco';
   id: number;
-  stopLoss: ConditionalLeg;
-  takeProfit: ConditionalLeg;
+  /** Absent for a take-profit-only bracket. */
+  stopLoss?: ConditionalLeg;
+  /** Absent for a stop-loss-only bracket. */
+  takeProfit?: ConditionalLeg;
 }
 
 export interface OtoRecord {

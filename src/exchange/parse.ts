@@ -155,9 +155,14 @@ function parseConditionalRecord(endpoint: string, value: unknown, path: string):
   const r = Reader.of(endpoint, value, path);
   const type = r.str('type');
   if (type === 'oco') {
-    const sl = r.pick('stop_loss', 'stopLoss') ?? r.fail('stop_loss', 'missing (neither stop_loss nor stopLoss)');
-    const tp = r.pick('take_profit', 'takeProfit') ?? r.fail('take_profit', 'missing (neither take_profit nor takeProfit)');
-    return { kind: 'oco', id: r.id('id'), stopLoss: parseLeg(r.child(sl)), takeProfit: parseLeg(r.child(tp)) };
+    // A one-sided bracket's OCO has one leg; the other is null or absent.
+    const sl = r.pick('stop_loss', 'stopLoss');
+    const tp = r.pick('take_profit', 'takeProfit');
+    if (sl === undefined && tp === undefined) r.fail('stop_loss', 'no leg (neither stop_loss/stopLoss nor take_profit/takeProfit)');
+    const rec: ConditionalRecord = { kind: 'oco', id: r.id('id') };
+    if (sl !== undefined) rec.stopLoss = parseLeg(r.child(sl));
+    if (tp !== undefined) rec.takeProfit = parseLeg(r.child(tp));
+    return rec;
   }
   if (type === 'oto') {
     const rec: ConditionalRecord = { kind: 'oto', id: r.id('id'), parent: parseLeg(r.child('conditionalOrder')) };

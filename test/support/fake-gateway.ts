@@ -218,7 +218,7 @@ export class FakeGateway implements ExchangeGateway {
     this.calls.push({ method: 'conditional', arg: q });
     const scripted = new Set(this.conditional.map((r) => r.id));
     const armed = [...this.venueOrders.values()].flatMap((v) => this.armedOto(v)).filter((r) => !scripted.has(r.id));
-    const all = [...this.conditional, ...armed].filter((r) => (r.kind === 'oto' ? r.parent.market : r.stopLoss.market) === q.market);
+    const all = [...this.conditional, ...armed].filter((r) => (r.kind === 'oto' ? r.parent.market : (r.stopLoss ?? r.takeProfit)?.market) === q.market);
     const offset = q.offset ?? 0;
     const limit = q.limit ?? 100;
     return { limit, offset, total: all.length, records: all.slice(offset, offset + limit) };

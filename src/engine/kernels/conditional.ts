@@ -48,7 +48,7 @@ export function diffConditional(children: readonly ChildView[], listing: readonl
   const events: ConditionalEvent[] = [];
   const otoIds = new Set(listing.filter((r) => r.kind === 'oto').map((r) => r.id));
   const ocos = listing.filter((r) => r.kind === 'oco');
-  const legsById = new Map(ocos.flatMap((r) => [r.stopLoss, r.takeProfit]).map((l) => [l.orderId, l]));
+  const legsById = new Map(ocos.flatMap((r) => [r.stopLoss, r.takeProfit]).filter((l) => l !== undefined).map((l) => [l.orderId, l]));
   const usedOco = new Set<number>();
   const byParent = new Map<string, ChildView[]>();
   for (const c of children) byParent.set(c.parent.clientOrderId, [...(byParent.get(c.parent.clientOrderId) ?? []), c]);
@@ -83,12 +83,13 @@ export function diffConditional(children: readonly ChildView[], listing: readonl
     const oco = ocos.find((r) => {
       if (usedOco.has(r.id)) return false;
       return group.every((c) => legMatches(c.kind === 'stop_loss' ? r.stopLoss : r.takeProfit, c)) &&
-        (p.filledBase.isZero() || [r.stopLoss, r.takeProfit].some((l) => l.amount.eq(p.filledBase)));
+        (p.filledBase.isZero() || [r.stopLoss, r.takeProfit].some((l) => l?.amount.eq(p.filledBase) === true));
     });
     if (oco !== undefined) {
       usedOco.add(oco.id);
       for (const c of group) {
-        const leg = c.kind === 'stop_loss' ? oco.stopLoss : oco.takeProfit;
+        // Defined: the OCO was chosen because every child's leg matched.
+        const leg = (c.kind === 'stop_loss' ? oco.stopLoss : oco.takeProfit) as ConditionalLeg;
         events.push({ type: 'leg_active', childId: c.childId, orderId: leg.orderId, ocoId: oco.id });
       }
       continue;

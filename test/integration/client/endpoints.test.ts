@@ -208,7 +208,7 @@ describe('conditional orders', () => {
     const [a, b, c] = page.records;
     if (a?.kind !== 'oco' || b?.kind !== 'oco' || c?.kind !== 'oto') throw new Error('kinds');
     expect(a.stopLoss).toMatchObject({ type: 'stop limit', activationCondition: 'lte', activated: false, modifiedMs: 1700000001250 });
-    expect(a.stopLoss.activationPrice?.toFixed()).toBe('39500');
+    expect(a.stopLoss?.activationPrice?.toFixed()).toBe('39500');
     expect(b.stopLoss).toMatchObject({ type: 'stop limit', rawType: 'margin stop limit', status: 'OPEN', activated: true });
     expect(b.takeProfit).toMatchObject({ type: 'limit', rawType: 'margin limit' });
     expect(c.id).toBe(777);

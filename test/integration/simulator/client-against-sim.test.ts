@@ -83,8 +83,8 @@ describe('client against simulator', () => {
     expect(oco.records.map((r) => r.kind)).toEqual(['oco']);
     const rec = oco.records[0];
     if (rec?.kind !== 'oco') throw new Error('expected oco');
-    expect(rec.stopLoss.activationPrice?.toFixed()).toBe('95');
-    expect(rec.takeProfit.price.toFixed()).toBe('105');
+    expect(rec.stopLoss?.activationPrice?.toFixed()).toBe('95');
+    expect(rec.takeProfit?.price.toFixed()).toBe('105');
     const fills = await client.executedHistory({ market: 'BTC_PERP' });
     expect(fills.map((f) => [f.clientOrderId, f.role, f.amount.toFixed(), f.price.toFixed()])).toEqual([['col-1', 'maker', '0.1', '99']]);
     expect(await client.executedHistory({ clientOrderId: 'nothing' })).toEqual([]);
@@ -115,11 +115,10 @@ describe('client against simulator', () => {
       // The parents fill: each bracket becomes its one protective leg, the other side null.
       own.setPrice('BTC_PERP', '98');
       own.setPrice('ETH_PERP', '102');
-      const legs = (own.truth('bk').conditional as Record<string, unknown>[]).map((r) => {
-        const leg = (r['stop_loss'] ?? r['take_profit']) as Record<string, unknown>;
-        return [leg['market'], r['type'], r['stop_loss'] === null ? 'take_profit only' : r['take_profit'] === null ? 'stop_loss only' : 'both'];
-      });
-      expect(legs.sort()).toEqual([['BTC_PERP', 'oco', 'take_profit only'], ['ETH_PERP', 'oco', 'stop_loss only']]);
+      const [tpOco, slOco] = [(await c.conditionalOrders({ market: 'BTC_PERP' })).records[0], (await c.conditionalOrders({ market: 'ETH_PERP' })).records[0]];
+      if (tpOco?.kind !== 'oco' || slOco?.kind !== 'oco') throw new Error('expected one OCO per market');
+      expect([tpOco.stopLoss, tpOco.takeProfit?.type, tpOco.takeProfit?.side, tpOco.takeProfit?.price.toFixed()]).toEqual([undefined, 'limit', 'sell', '105']);
+      expect([slOco.takeProfit, slOco.stopLoss?.type, slOco.stopLoss?.side, slOco.stopLoss?.activationPrice?.toFixed()]).toEqual([undefined, 'stop limit', 'buy', '104']);
 
       // The legs execute: the take-profit at its price (maker), the stop at its trigger (taker).
       own.setPrice('BTC_PERP', '105');

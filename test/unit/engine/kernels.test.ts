@@ -137,6 +137,13 @@ describe('conditional kernel: given children, when listing, then events', () => 
     ]);
   });
 
+  it('stop-loss-only bracket: its one-leg OCO makes the leg active', () => {
+    const p = { state: 'FILLED' as const, filledBase: d('1') };
+    const oneLeg: ConditionalRecord = { kind: 'oco', id: 70, stopLoss: leg({ orderId: 71, type: 'stop limit', price: d('90'), activationPrice: d('90') }) };
+    expect(diffConditional([child('stop_loss', {}, p)], [oneLeg])).toEqual([{ type: 'leg_active', childId: 1, orderId: 71, ocoId: 70 }]);
+    expect(diffConditional([child('stop_loss', { state: 'active', orderId: 71 }, p)], [oneLeg])).toEqual([]);
+  });
+
   it('parent filled but no leg listed and no fill: protective leg missing', () => {
     const p = { state: 'FILLED' as const, filledBase: d('1') };
     const e = diffConditional([child('stop_loss', {}, p)], []);
