@@ -204,6 +204,18 @@ describe('writes: sent exactly once', () => {
     expect(server.requestsTo(COLL)).toHaveLength(1);
   });
 
+  it.each<[string, unknown]>([
+    ['{}', {}],
+    ['code null', { code: null, message: 'Validation failed', errors: {} }],
+    ['code "x"', { code: 'x', message: 'Validation failed', errors: {} }],
+  ])('a 422 whose error object is garbled (%s) is ambiguous, not a refusal', async (_n, json) => {
+    server.setDefault(COLL, { status: 422, json });
+    const err = (await failure(client.collateralLimitOrder(order))) as AmbiguousOutcomeError;
+    expect(err).toBeInstanceOf(AmbiguousOutcomeError);
+    expect(err.clientOrderIds).toEqual(['c-7']);
+    expect(server.requestsTo(COLL)).toHaveLength(1);
+  });
+
   it('flex close timeout is ambiguous too', async () => {
     server.setDefault(FLEXC, { hang: true });
     expect(await failure(client.closeFlex('plan-1'))).toBeInstanceOf(AmbiguousOutcomeError);
