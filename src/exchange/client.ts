@@ -21,7 +21,8 @@ import {
   errorMessage,
 } from '../core/errors.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
-import { BULK_CHUNK_MAX, chunk, chunkFailed, chunkReply, stoppedItems, stopsEverything } from './bulk.js';
+import { BULK_CHUNK_MAX, chunk, chunkFailed, stoppedItems, stopsEverything } from './bulk.js';
+import { chunkReply } from './bulk-reply.js';
 import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
 import { classify, readErrorBody, tryParseJson, type CallContext } from './errors.js';
 import type {
