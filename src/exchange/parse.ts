@@ -81,7 +81,8 @@ export function parseOrder(endpoint: string, value: unknown, path = ''): VenueOr
     filledBase: r.dec('dealStock'),
     filledQuote: r.dec('dealMoney'),
     remaining: r.dec('left'),
-    fee: r.dec('dealFee'),
+    // Signed: a maker rebate may show as a negative fee.
+    fee: r.signedDec('dealFee'),
     status: st.status,
     rawStatus: st.rawStatus,
     postOnly: r.optBool('postOnly', false),
@@ -131,7 +132,7 @@ function parseLeg(r: Reader): ConditionalLeg {
     filledBase: r.optDec('dealStock') ?? ZERO,
     filledQuote: r.optDec('dealMoney') ?? ZERO,
     remaining: r.has('left') ? r.dec('left') : r.dec('amount'),
-    fee: r.optDec('dealFee') ?? ZERO,
+    fee: r.optDec('dealFee', 'signed') ?? ZERO,
     timestampMs: r.secondsToMs('timestamp'),
   };
   const mtime = r.optSecondsToMs('mtime');
@@ -191,7 +192,7 @@ function parseFill(endpoint: string, value: unknown, path: string, market: strin
     amount: r.dec('amount'),
     price: r.dec('price'),
     quote: r.dec('deal'),
-    fee: r.dec('fee'),
+    fee: r.signedDec('fee'),
   };
   const feeAsset = r.optStr('feeAsset');
   if (feeAsset !== undefined) fill.feeAsset = feeAsset;
@@ -246,13 +247,6 @@ export const FLEX_ACTION_CODES: Readonly<Record<FlexActionType, number>> = {
   OPEN_INVESTMENT: 6,
 };
 
-/** Integer Unix time of unstated unit: values beyond year 5138 in seconds are taken as ms. */
-function unixToMs(r: Reader, field: string): number {
-  const v = r.int(field);
-  if (v < 0) r.fail(field, 'negative time');
-  return v >= 1e11 ? v : v * 1000;
-}
-
 function parseFlexRecord(endpoint: string, value: unknown, path: string): FlexRecord {
   const r = Reader.of(endpoint, value, path);
   const txField = r.pick('transactionId', 'transaction_id') ?? r.fail('transactionId', 'missing (neither transactionId nor transaction_id)');
@@ -260,7 +254,7 @@ function parseFlexRecord(endpoint: string, value: unknown, path: string): FlexRe
   const actionType = FLEX_ACTIONS[code] ?? r.fail('actionType', 'unknown action type');
   return {
     transactionId: r.str(txField),
-    createdAtMs: unixToMs(r, 'createdAt'),
+    createdAtMs: r.unixToMs('createdAt'),
     planId: r.str('planId'),
     investmentId: r.str('investmentId'),
     currency: r.str('currency'),
@@ -294,7 +288,7 @@ export function parseLoan(endpoint: string, value: unknown): Loan {
     initialLtv: r.dec('initialLtv'),
     marginCallLtv: r.dec('marginCallLtv'),
     liquidationLtv: r.dec('liquidationLtv'),
-    createdAtMs: unixToMs(r, 'createdAt'),
+    createdAtMs: r.unixToMs('createdAt'),
   };
 }
 
@@ -313,22 +307,23 @@ function parseFuture(endpoint: string, value: unknown, path: string): FuturesMar
     low: r.looseDec('low'),
     productType: r.str('product_type'),
   };
+  // The funding rate is the one signed figure here (shorts pay longs when negative).
   const optDecs = [
-    ['open_interest', 'openInterest'],
-    ['index_price', 'indexPrice'],
-    ['funding_rate', 'fundingRate'],
+    ['open_interest', 'openInterest', 'nonNegative'],
+    ['index_price', 'indexPrice', 'nonNegative'],
+    ['funding_rate', 'fundingRate', 'signed'],
   ] as const;
-  for (const [wire, dom] of optDecs) {
-    const d = r.optLooseDec(wire);
+  for (const [wire, dom, sign] of optDecs) {
+    const d = r.optLooseDec(wire, sign);
     if (d !== undefined) m[dom] = d;
   }
   const indexName = r.optStr('index_name');
   if (indexName !== undefined) m.indexName = indexName;
   const indexCurrency = r.optStr('index_currency');
   if (indexCurrency !== undefined) m.indexCurrency = indexCurrency;
-  if (r.has('next_funding_rate_timestamp')) m.nextFundingRateTimestampMs = r.looseInt('next_funding_rate_timestamp');
-  if (r.has('max_leverage')) m.maxLeverage = r.looseInt('max_leverage');
-  if (r.has('funding_interval_minutes')) m.fundingIntervalMinutes = r.looseInt('funding_interval_minutes');
+  if (r.has('next_funding_rate_timestamp')) m.nextFundingRateTimestampMs = r.looseMs('next_funding_rate_timestamp');
+  if (r.has('max_leverage')) m.maxLeverage = r.positiveLooseInt('max_leverage');
+  if (r.has('funding_interval_minutes')) m.fundingIntervalMinutes = r.positiveLooseInt('funding_interval_minutes');
   if (r.has('brackets')) {
     const b = r.child('brackets');
     const brackets: Record<string, number> = {};
