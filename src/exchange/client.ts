@@ -23,6 +23,7 @@ import {
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { BULK_CHUNK_MAX, chunk, chunkFailed, stoppedItems, stopsEverything } from './bulk.js';
 import { chunkReply } from './bulk-reply.js';
+import { SkewMeter } from './clock-skew.js';
 import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
 import { classify, readErrorBody, tryParseJson, type CallContext } from './errors.js';
 import type {
@@ -123,6 +124,12 @@ export interface ApiClient extends ExchangeGateway {
    * undefined before any reply. Window-mode nonces need |skew| < 5 s.
    */
   clockSkewMs(): number | undefined;
+  /**
+   * How many replies carried a `Date` header more than a day from local time. Those are ignored
+   * for `clockSkewMs()` (a broken proxy header, not a skew) and the first is logged as a warning;
+   * a rising count is worth an alert.
+   */
+  clockSkewRejected(): number;
   /** The last nonce used (0 before any private call). */
   lastNonce(): number;
   /** Stops the limiters (queued calls fail) and destroys the keep-alive agent. */
@@ -168,7 +175,7 @@ class ApiClientImpl implements ApiClient {
   private readonly nonce: NonceGenerator;
   private readonly bulkWeight: number;
   private conditionalPath: string = ENDPOINTS.conditionalOrders.path;
-  private skewMs: number | undefined;
+  private readonly skew = new SkewMeter(() => this.logger);
 
   constructor(options: ApiClientOptions) {
     if (typeof options.baseUrl !== 'string' || options.baseUrl === '') throw new ConfigError('baseUrl is required', { key: 'baseUrl' });
@@ -247,8 +254,20 @@ class ApiClientImpl implements ApiClient {
     return out;
   }
 
+  /**
+   * The constructor's reply hook assigns each measurement here; it goes through the meter, which
+   * keeps only plausible ones.
+   */
+  private set skewMs(ms: number) {
+    this.skew.record(ms);
+  }
+
   clockSkewMs(): number | undefined {
-    return this.skewMs;
+    return this.skew.skewMs();
+  }
+
+  clockSkewRejected(): number {
+    return this.skew.rejected();
   }
 
   lastNonce(): number {
