@@ -25,7 +25,7 @@ import { BULK_CHUNK_MAX, chunk, chunkFailed, stoppedItems, stopsEverything } fro
 import { chunkReply } from './bulk-reply.js';
 import { SkewMeter } from './clock-skew.js';
 import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
-import { classify, readErrorBody, tryParseJson, type CallContext } from './errors.js';
+import { classify, type CallContext } from './errors.js';
 import type {
   BulkItemResult,
   BulkOptions,
@@ -44,6 +44,7 @@ import type {
   VenueOrder,
 } from './gateway.js';
 import { NonceGenerator, type NonceMode } from './nonce.js';
+import { PathFallback } from './path-fallback.js';
 import { PriorityLock } from './send-lock.js';
 import {
   FLEX_ACTION_CODES,
@@ -58,6 +59,7 @@ import {
   parseOrder,
   parsePing,
 } from './parse.js';
+import { quirkOf } from './quirks.js';
 import { POOL_NAMES, RatePool, resolvePools, type PoolName, type PoolStatus, type RateLimitOverrides } from './rate-limits.js';
 import { Transport, TransportError, type HttpResponse } from './transport.js';
 import {
@@ -138,6 +140,9 @@ export interface ApiClient extends ExchangeGateway {
 
 const DEFAULT_RETRY: RetryOptions = { attempts: 3, baseDelayMs: 200, maxDelayMs: 5000 };
 
+/** After the conditional listing's spec path answered 404, it is tried again this much later, ms. */
+const CONDITIONAL_PATH_RETRY_MS = 3_600_000;
+
 function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
   return { endpoint, orderEndpoint: ENDPOINTS[endpoint].orderEndpoint, ...extra };
 }
@@ -174,7 +179,7 @@ class ApiClientImpl implements ApiClient {
   private readonly raw: RawClient;
   private readonly nonce: NonceGenerator;
   private readonly bulkWeight: number;
-  private conditionalPath: string = ENDPOINTS.conditionalOrders.path;
+  private readonly conditionalRoute = new PathFallback(ENDPOINTS.conditionalOrders.path, ENDPOINTS.conditionalOrders.fallbackPath!, CONDITIONAL_PATH_RETRY_MS);
   private readonly skew = new SkewMeter(() => this.logger);
 
   constructor(options: ApiClientOptions) {
@@ -425,19 +430,21 @@ class ApiClientImpl implements ApiClient {
     validateConditional(query);
     const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
     const ctx = ctxOf('conditionalOrders');
-    const fallback = ENDPOINTS.conditionalOrders.fallbackPath!;
-    const handle = (res: HttpResponse): ConditionalPage => parseConditionalPage('conditionalOrders', classify(ctx, res));
-    return this.read('conditionalOrders', fields, (res) => {
-      if (res.status === 404 && this.conditionalPath !== fallback) {
-        // The live service serves the other path (service-notes 5); remember it for later calls.
-        this.conditionalPath = fallback;
-        throw new FallbackSignal();
-      }
-      return handle(res);
-    }, () => this.conditionalPath).catch(async (err: unknown) => {
+    const parse = (res: HttpResponse): ConditionalPage => parseConditionalPage('conditionalOrders', classify(ctx, res));
+    const route = this.conditionalRoute;
+    const path = route.path(this.clock.now());
+    if (path === route.fallback) return this.read('conditionalOrders', fields, parse, () => path);
+    try {
+      return await this.read('conditionalOrders', fields, (res) => {
+        if (quirkOf('conditionalOrders', res) === 'conditional_path_missing') throw new FallbackSignal();
+        return parse(res);
+      }, () => path);
+    } catch (err) {
       if (!(err instanceof FallbackSignal)) throw err;
-      return this.read('conditionalOrders', fields, handle, () => this.conditionalPath);
-    });
+    }
+    // The live service serves the other path (service-notes 5): use it for a while.
+    route.primaryMissing(this.clock.now());
+    return this.read('conditionalOrders', fields, parse, () => route.fallback);
   }
 
   async executedHistory(query: ExecutedHistoryQuery = {}): Promise<Fill[]> {
@@ -445,12 +452,8 @@ class ApiClientImpl implements ApiClient {
     const fields = defined({ ...query });
     const ctx = ctxOf('executedHistory');
     return this.read('executedHistory', fields, (res) => {
-      if (query.clientOrderId !== undefined && (res.status === 422 || res.status === 400)) {
-        const parsed = tryParseJson(res.body);
-        const body = parsed.ok ? readErrorBody(parsed.value) : undefined;
-        // Single-order lookup with no match (service-notes 4): an empty list, not a failure.
-        if (body?.code === 30 && body.fieldErrors['orderHistory'] !== undefined) return [];
-      }
+      // A single-order lookup with no match is an empty list, not a failure.
+      if (query.clientOrderId !== undefined && quirkOf('executedHistory', res) === 'order_history_not_found') return [];
       return parseExecutedHistory('executedHistory', classify(ctx, res), query.market);
     });
   }
@@ -484,17 +487,10 @@ class ApiClientImpl implements ApiClient {
   async creditLine(): Promise<CreditLineState> {
     const ctx = ctxOf('creditLine');
     return this.read('creditLine', {}, (res): CreditLineState => {
-      if (res.status === 400 || res.status === 404) {
-        const parsed = tryParseJson(res.body);
-        const body = parsed.ok ? readErrorBody(parsed.value) : undefined;
-        // "No active loan at the moment" is a normal state (service-notes 6).
-        if (res.status === 400 && body?.code === 0 && /no active loan/i.test(body.message)) return { active: false };
-        if (res.status === 404 && body?.code === 0) {
-          throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', {
-            endpoint: 'creditLine',
-            status: 404,
-          });
-        }
+      const quirk = quirkOf('creditLine', res);
+      if (quirk === 'no_active_loan') return { active: false };
+      if (quirk === 'credit_line_disabled') {
+        throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', { endpoint: 'creditLine', status: 404 });
       }
       return { active: true, loan: parseLoan('creditLine', classify(ctx, res)) };
     });
