@@ -9,7 +9,7 @@
  */
 import { inspect } from 'node:util';
 import { SystemClock, type Clock } from '../core/clock.js';
-import { toWire, type Decimal } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
 import {
   AmbiguousOutcomeError,
   AuthError,
@@ -30,7 +30,6 @@ import type {
   BulkItemResult,
   BulkOptions,
   CancelRequest,
-  CollateralOrderRequest,
   ConditionalPage,
   CreditLineState,
   ExchangeGateway,
@@ -39,7 +38,6 @@ import type {
   FlexHistoryQuery,
   FlexPage,
   FuturesMarket,
-  LimitOrderRequest,
   NoncePersistence,
   VenueOrder,
 } from './gateway.js';
@@ -60,6 +58,7 @@ import {
   parsePing,
 } from './parse.js';
 import { quirkOf } from './quirks.js';
+import { collateralBody, namedCids, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from './requests.js';
 import { POOL_NAMES, RatePool, resolvePools, type PoolName, type PoolStatus, type RateLimitOverrides } from './rate-limits.js';
 import { Transport, TransportError, type HttpResponse } from './transport.js';
 import {
@@ -70,7 +69,6 @@ import {
   validateExecutedHistory,
   validateFlexHistory,
 } from './validate.js';
-import type { WireOrderItem } from './wire.js';
 
 export interface RetryOptions {
   /** Total requests a read may make (1 = no retry). Default 3. */
@@ -117,8 +115,17 @@ export interface ApiClientOptions {
   random?: () => number;
 }
 
-/** The client: the gateway plus operational extras. */
+/**
+ * The client: the gateway plus what a library user may leave out (requests.ts: a clientOrderId
+ * on orders, a market on the conditional listing) and operational extras.
+ */
 export interface ApiClient extends ExchangeGateway {
+  /** As the gateway's; an order without `clientOrderId` is sent with `''` and matched by position (bulk-reply.ts). */
+  bulkLimitOrders(orders: readonly LimitOrderInput[], options?: BulkOptions): Promise<BulkItemResult[]>;
+  /** As the gateway's; without `clientOrderId` the body has none. */
+  collateralLimitOrder(order: CollateralOrderInput): Promise<VenueOrder>;
+  /** As the gateway's; without `market` the venue lists every market. */
+  conditionalOrders(query?: ConditionalQuery): Promise<ConditionalPage>;
   /** Per pool: budget per window, weight used in the current (sliding) window, queued jobs. */
   rateLimitStatus(): Record<PoolName, PoolStatus>;
   /**
@@ -145,20 +152,6 @@ const CONDITIONAL_PATH_RETRY_MS = 3_600_000;
 
 function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
   return { endpoint, orderEndpoint: ENDPOINTS[endpoint].orderEndpoint, ...extra };
-}
-
-function orderItem(o: LimitOrderRequest): WireOrderItem {
-  const item: WireOrderItem = {
-    market: o.market,
-    side: o.side,
-    amount: toWire(o.amount),
-    price: toWire(o.price),
-    postOnly: o.postOnly ?? false,
-    ioc: o.ioc ?? false,
-    clientOrderId: o.clientOrderId,
-  };
-  if (o.rpi !== undefined) item.rpi = o.rpi;
-  return item;
 }
 
 function defined(fields: Record<string, unknown>): Record<string, unknown> {
@@ -362,7 +355,7 @@ class ApiClientImpl implements ApiClient {
 
   // ---- order writes ----
 
-  async bulkLimitOrders(orders: readonly LimitOrderRequest[], options: BulkOptions = {}): Promise<BulkItemResult[]> {
+  async bulkLimitOrders(orders: readonly LimitOrderInput[], options: BulkOptions = {}): Promise<BulkItemResult[]> {
     validateBulk(orders);
     const stopOnFail = options.stopOnFail === true;
     const ctx = ctxOf('bulkLimitOrders');
@@ -373,7 +366,7 @@ class ApiClientImpl implements ApiClient {
         results.push(...stoppedItems(part, stop));
         continue;
       }
-      const ids = part.map((o) => o.clientOrderId);
+      const ids = namedCids(part);
       const rpiIoc = part.some((o) => o.rpi === true && o.ioc === true);
       let outcome: { items: BulkItemResult[]; failed: BotError | undefined };
       try {
@@ -404,14 +397,11 @@ class ApiClientImpl implements ApiClient {
     return results;
   }
 
-  async collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder> {
+  async collateralLimitOrder(order: CollateralOrderInput): Promise<VenueOrder> {
     validateCollateral(order);
-    const fields: Record<string, unknown> = { ...orderItem(order) };
-    if (order.stopLoss !== undefined) fields['stopLoss'] = toWire(order.stopLoss);
-    if (order.takeProfit !== undefined) fields['takeProfit'] = toWire(order.takeProfit);
-    if (order.positionSide !== undefined) fields['positionSide'] = order.positionSide;
+    const fields = { ...collateralBody(order) };
     const ctx = ctxOf('collateralLimitOrder', { rpiIoc: order.rpi === true && order.ioc === true });
-    return this.write('collateralLimitOrder', fields, ctx, [order.clientOrderId], (json) => parseOrder('collateralLimitOrder', json));
+    return this.write('collateralLimitOrder', fields, ctx, namedCids([order]), (json) => parseOrder('collateralLimitOrder', json));
   }
 
   async cancelOrder(request: CancelRequest): Promise<VenueOrder> {
@@ -426,7 +416,7 @@ class ApiClientImpl implements ApiClient {
 
   // ---- private reads ----
 
-  async conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage> {
+  async conditionalOrders(query: ConditionalQuery = {}): Promise<ConditionalPage> {
     validateConditional(query);
     const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
     const ctx = ctxOf('conditionalOrders');

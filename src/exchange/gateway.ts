@@ -161,7 +161,17 @@ export interface ConditionalLeg {
   positionSide?: PositionSide;
   activationPrice?: Decimal;
   activationCondition?: string;
+  /** The trigger was reached; set only when the venue sent 0/1 (or a boolean). */
   activated?: boolean;
+  /** `activated` as sent: the spec's integer (a boolean is given as 1 or 0). */
+  rawActivated?: number;
+  /** Fee rates (`takerFee`, `makerFee`; spec 2.5, not sent live). Signed: a maker rebate is negative. */
+  takerFeeRate?: Decimal;
+  makerFeeRate?: Decimal;
+  /** `post_only` (spec, OCO legs) or `postOnly` (live). */
+  postOnly?: boolean;
+  /** Self-trade prevention mode as sent (`no`, `cb`, `cn`, `co`). */
+  stp?: string;
 }
 
 export interface OcoRecord {

@@ -135,16 +135,38 @@ function parseLeg(r: Reader): ConditionalLeg {
     fee: r.optDec('dealFee', 'signed') ?? ZERO,
     timestampMs: r.secondsToMs('timestamp'),
   };
+  addLegOptions(r, leg);
+  addActivation(r, leg);
+  return leg;
+}
+
+function addLegOptions(r: Reader, leg: ConditionalLeg): void {
   const mtime = r.optSecondsToMs('mtime');
   if (mtime !== undefined) leg.modifiedMs = mtime;
   const ps = positionSide(r);
   if (ps !== undefined) leg.positionSide = ps;
+  const taker = r.optDec('takerFee', 'signed');
+  if (taker !== undefined) leg.takerFeeRate = taker;
+  const maker = r.optDec('makerFee', 'signed');
+  if (maker !== undefined) leg.makerFeeRate = maker;
+  const po = r.pick('post_only', 'postOnly');
+  if (po !== undefined) leg.postOnly = r.bool(po);
+  const stp = r.optStr('stp');
+  if (stp !== undefined) leg.stp = stp;
+}
+
+/** The stop leg's trigger (spec 2.5: `activated` is an integer; live may send a boolean). */
+function addActivation(r: Reader, leg: ConditionalLeg): void {
   const apField = r.pick('activation_price', 'activationPrice');
   if (apField !== undefined) leg.activationPrice = r.dec(apField);
   const acField = r.pick('activation_condition', 'activationCondition');
   if (acField !== undefined) leg.activationCondition = r.str(acField);
-  if (r.has('activated')) leg.activated = r.bool('activated');
-  return leg;
+  if (!r.has('activated')) return;
+  const v = r.raw('activated');
+  const raw = typeof v === 'boolean' ? Number(v) : r.int('activated');
+  leg.rawActivated = raw;
+  // Only 0 and 1 have a known meaning; another value is exposed as sent, never read as a yes or no.
+  if (raw === 0 || raw === 1) leg.activated = raw === 1;
 }
 
 function parseConditionalRecord(endpoint: string, value: unknown, path: string): ConditionalRecord {
