@@ -19,6 +19,7 @@ import { readItemError, refusalError, type CallContext, type VenueErrorBody } fr
 import { isRecord } from './fields.js';
 import type { BulkItemResult, VenueOrder } from './gateway.js';
 import { parseOrder } from './parse.js';
+import { mismatchedField, placementIdentity } from './reply-match.js';
 import { cidOf, namedCids, type LimitOrderInput } from './requests.js';
 
 /** One reply item, read on its own. `empty` is `{result:null, error:null}` or missing. */
@@ -53,8 +54,7 @@ function readSlot(endpoint: string, reply: readonly unknown[], i: number): Slot 
 
 /** The venue order is this request's: same clientOrderId, market and side (and amount and price when there is no id). */
 function isOrderOf(o: LimitOrderInput, v: VenueOrder): boolean {
-  if (v.clientOrderId !== cidOf(o) || v.market !== o.market || v.side !== o.side) return false;
-  return cidOf(o) !== '' || (v.amount.eq(o.amount) && v.price.eq(o.price));
+  return mismatchedField(v, placementIdentity(o)) === undefined;
 }
 
 /**

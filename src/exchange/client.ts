@@ -58,6 +58,7 @@ import {
   parsePing,
 } from './parse.js';
 import { quirkOf } from './quirks.js';
+import { mismatchedField, placementIdentity, type OrderIdentity } from './reply-match.js';
 import { collateralBody, namedCids, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from './requests.js';
 import { POOL_NAMES, RatePool, resolvePools, type PoolName, type PoolStatus, type RateLimitOverrides } from './rate-limits.js';
 import { Transport, TransportError, type HttpResponse } from './transport.js';
@@ -152,6 +153,14 @@ const CONDITIONAL_PATH_RETRY_MS = 3_600_000;
 
 function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
   return { endpoint, orderEndpoint: ENDPOINTS[endpoint].orderEndpoint, ...extra };
+}
+
+/** A write's reply order, which must be the order the write was about (reply-match.ts). */
+function orderReply(endpoint: EndpointName, json: unknown, want: OrderIdentity): VenueOrder {
+  const order = parseOrder(endpoint, json);
+  const field = mismatchedField(order, want);
+  if (field !== undefined) throw new BadResponseError(endpoint, field, 'the reply is about another order than the one requested');
+  return order;
 }
 
 function defined(fields: Record<string, unknown>): Record<string, unknown> {
@@ -401,7 +410,8 @@ class ApiClientImpl implements ApiClient {
     validateCollateral(order);
     const fields = { ...collateralBody(order) };
     const ctx = ctxOf('collateralLimitOrder', { rpiIoc: order.rpi === true && order.ioc === true });
-    return this.write('collateralLimitOrder', fields, ctx, namedCids([order]), (json) => parseOrder('collateralLimitOrder', json));
+    const want = placementIdentity(order);
+    return this.write('collateralLimitOrder', fields, ctx, namedCids([order]), (json) => orderReply('collateralLimitOrder', json, want));
   }
 
   async cancelOrder(request: CancelRequest): Promise<VenueOrder> {
@@ -411,7 +421,7 @@ class ApiClientImpl implements ApiClient {
         ? { market: request.market, orderId: request.orderId }
         : { market: request.market, clientOrderId: request.clientOrderId };
     const ids = request.clientOrderId !== undefined ? [request.clientOrderId] : [];
-    return this.write('cancelOrder', fields, ctxOf('cancelOrder'), ids, (json) => parseOrder('cancelOrder', json));
+    return this.write('cancelOrder', fields, ctxOf('cancelOrder'), ids, (json) => orderReply('cancelOrder', json, fields));
   }
 
   // ---- private reads ----

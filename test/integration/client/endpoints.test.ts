@@ -162,7 +162,7 @@ describe('order endpoints', () => {
     'accepts status %s',
     async (status) => {
       server.enqueue('/api/v4/order/cancel', { json: wireOrder({ status }) });
-      const o = await client.cancelOrder({ market: 'BTC_USDT', orderId: 1 });
+      const o = await client.cancelOrder({ market: 'BTC_USDT', orderId: 4180284841 });
       expect(o.rawStatus).toBe(status);
     },
   );

@@ -187,6 +187,23 @@ describe('reads: transient failures retried exactly `attempts` times', () => {
   });
 });
 
+describe('writes: a reply about another order proves nothing', () => {
+  it.each<[string, () => Promise<unknown>, Record<string, unknown>, string]>([
+    ['collateral, another clientOrderId', () => client.collateralLimitOrder(order), { market: 'BTC_PERP', clientOrderId: 'c-8' }, 'clientOrderId'],
+    ['collateral, no clientOrderId', () => client.collateralLimitOrder(order), { market: 'BTC_PERP', clientOrderId: '' }, 'clientOrderId'],
+    ['collateral, another market', () => client.collateralLimitOrder(order), { market: 'ETH_PERP', clientOrderId: 'c-7' }, 'market'],
+    ['collateral, another side', () => client.collateralLimitOrder(order), { market: 'BTC_PERP', clientOrderId: 'c-7', side: 'sell' }, 'side'],
+    ['cancel by orderId, another orderId', () => client.cancelOrder({ market: 'BTC_USDT', orderId: 5 }), { orderId: 6, status: 'CANCELED' }, 'orderId'],
+    ['cancel by clientOrderId, another one', () => client.cancelOrder({ market: 'BTC_USDT', clientOrderId: 'bot-2' }), { status: 'CANCELED' }, 'clientOrderId'],
+  ])('%s → ambiguous', async (_n, call, over, field) => {
+    server.setDefault(COLL, { json: wireOrder(over) });
+    server.setDefault(CANCEL, { json: wireOrder(over) });
+    const err = (await failure(call())) as AmbiguousOutcomeError;
+    expect(err).toBeInstanceOf(AmbiguousOutcomeError);
+    expect((err.cause as BadResponseError).field).toBe(field);
+  });
+});
+
 describe('writes: sent exactly once', () => {
   it.each<[string, Reply]>([
     ['timeout', { hang: true }],

@@ -19,7 +19,7 @@ describe('client extras', () => {
   it('strict mode: one private request in flight, a waiting cancel goes before waiting reads', async () => {
     const client = fixtureClient(server.url);
     server.setDefault('/api/v4/main-account/balance', { delayMs: 20, json: { BTC: { main_balance: '1' } } });
-    server.setDefault('/api/v4/order/cancel', { json: wireOrder({ status: 'CANCELED' }) });
+    server.setDefault('/api/v4/order/cancel', { json: wireOrder({ orderId: 1, status: 'CANCELED' }) });
     const reads = Array.from({ length: 4 }, () => client.mainBalance());
     await until(() => server.requests.length === 1);
     const cancel = client.cancelOrder({ market: 'BTC_USDT', orderId: 1 });
