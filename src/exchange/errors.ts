@@ -3,7 +3,8 @@
  * scattered over endpoints: HTTP status first, then the venue `code` for refusals.
  *
  * Messages carry the endpoint, the HTTP status, the venue code and the venue's own message text:
- * never the request body, headers, payload or signature.
+ * never the request body, headers, payload or signature. A full reply for every row:
+ * `ERROR_SAMPLES` in samples.ts (each checked by test/unit/exchange/samples.test.ts).
  */
 import {
   AuthError,

@@ -2,7 +2,9 @@
  * Wire → domain (design.md convention 1 and 11): Decimal money, ms timestamps, safe integer ids,
  * explicit enum maps, venue words turned into domain words. Tolerant of every variant listed in
  * service-notes, strict about everything else: an unknown status, type or shape is a
- * `BadResponseError` naming the endpoint and field, never a guess.
+ * `BadResponseError` naming the endpoint and field, never a guess. Signs and time ranges are
+ * checked by the field readers (fields.ts). A reply sample for every parser: `REPLY_SAMPLES` in
+ * samples.ts, named in each parser's comment.
  */
 import { BadResponseError } from '../core/errors.js';
 import { ZERO, type Decimal } from '../core/decimal.js';
@@ -65,7 +67,7 @@ function positionSide(r: Reader, field = 'positionSide'): PositionSide | undefin
   return v;
 }
 
-/** An Order (spec 2.1), from placement or cancel. */
+/** An Order (spec 2.1), from placement or cancel. Samples: `ORDER_SAMPLE`, `REPLY_SAMPLES.collateral`, `.cancel`. */
 export function parseOrder(endpoint: string, value: unknown, path = ''): VenueOrder {
   const r = Reader.of(endpoint, value, path);
   const st = status(r);
@@ -188,6 +190,7 @@ function parseConditionalRecord(endpoint: string, value: unknown, path: string):
   return r.fail('type', 'expected oco or oto');
 }
 
+/** Samples: `REPLY_SAMPLES.conditional` (spec), `.conditionalLive`. */
 export function parseConditionalPage(endpoint: string, value: unknown): ConditionalPage {
   const r = Reader.of(endpoint, value, '');
   return {
@@ -223,7 +226,8 @@ function parseFill(endpoint: string, value: unknown, path: string, market: strin
 
 /**
  * Executed history: a flat array (with `market` in the query) or an object keyed by market
- * (without). Flattened in the order served.
+ * (without). Flattened in the order served. Samples: `REPLY_SAMPLES.executedHistoryFlat`,
+ * `.executedHistoryKeyed`; each deal as `DEAL_SAMPLE`.
  */
 export function parseExecutedHistory(endpoint: string, value: unknown, queryMarket: string | undefined): Fill[] {
   if (Array.isArray(value)) return value.map((v, i) => parseFill(endpoint, v, `[${i}]`, queryMarket));
@@ -236,7 +240,7 @@ export function parseExecutedHistory(endpoint: string, value: unknown, queryMark
   return out;
 }
 
-/** Main balance map `{TICKER: {main_balance}}`. */
+/** Main balance map `{TICKER: {main_balance}}`. Sample: `REPLY_SAMPLES.balanceMap`. */
 export function parseBalanceMap(endpoint: string, value: unknown): Map<string, Decimal> {
   const r = Reader.of(endpoint, value, '');
   const out = new Map<string, Decimal>();
@@ -244,7 +248,7 @@ export function parseBalanceMap(endpoint: string, value: unknown): Map<string, D
   return out;
 }
 
-/** Main balance of one ticker: the live single `{main_balance}` or the spec's map (absent → 0). */
+/** Main balance of one ticker: the live single `{main_balance}` or the spec's map (absent → 0). Sample: `REPLY_SAMPLES.balanceOne`. */
 export function parseBalanceOne(endpoint: string, value: unknown, ticker: string): Decimal {
   const r = Reader.of(endpoint, value, '');
   if (r.has('main_balance') && !isRecord(r.raw('main_balance'))) return r.dec('main_balance');
@@ -285,6 +289,7 @@ function parseFlexRecord(endpoint: string, value: unknown, path: string): FlexRe
   };
 }
 
+/** Sample: `REPLY_SAMPLES.flexHistory`. */
 export function parseFlexPage(endpoint: string, value: unknown): FlexPage {
   const r = Reader.of(endpoint, value, '');
   return {
@@ -294,12 +299,14 @@ export function parseFlexPage(endpoint: string, value: unknown): FlexPage {
   };
 }
 
+/** Sample: `REPLY_SAMPLES.flexClose`. */
 export function parseFlexClose(endpoint: string, value: unknown): { transactionId: string } {
   const d = Reader.of(endpoint, value, '').child('data');
   const f = d.pick('transactionId', 'transaction_id') ?? d.fail('transactionId', 'missing (neither transactionId nor transaction_id)');
   return { transactionId: d.str(f) };
 }
 
+/** Sample: `REPLY_SAMPLES.creditLine` ("no active loan" and "not enabled": quirks.ts). */
 export function parseLoan(endpoint: string, value: unknown): Loan {
   const r = Reader.of(endpoint, value, '');
   return {
@@ -355,12 +362,14 @@ function parseFuture(endpoint: string, value: unknown, path: string): FuturesMar
   return m;
 }
 
+/** Sample: `REPLY_SAMPLES.futures`. */
 export function parseFutures(endpoint: string, value: unknown): FuturesMarket[] {
   const r = Reader.of(endpoint, value, '');
   if (r.raw('success') !== true) r.fail('success', 'expected true');
   return r.array('result').map((v, i) => parseFuture(endpoint, v, `result[${i}]`));
 }
 
+/** Sample: `REPLY_SAMPLES.ping`. */
 export function parsePing(endpoint: string, value: unknown): void {
   if (!Array.isArray(value) || value[0] !== 'pong') throw new BadResponseError(endpoint, '(root)', 'expected ["pong"]');
 }
