@@ -27,29 +27,39 @@ type Slot =
   | { kind: 'result'; order: VenueOrder }
   | { kind: 'error'; body: VenueErrorBody }
   | { kind: 'empty' }
-  | { kind: 'garbled'; cause: BadResponseError };
+  /** `claims`: the clientOrderId an unreadable result still carries (it may be that order's placement). */
+  | { kind: 'garbled'; cause: BadResponseError; claims?: string };
 
 type Ambiguous = (cause: BotError, clientOrderIds: string[]) => AmbiguousOutcomeError;
+
+/** The clientOrderId an unreadable item's result still carries, if any. */
+function claimOf(result: unknown): { claims?: string } {
+  const cid = isRecord(result) ? result['clientOrderId'] : undefined;
+  return typeof cid === 'string' ? { claims: cid } : {};
+}
+
+function readResult(endpoint: string, result: unknown, i: number): Slot {
+  try {
+    return { kind: 'result', order: parseOrder(endpoint, result, `[${i}].result`) };
+  } catch (err) {
+    if (!(err instanceof BadResponseError)) throw err;
+    return { kind: 'garbled', cause: err, ...claimOf(result) };
+  }
+}
 
 function readSlot(endpoint: string, reply: readonly unknown[], i: number): Slot {
   if (i >= reply.length) return { kind: 'empty' };
   const item = reply[i];
-  const garbled = (field: string, what: string): Slot => ({ kind: 'garbled', cause: new BadResponseError(endpoint, field, what) });
-  if (!isRecord(item)) return garbled(`[${i}]`, 'expected {result, error}');
+  if (!isRecord(item)) return { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}]`, 'expected {result, error}') };
   const result = item['result'] ?? null;
   const error = item['error'] ?? null;
-  if (result !== null && error !== null) return garbled(`[${i}]`, 'both result and error');
-  if (error !== null) {
-    const body = readItemError(error);
-    return body === undefined ? garbled(`[${i}].error`, 'not a well-formed error object') : { kind: 'error', body };
+  if (result !== null && error !== null) {
+    return { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}]`, 'both result and error'), ...claimOf(result) };
   }
-  if (result === null) return { kind: 'empty' };
-  try {
-    return { kind: 'result', order: parseOrder(endpoint, result, `[${i}].result`) };
-  } catch (err) {
-    if (err instanceof BadResponseError) return { kind: 'garbled', cause: err };
-    throw err;
-  }
+  if (result !== null) return readResult(endpoint, result, i);
+  if (error === null) return { kind: 'empty' };
+  const body = readItemError(error);
+  return body === undefined ? { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}].error`, 'not a well-formed error object') } : { kind: 'error', body };
 }
 
 /** The venue order is this request's: same clientOrderId, market and side (and amount and price when there is no id). */
@@ -87,8 +97,16 @@ interface Reading {
 function resultsFor(r: Reading, i: number): VenueOrder[] {
   const o = r.orders[i]!;
   const own = r.slots[i]!;
-  if (cidOf(o) === '') return r.aligned && own.kind === 'result' ? [own.order] : [];
-  return r.slots.flatMap((s) => (s.kind === 'result' && s.order.clientOrderId === cidOf(o) ? [s.order] : []));
+  const cid = cidOf(o);
+  if (cid === '') return r.aligned && own.kind === 'result' ? [own.order] : [];
+  return r.slots.flatMap((s) => (s.kind === 'result' && s.order.clientOrderId === cid ? [s.order] : []));
+}
+
+/** An unreadable result that still carries this clientOrderId: it may be this order's placement. */
+function garbledClaim(r: Reading, cid: string): BadResponseError | undefined {
+  if (cid === '') return undefined;
+  const slot = r.slots.find((s) => s.kind === 'garbled' && s.claims === cid);
+  return slot?.kind === 'garbled' ? slot.cause : undefined;
 }
 
 /** An item whose outcome only its position can tell (no result carries its clientOrderId). */
@@ -106,15 +124,22 @@ function byPosition(r: Reading, i: number): BulkItemResult | BotError {
   return new BadResponseError(r.ctx.endpoint, `[${i}]`, r.stopOnFail ? 'missing, and no earlier item failed' : 'neither result nor error');
 }
 
-function outcome(r: Reading, i: number, ambiguous: Ambiguous): BulkItemResult {
+function decide(r: Reading, i: number): BulkItemResult | BotError {
   const o = r.orders[i]!;
   const cid = cidOf(o);
+  // An unreadable result carrying this clientOrderId may be this order's placement.
+  const claim = garbledClaim(r, cid);
+  if (claim !== undefined) return claim;
   const results = resultsFor(r, i);
+  if (results.length === 0) return byPosition(r, i);
   const only = results.length === 1 ? results[0]! : undefined;
-  let out: BulkItemResult | BotError;
-  if (only !== undefined && isOrderOf(o, only)) out = { status: 'placed', clientOrderId: cid, order: only };
-  else if (results.length > 0) out = new BadResponseError(r.ctx.endpoint, '(root)', 'the result carrying this clientOrderId is duplicated or is not this order');
-  else out = byPosition(r, i);
+  if (only !== undefined && isOrderOf(o, only)) return { status: 'placed', clientOrderId: cid, order: only };
+  return new BadResponseError(r.ctx.endpoint, '(root)', 'the result carrying this clientOrderId is duplicated or not this order');
+}
+
+function outcome(r: Reading, i: number, ambiguous: Ambiguous): BulkItemResult {
+  const out = decide(r, i);
+  const cid = cidOf(r.orders[i]!);
   return out instanceof BotError ? { status: 'unknown', clientOrderId: cid, error: ambiguous(out, cid === '' ? [] : [cid]) } : out;
 }
 

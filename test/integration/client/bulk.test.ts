@@ -191,6 +191,15 @@ describe('bulkLimitOrders: results matched by clientOrderId', () => {
     ]);
   });
 
+  it('an unreadable result that carries the same clientOrderId as a readable one: unknown', async () => {
+    expect(await statuses([ok('b-0', { orderId: -1 }), ok('b-1'), ok('b-0')])).toEqual([
+      ['b-0', 'unknown'], ['b-1', 'placed b-1'], ['b-2', 'unknown'],
+    ]);
+    expect(await statuses([{ result: wireOrder({ clientOrderId: 'b-0' }), error: {} }, ok('b-1'), ok('b-0')])).toEqual([
+      ['b-0', 'unknown'], ['b-1', 'placed b-1'], ['b-2', 'unknown'],
+    ]);
+  });
+
   it('an item with both a result and an error is unknown', async () => {
     expect(await statuses([ok('b-0'), { result: wireOrder({ clientOrderId: 'b-1' }), error: failItem }, ok('b-2')])).toEqual([
       ['b-0', 'placed b-0'], ['b-1', 'unknown'], ['b-2', 'placed b-2'],
