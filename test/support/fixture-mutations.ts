@@ -97,25 +97,18 @@ function candidates(root: Json, kind: MutationKind): Path[] {
   }
 }
 
-function replacement(node: Json | undefined, m: Mutation): Json | undefined {
-  switch (m.kind) {
-    case 'drop':
-      return undefined;
-    case 'wrongType':
-      return pick(WRONG_TYPES, m.variant);
-    case 'negative':
-      return typeof node === 'number' ? -Math.abs(node) || -1 : `-${String(node)}`;
-    case 'huge':
-      return typeof node === 'number' ? pick(HUGE_NUMBERS, m.variant) : pick(HUGE_STRINGS, m.variant);
-    case 'extraItem':
-      if (Array.isArray(node)) return [...node, structuredClone(pick(node.length > 0 ? node : [{}], m.variant))];
-      return { ...(node as { [k: string]: Json }), extra_field: 1 };
-    case 'garbledError':
-      return structuredClone(pick(GARBLED_ERRORS, m.variant));
-    case 'wrongClientOrderId':
-      return { ...(node as { [k: string]: Json }), clientOrderId: pick(CLIENT_ORDER_IDS, m.variant) };
-  }
-}
+type Obj = { [k: string]: Json };
+
+/** Per kind: the node that replaces the chosen one (`undefined` removes it). */
+const REPLACEMENTS: Readonly<Record<MutationKind, (node: Json | undefined, variant: number) => Json | undefined>> = {
+  drop: () => undefined,
+  wrongType: (_n, v) => pick(WRONG_TYPES, v),
+  negative: (n) => (typeof n === 'number' ? -Math.abs(n) || -1 : `-${String(n)}`),
+  huge: (n, v) => (typeof n === 'number' ? pick(HUGE_NUMBERS, v) : pick(HUGE_STRINGS, v)),
+  extraItem: (n, v) => (Array.isArray(n) ? [...n, structuredClone(pick(n.length > 0 ? n : [{}], v))] : { ...(n as Obj), extra_field: 1 }),
+  garbledError: (_n, v) => structuredClone(pick(GARBLED_ERRORS, v)),
+  wrongClientOrderId: (n, v) => ({ ...(n as Obj), clientOrderId: pick(CLIENT_ORDER_IDS, v) }),
+};
 
 /** Applies one mutation to a deep copy of `value`; a mutation with no candidate node changes nothing. */
 export function mutate(value: Json, m: Mutation): Json {
@@ -123,7 +116,7 @@ export function mutate(value: Json, m: Mutation): Json {
   const paths = candidates(root, m.kind);
   if (paths.length === 0) return root;
   const path = pick(paths, m.at);
-  return set(root, path, replacement(get(root, path), m));
+  return set(root, path, REPLACEMENTS[m.kind](get(root, path), m.variant));
 }
 
 export const mutationArb: fc.Arbitrary<Mutation> = fc.record({
@@ -153,25 +146,29 @@ export function bodyArb(sample: unknown): fc.Arbitrary<string> {
 const SIGNED_KEYS = new Set(['fee', 'fundingRate', 'takerFeeRate', 'makerFeeRate']);
 const ID_KEYS = new Set(['orderId', 'dealId', 'id', 'otoId']);
 
+function decimalViolations(d: Decimal, path: string, key: string): string[] {
+  if (!d.isFinite()) return [`${path}: not finite`];
+  return d.isNegative() && !d.isZero() && !SIGNED_KEYS.has(key) ? [`${path}: negative`] : [];
+}
+
+function numberViolations(n: number, path: string, key: string): string[] {
+  if (key.endsWith('Ms') && !(n >= MIN_TIME_MS && n <= MAX_TIME_MS)) return [`${path}: time out of range`];
+  if (ID_KEYS.has(key) && !(Number.isSafeInteger(n) && n >= 0)) return [`${path}: unsafe id`];
+  return Number.isFinite(n) ? [] : [`${path}: not finite`];
+}
+
+function entriesOf(value: unknown): [string, unknown][] {
+  if (value instanceof Map) return [...value.entries()].map(([k, v]) => [String(k), v]);
+  if (Array.isArray(value)) return value.map((v, i) => [String(i), v]);
+  return typeof value === 'object' && value !== null ? Object.entries(value) : [];
+}
+
 /** What a parsed (domain) value may never hold: negative unsigned money, an implausible time, an unsafe id. */
 export function domainViolations(value: unknown, path = ''): string[] {
   const key = path.split('.').pop() ?? '';
-  if (Decimal.isDecimal(value)) {
-    const d = value as Decimal;
-    if (!d.isFinite()) return [`${path}: not finite`];
-    return d.isNegative() && !d.isZero() && !SIGNED_KEYS.has(key) ? [`${path}: negative`] : [];
-  }
-  if (typeof value === 'number') {
-    if (key.endsWith('Ms') && !(value >= MIN_TIME_MS && value <= MAX_TIME_MS)) return [`${path}: time out of range`];
-    if (ID_KEYS.has(key) && !(Number.isSafeInteger(value) && value >= 0)) return [`${path}: unsafe id`];
-    return Number.isFinite(value) ? [] : [`${path}: not finite`];
-  }
-  if (value instanceof Map) return [...value.entries()].flatMap(([k, v]) => domainViolations(v, `${path}.${String(k)}`));
-  if (Array.isArray(value)) return value.flatMap((v, i) => domainViolations(v, `${path}[${i}]`));
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([k, v]) => domainViolations(v, path === '' ? k : `${path}.${k}`));
-  }
-  return [];
+  if (Decimal.isDecimal(value)) return decimalViolations(value as Decimal, path, key);
+  if (typeof value === 'number') return numberViolations(value, path, key);
+  return entriesOf(value).flatMap(([k, v]) => domainViolations(v, path === '' ? k : `${path}.${k}`));
 }
 
 /**
