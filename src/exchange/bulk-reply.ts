@@ -15,7 +15,7 @@
  */
 import { BadResponseError, BotError, type AmbiguousOutcomeError } from '../core/errors.js';
 import { BatchStoppedError, chunkFailed, stoppedItems } from './bulk.js';
-import { readItemError, refusalError, type CallContext, type VenueErrorBody } from './errors.js';
+import { readPrivateError, refusalError, type CallContext, type VenueErrorBody } from './errors.js';
 import { isRecord } from './fields.js';
 import type { BulkItemResult, VenueOrder } from './gateway.js';
 import { parseOrder } from './parse.js';
@@ -58,7 +58,7 @@ function readSlot(endpoint: string, reply: readonly unknown[], i: number): Slot 
   }
   if (result !== null) return readResult(endpoint, result, i);
   if (error === null) return { kind: 'empty' };
-  const body = readItemError(error);
+  const body = readPrivateError(error);
   return body === undefined ? { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}].error`, 'not a well-formed error object') } : { kind: 'error', body };
 }
 

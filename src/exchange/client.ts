@@ -152,7 +152,8 @@ const DEFAULT_RETRY: RetryOptions = { attempts: 3, baseDelayMs: 200, maxDelayMs:
 const CONDITIONAL_PATH_RETRY_MS = 3_600_000;
 
 function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
-  return { endpoint, orderEndpoint: ENDPOINTS[endpoint].orderEndpoint, ...extra };
+  const spec = ENDPOINTS[endpoint];
+  return { endpoint, orderEndpoint: spec.orderEndpoint, privateEndpoint: spec.method === 'POST', ...extra };
 }
 
 /** A write's reply order, which must be the order the write was about (reply-match.ts). */

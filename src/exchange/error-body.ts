@@ -47,8 +47,11 @@ function errorsMember(v: unknown): FieldErrors | undefined {
   return isRecord(v) ? fieldErrorsOf(v) : undefined;
 }
 
-/** Private shape `{code, message, errors?}`: an integer code and a string message. */
-export function readItemError(value: unknown): VenueErrorBody | undefined {
+/**
+ * Private shape `{code, message, errors?}`: an integer code and a string message. Private
+ * endpoints (and bulk items) answer only in this shape, so on them nothing else is a refusal.
+ */
+export function readPrivateError(value: unknown): VenueErrorBody | undefined {
   if (!isRecord(value) || !Number.isSafeInteger(value['code']) || typeof value['message'] !== 'string') return undefined;
   const fieldErrors = errorsMember(value['errors']);
   if (fieldErrors === undefined) return undefined;
@@ -78,7 +81,7 @@ function readFlat(value: Record<string, unknown>): VenueErrorBody | undefined {
  */
 export function readErrorBody(value: unknown): VenueErrorBody | undefined {
   if (!isRecord(value)) return undefined;
-  if ('code' in value) return readItemError(value);
+  if ('code' in value) return readPrivateError(value);
   if ('success' in value || 'message' in value) return readCodeless(value);
   return readFlat(value);
 }

@@ -18,10 +18,10 @@ import {
   type InvalidOrderKind,
   type SafeContext,
 } from '../core/errors.js';
-import { readErrorBody, type VenueErrorBody } from './error-body.js';
+import { readErrorBody, readPrivateError, type VenueErrorBody } from './error-body.js';
 import type { HttpResponse } from './transport.js';
 
-export { readErrorBody, readItemError, type VenueErrorBody } from './error-body.js';
+export { readErrorBody, readPrivateError, type VenueErrorBody } from './error-body.js';
 
 /** What the classifier needs to know about the call. */
 export interface CallContext {
@@ -31,6 +31,11 @@ export interface CallContext {
   orderEndpoint: boolean;
   /** The request had `rpi` and `ioc` both true (37 and 40 then both mean rpi+ioc). */
   rpiIoc?: boolean;
+  /**
+   * A signed endpoint: its errors come in the private shape `{code, message, errors}` only, so a
+   * body without an integer code is unreadable rather than a refusal.
+   */
+  privateEndpoint?: boolean;
 }
 
 /** Venue code → order refusal kind (service-notes 3). 37/40 are resolved with the request. */
@@ -148,7 +153,8 @@ function bodyError(f: Failure): BotError {
 /** The typed error for a non-2xx reply. */
 export function failureError(ctx: CallContext, res: HttpResponse): BotError {
   const json = tryParseJson(res.body);
-  const err = json.ok ? readErrorBody(json.value) : undefined;
+  const read = ctx.privateEndpoint === true ? readPrivateError : readErrorBody;
+  const err = json.ok ? read(json.value) : undefined;
   const f: Failure = { ctx, res, json, err, context: { endpoint: ctx.endpoint, status: res.status, venueCode: err?.code ?? null } };
   const rule = STATUS_RULES.find(([when]) => when(res.status));
   return rule === undefined ? bodyError(f) : rule[1](f);

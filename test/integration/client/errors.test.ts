@@ -225,6 +225,8 @@ describe('writes: sent exactly once', () => {
     ['{}', {}],
     ['code null', { code: null, message: 'Validation failed', errors: {} }],
     ['code "x"', { code: 'x', message: 'Validation failed', errors: {} }],
+    ['no code (not the private shape)', { message: 'Inner validation failed', errors: { amount: ['Not enough balance.'] } }],
+    ['flat (the public shape)', { amount: ['Not enough balance.'] }],
   ])('a 422 whose error object is garbled (%s) is ambiguous, not a refusal', async (_n, json) => {
     server.setDefault(COLL, { status: 422, json });
     const err = (await failure(client.collateralLimitOrder(order))) as AmbiguousOutcomeError;

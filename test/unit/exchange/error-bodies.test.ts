@@ -1,7 +1,7 @@
 /** Venue error bodies: only a well-formed error is a refusal; a garbled one is unreadable. */
 import { describe, expect, it } from 'vitest';
 import { BadResponseError, InvalidRequestError } from '../../../src/core/errors.js';
-import { classify, readErrorBody, readItemError } from '../../../src/exchange/errors.js';
+import { classify, readErrorBody, readPrivateError } from '../../../src/exchange/errors.js';
 import type { HttpResponse } from '../../../src/exchange/transport.js';
 
 const res = (status: number, json: unknown): HttpResponse => ({
@@ -31,16 +31,16 @@ describe('error bodies', () => {
     ['flat with a non-string', { market: [1] }],
   ])('%s: not a venue error', (_n, body) => {
     expect(readErrorBody(body)).toBeUndefined();
-    expect(readItemError(body)).toBeUndefined();
+    expect(readPrivateError(body)).toBeUndefined();
   });
 
   it('a bulk item error is the private shape only', () => {
-    expect(readItemError({ code: 10, message: 'Inner validation failed', errors: { amount: ['Not enough balance.'] } })).toEqual({
+    expect(readPrivateError({ code: 10, message: 'Inner validation failed', errors: { amount: ['Not enough balance.'] } })).toEqual({
       code: 10, message: 'Inner validation failed', fieldErrors: { amount: ['Not enough balance.'] },
     });
-    expect(readItemError({ code: 36, message: 'This client order id is already used by the current account.' })?.code).toBe(36);
-    expect(readItemError({ success: false, message: 'bad', params: [] })).toBeUndefined();
-    expect(readItemError({ amount: ['x'] })).toBeUndefined();
+    expect(readPrivateError({ code: 36, message: 'This client order id is already used by the current account.' })?.code).toBe(36);
+    expect(readPrivateError({ success: false, message: 'bad', params: [] })).toBeUndefined();
+    expect(readPrivateError({ amount: ['x'] })).toBeUndefined();
   });
 
   it.each<[string, unknown]>([
