@@ -139,15 +139,15 @@ const STATUS_RULES: readonly [(status: number) => boolean, (f: Failure) => BotEr
 ];
 
 /**
- * A 4xx read from its body. A well-formed venue error is a refusal. A JSON body that is not one
- * came from the venue but cannot be read: a `BadResponseError` (retried on reads, ambiguous on
- * writes), never a refusal. A non-JSON body comes from a proxy or firewall in front of the venue,
- * which did not pass the request on: a refusal.
+ * A 4xx read from its body. Only a well-formed venue error is a refusal: it is acted on (an order
+ * marked rejected, a read not retried), so it must be the venue's word. Any other body (garbled
+ * JSON, an HTML page, nothing) is unreadable: a `BadResponseError`, retried on reads and an
+ * ambiguous outcome on writes, since nothing in it says the request was not applied.
  */
 function bodyError(f: Failure): BotError {
   if (f.err !== undefined) return refusalError(f.ctx, f.res.status, f.err);
-  if (f.json.ok) return new BadResponseError(f.ctx.endpoint, 'body', `HTTP ${f.res.status} with an unreadable error object`, { status: f.res.status });
-  return new InvalidRequestError(`${f.ctx.endpoint}: HTTP ${f.res.status} with a non-JSON body`, null, {}, f.context);
+  const what = f.json.ok ? 'an unreadable error object' : 'a body that is not JSON';
+  return new BadResponseError(f.ctx.endpoint, 'body', `HTTP ${f.res.status} with ${what}`, { status: f.res.status });
 }
 
 /** The typed error for a non-2xx reply. */

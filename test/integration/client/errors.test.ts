@@ -227,8 +227,10 @@ describe('writes: sent exactly once', () => {
     ['code "x"', { code: 'x', message: 'Validation failed', errors: {} }],
     ['no code (not the private shape)', { message: 'Inner validation failed', errors: { amount: ['Not enough balance.'] } }],
     ['flat (the public shape)', { amount: ['Not enough balance.'] }],
-  ])('a 422 whose error object is garbled (%s) is ambiguous, not a refusal', async (_n, json) => {
-    server.setDefault(COLL, { status: 422, json });
+    ['an HTML page', '<html><body>400 Bad Request</body></html>'],
+    ['an empty body', ''],
+  ])('a 4xx whose error object is garbled or missing (%s) is ambiguous, not a refusal', async (_n, json) => {
+    server.setDefault(COLL, typeof json === 'string' ? { status: 400, raw: json } : { status: 422, json });
     const err = (await failure(client.collateralLimitOrder(order))) as AmbiguousOutcomeError;
     expect(err).toBeInstanceOf(AmbiguousOutcomeError);
     expect(err.clientOrderIds).toEqual(['c-7']);

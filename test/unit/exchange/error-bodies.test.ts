@@ -54,8 +54,10 @@ describe('error bodies', () => {
     expect((err as BadResponseError).field).toBe('body');
   });
 
-  it('a 4xx with a non-JSON body (a proxy or firewall page) is still a refusal', () => {
-    const html: HttpResponse = { status: 404, body: '<html>Not Found</html>', contentType: 'text/html', dateMs: undefined, retryAfterMs: undefined };
-    expect(thrown(() => classify(ctx, html))).toBeInstanceOf(InvalidRequestError);
+  it.each(['<html>Not Found</html>', '', '{"code":10,"mess'])('a 4xx with a body that is not JSON (%j) is unreadable, not a refusal', (text) => {
+    const r: HttpResponse = { status: 400, body: text, contentType: 'text/html', dateMs: undefined, retryAfterMs: undefined };
+    const err = thrown(() => classify(ctx, r));
+    expect(err).toBeInstanceOf(BadResponseError);
+    expect(err).not.toBeInstanceOf(InvalidRequestError);
   });
 });
