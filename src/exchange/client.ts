@@ -5,7 +5,10 @@
  * Reads retry `TransientError` (timeouts, resets, 5xx, gateway 429, malformed replies) with
  * exponential backoff and jitter up to `retry.attempts` requests. Writes are sent exactly once: a
  * reply that is lost or unreadable after the request may have left becomes
- * `AmbiguousOutcomeError` carrying the clientOrderIds involved; a refusal keeps its class.
+ * `AmbiguousOutcomeError` carrying the clientOrderIds involved; a refusal keeps its class. A
+ * refusal is only ever a well-formed venue error (errors.ts), and a reply counts as the order's
+ * only when it is about that order (reply-match.ts, bulk-reply.ts). Replies that look like
+ * failures but carry a meaning come from one table (quirks.ts).
  */
 import { inspect } from 'node:util';
 import { SystemClock, type Clock } from '../core/clock.js';
