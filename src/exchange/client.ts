@@ -5,11 +5,14 @@
  * Reads retry `TransientError` (timeouts, resets, 5xx, gateway 429, malformed replies) with
  * exponential backoff and jitter up to `retry.attempts` requests. Writes are sent exactly once: a
  * reply that is lost or unreadable after the request may have left becomes
- * `AmbiguousOutcomeError` carrying the clientOrderIds involved; a refusal keeps its class.
+ * `AmbiguousOutcomeError` carrying the clientOrderIds involved; a refusal keeps its class. A
+ * refusal is only ever a well-formed venue error (errors.ts), and a reply counts as the order's
+ * only when it is about that order (reply-match.ts, bulk-reply.ts). Replies that look like
+ * failures but carry a meaning come from one table (quirks.ts).
  */
 import { inspect } from 'node:util';
 import { SystemClock, type Clock } from '../core/clock.js';
-import { toWire, type Decimal } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
 import {
   AmbiguousOutcomeError,
   AuthError,
@@ -21,14 +24,15 @@ import {
   errorMessage,
 } from '../core/errors.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
-import { BULK_CHUNK_MAX, chunk, chunkFailed, chunkReply, stoppedItems, stopsEverything } from './bulk.js';
+import { BULK_CHUNK_MAX, chunk, chunkFailed, stoppedItems, stopsEverything } from './bulk.js';
+import { chunkReply } from './bulk-reply.js';
+import { SkewMeter } from './clock-skew.js';
 import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
-import { classify, readErrorBody, tryParseJson, type CallContext } from './errors.js';
+import { classify, type CallContext } from './errors.js';
 import type {
   BulkItemResult,
   BulkOptions,
   CancelRequest,
-  CollateralOrderRequest,
   ConditionalPage,
   CreditLineState,
   ExecutedHistoryQuery,
@@ -36,11 +40,11 @@ import type {
   FlexHistoryQuery,
   FlexPage,
   FuturesMarket,
-  LimitOrderRequest,
   NoncePersistence,
   VenueOrder,
 } from './gateway.js';
 import { NonceGenerator, type NonceMode } from './nonce.js';
+import { PathFallback } from './path-fallback.js';
 import { PriorityLock } from './send-lock.js';
 import {
   FLEX_ACTION_CODES,
@@ -55,6 +59,9 @@ import {
   parseOrder,
   parsePing,
 } from './parse.js';
+import { quirkOf } from './quirks.js';
+import { mismatchedField, placementIdentity, type OrderIdentity } from './reply-match.js';
+import { collateralBody, namedCids, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from './requests.js';
 import { POOL_NAMES, RatePool, resolvePools, type PoolName, type PoolStatus, type RateLimitOverrides } from './rate-limits.js';
 import { Transport, TransportError, type HttpResponse } from './transport.js';
 import {
@@ -65,7 +72,6 @@ import {
   validateExecutedHistory,
   validateFlexHistory,
 } from './validate.js';
-import type { WireOrderItem } from './wire.js';
 
 export interface RetryOptions {
   /** Total requests a read may make (1 = no retry). Default 3. */
@@ -114,7 +120,9 @@ export interface ApiClientOptions {
 
 /**
  * The client: one method per spec endpoint, in domain types, plus operational extras. The engine
- * does not use it directly but through the `ExchangeGateway` port (venue-gateway.ts).
+ * does not use it directly but through the `ExchangeGateway` port (venue-gateway.ts). A library
+ * user may leave out what the bot always sends (requests.ts: a clientOrderId on orders, a market
+ * on the conditional listing).
  */
 export interface ApiClient {
   ping(): Promise<void>;
@@ -123,11 +131,12 @@ export interface ApiClient {
    * Splits into chunks of ≤ 20 sent in order; results keep request order. Throws only for local
    * validation before anything is sent; once sending starts every item carries its outcome.
    */
-  bulkLimitOrders(orders: readonly LimitOrderRequest[], options?: BulkOptions): Promise<BulkItemResult[]>;
-  collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder>;
+  bulkLimitOrders(orders: readonly LimitOrderInput[], options?: BulkOptions): Promise<BulkItemResult[]>; // an order without clientOrderId is matched by position (bulk-reply.ts)
+  /** Without `clientOrderId` the body has none. */
+  collateralLimitOrder(order: CollateralOrderInput): Promise<VenueOrder>;
   cancelOrder(request: CancelRequest): Promise<VenueOrder>;
-  /** One page of the conditional listing (its fallback path is found and remembered here). */
-  conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage>;
+  /** One page of the conditional listing (its fallback path is found and remembered here); without `market` every market. */
+  conditionalOrders(query?: ConditionalQuery): Promise<ConditionalPage>;
   /**
    * Flat or keyed replies are both flattened into one list, newest first as served. With
    * `clientOrderId`, the venue's "OrderHistory was not found." (422, code 30) is an empty list.
@@ -146,6 +155,12 @@ export interface ApiClient {
    * undefined before any reply. Window-mode nonces need |skew| < 5 s.
    */
   clockSkewMs(): number | undefined;
+  /**
+   * How many replies carried a `Date` header more than a day from local time. Those are ignored
+   * for `clockSkewMs()` (a broken proxy header, not a skew) and the first is logged as a warning;
+   * a rising count is worth an alert.
+   */
+  clockSkewRejected(): number;
   /** The last nonce used (0 before any private call). */
   lastNonce(): number;
   /** Stops the limiters (queued calls fail) and destroys the keep-alive agent. */
@@ -154,22 +169,20 @@ export interface ApiClient {
 
 const DEFAULT_RETRY: RetryOptions = { attempts: 3, baseDelayMs: 200, maxDelayMs: 5000 };
 
+/** After the conditional listing's spec path answered 404, it is tried again this much later, ms. */
+const CONDITIONAL_PATH_RETRY_MS = 3_600_000;
+
 function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
-  return { endpoint, orderEndpoint: ENDPOINTS[endpoint].orderEndpoint, ...extra };
+  const spec = ENDPOINTS[endpoint];
+  return { endpoint, orderEndpoint: spec.orderEndpoint, privateEndpoint: spec.method === 'POST', ...extra };
 }
 
-function orderItem(o: LimitOrderRequest): WireOrderItem {
-  const item: WireOrderItem = {
-    market: o.market,
-    side: o.side,
-    amount: toWire(o.amount),
-    price: toWire(o.price),
-    postOnly: o.postOnly ?? false,
-    ioc: o.ioc ?? false,
-    clientOrderId: o.clientOrderId,
-  };
-  if (o.rpi !== undefined) item.rpi = o.rpi;
-  return item;
+/** A write's reply order, which must be the order the write was about (reply-match.ts). */
+function orderReply(endpoint: EndpointName, json: unknown, want: OrderIdentity): VenueOrder {
+  const order = parseOrder(endpoint, json);
+  const field = mismatchedField(order, want);
+  if (field !== undefined) throw new BadResponseError(endpoint, field, 'the reply is about another order than the one requested');
+  return order;
 }
 
 function defined(fields: Record<string, unknown>): Record<string, unknown> {
@@ -190,8 +203,8 @@ class ApiClientImpl implements ApiClient {
   private readonly raw: RawClient;
   private readonly nonce: NonceGenerator;
   private readonly bulkWeight: number;
-  private conditionalPath: string = ENDPOINTS.conditionalOrders.path;
-  private skewMs: number | undefined;
+  private readonly conditionalRoute = new PathFallback(ENDPOINTS.conditionalOrders.path, ENDPOINTS.conditionalOrders.fallbackPath!, CONDITIONAL_PATH_RETRY_MS);
+  private readonly skew = new SkewMeter(() => this.logger);
 
   constructor(options: ApiClientOptions) {
     if (typeof options.baseUrl !== 'string' || options.baseUrl === '') throw new ConfigError('baseUrl is required', { key: 'baseUrl' });
@@ -270,8 +283,20 @@ class ApiClientImpl implements ApiClient {
     return out;
   }
 
+  /**
+   * The constructor's reply hook assigns each measurement here; it goes through the meter, which
+   * keeps only plausible ones.
+   */
+  private set skewMs(ms: number) {
+    this.skew.record(ms);
+  }
+
   clockSkewMs(): number | undefined {
-    return this.skewMs;
+    return this.skew.skewMs();
+  }
+
+  clockSkewRejected(): number {
+    return this.skew.rejected();
   }
 
   lastNonce(): number {
@@ -361,7 +386,7 @@ class ApiClientImpl implements ApiClient {
 
   // ---- order writes ----
 
-  async bulkLimitOrders(orders: readonly LimitOrderRequest[], options: BulkOptions = {}): Promise<BulkItemResult[]> {
+  async bulkLimitOrders(orders: readonly LimitOrderInput[], options: BulkOptions = {}): Promise<BulkItemResult[]> {
     validateBulk(orders);
     const stopOnFail = options.stopOnFail === true;
     const ctx = ctxOf('bulkLimitOrders');
@@ -372,7 +397,7 @@ class ApiClientImpl implements ApiClient {
         results.push(...stoppedItems(part, stop));
         continue;
       }
-      const ids = part.map((o) => o.clientOrderId);
+      const ids = namedCids(part);
       const rpiIoc = part.some((o) => o.rpi === true && o.ioc === true);
       let outcome: { items: BulkItemResult[]; failed: BotError | undefined };
       try {
@@ -403,14 +428,12 @@ class ApiClientImpl implements ApiClient {
     return results;
   }
 
-  async collateralLimitOrder(order: CollateralOrderRequest): Promise<VenueOrder> {
+  async collateralLimitOrder(order: CollateralOrderInput): Promise<VenueOrder> {
     validateCollateral(order);
-    const fields: Record<string, unknown> = { ...orderItem(order) };
-    if (order.stopLoss !== undefined) fields['stopLoss'] = toWire(order.stopLoss);
-    if (order.takeProfit !== undefined) fields['takeProfit'] = toWire(order.takeProfit);
-    if (order.positionSide !== undefined) fields['positionSide'] = order.positionSide;
+    const fields = { ...collateralBody(order) };
     const ctx = ctxOf('collateralLimitOrder', { rpiIoc: order.rpi === true && order.ioc === true });
-    return this.write('collateralLimitOrder', fields, ctx, [order.clientOrderId], (json) => parseOrder('collateralLimitOrder', json));
+    const want = placementIdentity(order);
+    return this.write('collateralLimitOrder', fields, ctx, namedCids([order]), (json) => orderReply('collateralLimitOrder', json, want));
   }
 
   async cancelOrder(request: CancelRequest): Promise<VenueOrder> {
@@ -420,28 +443,30 @@ class ApiClientImpl implements ApiClient {
         ? { market: request.market, orderId: request.orderId }
         : { market: request.market, clientOrderId: request.clientOrderId };
     const ids = request.clientOrderId !== undefined ? [request.clientOrderId] : [];
-    return this.write('cancelOrder', fields, ctxOf('cancelOrder'), ids, (json) => parseOrder('cancelOrder', json));
+    return this.write('cancelOrder', fields, ctxOf('cancelOrder'), ids, (json) => orderReply('cancelOrder', json, fields));
   }
 
   // ---- private reads ----
 
-  async conditionalOrders(query: { market: string; offset?: number; limit?: number }): Promise<ConditionalPage> {
+  async conditionalOrders(query: ConditionalQuery = {}): Promise<ConditionalPage> {
     validateConditional(query);
     const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
     const ctx = ctxOf('conditionalOrders');
-    const fallback = ENDPOINTS.conditionalOrders.fallbackPath!;
-    const handle = (res: HttpResponse): ConditionalPage => parseConditionalPage('conditionalOrders', classify(ctx, res));
-    return this.read('conditionalOrders', fields, (res) => {
-      if (res.status === 404 && this.conditionalPath !== fallback) {
-        // The live service serves the other path (service-notes 5); remember it for later calls.
-        this.conditionalPath = fallback;
-        throw new FallbackSignal();
-      }
-      return handle(res);
-    }, () => this.conditionalPath).catch(async (err: unknown) => {
+    const parse = (res: HttpResponse): ConditionalPage => parseConditionalPage('conditionalOrders', classify(ctx, res));
+    const route = this.conditionalRoute;
+    const path = route.path(this.clock.now());
+    if (path === route.fallback) return this.read('conditionalOrders', fields, parse, () => path);
+    try {
+      return await this.read('conditionalOrders', fields, (res) => {
+        if (quirkOf('conditionalOrders', res) === 'conditional_path_missing') throw new FallbackSignal();
+        return parse(res);
+      }, () => path);
+    } catch (err) {
       if (!(err instanceof FallbackSignal)) throw err;
-      return this.read('conditionalOrders', fields, handle, () => this.conditionalPath);
-    });
+    }
+    // The live service serves the other path (service-notes 5): use it for a while.
+    route.primaryMissing(this.clock.now());
+    return this.read('conditionalOrders', fields, parse, () => route.fallback);
   }
 
   async executedHistory(query: ExecutedHistoryQuery = {}): Promise<Fill[]> {
@@ -449,12 +474,8 @@ class ApiClientImpl implements ApiClient {
     const fields = defined({ ...query });
     const ctx = ctxOf('executedHistory');
     return this.read('executedHistory', fields, (res) => {
-      if (query.clientOrderId !== undefined && (res.status === 422 || res.status === 400)) {
-        const parsed = tryParseJson(res.body);
-        const body = parsed.ok ? readErrorBody(parsed.value) : undefined;
-        // Single-order lookup with no match (service-notes 4): an empty list, not a failure.
-        if (body?.code === 30 && body.fieldErrors['orderHistory'] !== undefined) return [];
-      }
+      // A single-order lookup with no match is an empty list, not a failure.
+      if (query.clientOrderId !== undefined && quirkOf('executedHistory', res) === 'order_history_not_found') return [];
       return parseExecutedHistory('executedHistory', classify(ctx, res), query.market);
     });
   }
@@ -488,17 +509,10 @@ class ApiClientImpl implements ApiClient {
   async creditLine(): Promise<CreditLineState> {
     const ctx = ctxOf('creditLine');
     return this.read('creditLine', {}, (res): CreditLineState => {
-      if (res.status === 400 || res.status === 404) {
-        const parsed = tryParseJson(res.body);
-        const body = parsed.ok ? readErrorBody(parsed.value) : undefined;
-        // "No active loan at the moment" is a normal state (service-notes 6).
-        if (res.status === 400 && body?.code === 0 && /no active loan/i.test(body.message)) return { active: false };
-        if (res.status === 404 && body?.code === 0) {
-          throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', {
-            endpoint: 'creditLine',
-            status: 404,
-          });
-        }
+      const quirk = quirkOf('creditLine', res);
+      if (quirk === 'no_active_loan') return { active: false };
+      if (quirk === 'credit_line_disabled') {
+        throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', { endpoint: 'creditLine', status: 404 });
       }
       return { active: true, loan: parseLoan('creditLine', classify(ctx, res)) };
     });

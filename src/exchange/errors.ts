@@ -3,7 +3,8 @@
  * scattered over endpoints: HTTP status first, then the venue `code` for refusals.
  *
  * Messages carry the endpoint, the HTTP status, the venue code and the venue's own message text:
- * never the request body, headers, payload or signature.
+ * never the request body, headers, payload or signature. A full reply for every row:
+ * `ERROR_SAMPLES` in samples.ts (each checked by test/unit/exchange/samples.test.ts).
  */
 import {
   AuthError,
@@ -13,10 +14,14 @@ import {
   NonceError,
   TransientError,
   type AuthKind,
-  type FieldErrors,
+  type BotError,
   type InvalidOrderKind,
+  type SafeContext,
 } from '../core/errors.js';
+import { readErrorBody, readPrivateError, type VenueErrorBody } from './error-body.js';
 import type { HttpResponse } from './transport.js';
+
+export { readErrorBody, readPrivateError, type VenueErrorBody } from './error-body.js';
 
 /** What the classifier needs to know about the call. */
 export interface CallContext {
@@ -26,43 +31,35 @@ export interface CallContext {
   orderEndpoint: boolean;
   /** The request had `rpi` and `ioc` both true (37 and 40 then both mean rpi+ioc). */
   rpiIoc?: boolean;
-}
-
-/** A venue error object, in any of the shapes the service sends. */
-export interface VenueErrorBody {
-  code: number | null;
-  message: string;
-  fieldErrors: FieldErrors;
+  /**
+   * A signed endpoint: its errors come in the private shape `{code, message, errors}` only, so a
+   * body without an integer code is unreadable rather than a refusal.
+   */
+  privateEndpoint?: boolean;
 }
 
 /** Venue code → order refusal kind (service-notes 3). 37/40 are resolved with the request. */
 const ORDER_CODE_KINDS: Readonly<Record<number, InvalidOrderKind>> = {
-  1: 'invalid_argument',
-  2: 'order_not_found',
-  10: 'insufficient_funds',
-  11: 'amount_too_small',
-  13: 'post_only_would_take',
-  30: 'validation',
-  31: 'market_unavailable',
-  32: 'invalid_amount',
-  33: 'invalid_price',
-  36: 'duplicate_client_order_id',
-  37: 'ioc_post_only',
-  40: 'rpi_ioc',
+  1: 'invalid_argument', // 400 {"code":1,"message":"Inner validation failed","errors":{}}
+  2: 'order_not_found', // 400 {"code":2,...,"errors":{"orderId":["Unexecuted order was not found."]}}
+  10: 'insufficient_funds', // 400 {"code":10,...,"errors":{"amount":["Not enough balance."]}}
+  11: 'amount_too_small', // 400 {"code":11,"message":"Inner validation failed",...}
+  13: 'post_only_would_take', // 400 {"code":13,"message":"Inner validation failed",...}
+  30: 'validation', // 422 {"code":30,"message":"Validation failed","errors":{...}}; with errors.total: min_total
+  31: 'market_unavailable', // 422 {"code":31,...,"errors":{"market":["Market is not available"]}}
+  32: 'invalid_amount', // 422 {"code":32,...,"errors":{"amount":["Amount is less than 0.001"]}}
+  33: 'invalid_price', // 422 {"code":33,...,"errors":{"price":["Price step"]}}
+  36: 'duplicate_client_order_id', // 422 {"code":36,"message":"This client order id is already used by the current account."}
+  37: 'ioc_post_only', // 422 {"code":37,"message":"Validation failed"} (rpi+ioc per the spec)
+  40: 'rpi_ioc', // 422 {"code":40,"message":"Validation failed"} (rpi+ioc per current vendor docs)
 };
 
 /** Auth texts (service-notes 1) → kinds. */
 const AUTH_TEXTS: readonly [RegExp, AuthKind][] = [
-  [/^Unauthorized request/i, 'unauthorized'],
-  [/This action is unauthorized/i, 'key_disabled'],
-  [/permission to use this endpoint/i, 'permission_denied'],
+  [/^Unauthorized request/i, 'unauthorized'], // {"code":0,"message":"Unauthorized request."}
+  [/This action is unauthorized/i, 'key_disabled'], // "This action is unauthorized. Enable your key in API settings"
+  [/permission to use this endpoint/i, 'permission_denied'], // 403 "You don't have permission to use this endpoint."
 ];
-
-function safeText(s: string): string {
-  // Venue messages are short; cap them so an HTML page or an echoed body never lands in an error.
-  const oneLine = s.replace(/\s+/g, ' ').trim();
-  return oneLine.length > 160 ? `${oneLine.slice(0, 160)}…` : oneLine;
-}
 
 export function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -70,37 +67,6 @@ export function tryParseJson(text: string): { ok: true; value: unknown } | { ok:
   } catch {
     return { ok: false };
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function readFieldErrors(v: unknown): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  if (!isRecord(v)) return out;
-  for (const [k, msgs] of Object.entries(v)) {
-    if (Array.isArray(msgs)) out[k] = msgs.filter((m): m is string => typeof m === 'string').map(safeText);
-    else if (typeof msgs === 'string') out[k] = [safeText(msgs)];
-  }
-  return out;
-}
-
-/**
- * Reads a venue error object: private `{code, message, errors}`, public `{success:false, message,
- * params|errors:[]}`, flat `{field: [msg]}`, or `{error: [msg]}`. `undefined` when not an object.
- */
-export function readErrorBody(value: unknown): VenueErrorBody | undefined {
-  if (!isRecord(value)) return undefined;
-  const code = typeof value['code'] === 'number' && Number.isInteger(value['code']) ? value['code'] : null;
-  const message = typeof value['message'] === 'string' ? safeText(value['message']) : '';
-  if ('code' in value || 'message' in value || 'success' in value) {
-    return { code, message, fieldErrors: readFieldErrors(value['errors']) };
-  }
-  // Flat `{field: [msg]}` (public 422) or `{error: [msg]}` (500).
-  const flat = readFieldErrors(value);
-  const first = Object.values(flat)[0]?.[0] ?? '';
-  return { code: null, message: first, fieldErrors: flat };
 }
 
 /** True for the JSON "Too many requests." 429 body: a nonce refusal, not a rate limit. */
@@ -117,7 +83,14 @@ function describe(ctx: CallContext, status: number, err: VenueErrorBody | undefi
   return `${ctx.endpoint}: HTTP ${status}${code}${msg}`;
 }
 
-/** Maps a venue error object (top-level or a bulk item's) to the refusal class. */
+function orderKind(ctx: CallContext, err: VenueErrorBody): InvalidOrderKind | undefined {
+  if (!ctx.orderEndpoint || err.code === null) return undefined;
+  if ((err.code === 37 || err.code === 40) && ctx.rpiIoc === true) return 'rpi_ioc';
+  if (err.code === 30 && err.fieldErrors['total'] !== undefined) return 'min_total';
+  return ORDER_CODE_KINDS[err.code];
+}
+
+/** Maps a well-formed venue error object (top-level or a bulk item's) to the refusal class. */
 export function refusalError(ctx: CallContext, status: number | null, err: VenueErrorBody): InvalidRequestError {
   const context = { endpoint: ctx.endpoint, status, venueCode: err.code };
   const message = status === null ? `${ctx.endpoint}: item refused code ${err.code ?? 'none'}: ${err.message}` : describe(ctx, status, err);
@@ -125,13 +98,66 @@ export function refusalError(ctx: CallContext, status: number | null, err: Venue
     // "Invalid payload.": the signed body and the sent body differ. A bug here, never retried.
     return new InvalidRequestError(`${message} (signing bug: body differs from payload)`, 9, err.fieldErrors, context);
   }
-  if (ctx.orderEndpoint && err.code !== null) {
-    let kind = ORDER_CODE_KINDS[err.code];
-    if ((err.code === 37 || err.code === 40) && ctx.rpiIoc === true) kind = 'rpi_ioc';
-    if (err.code === 30 && err.fieldErrors['total'] !== undefined) kind = 'min_total';
-    if (kind !== undefined) return new InvalidOrderError(kind, message, err.code, err.fieldErrors, context);
-  }
+  const kind = orderKind(ctx, err);
+  if (kind !== undefined) return new InvalidOrderError(kind, message, err.code, err.fieldErrors, context);
   return new InvalidRequestError(message, err.code, err.fieldErrors, context);
+}
+
+/** A non-2xx reply, read once for the rules below. */
+interface Failure {
+  ctx: CallContext;
+  res: HttpResponse;
+  /** The body parsed as JSON, when it is JSON. */
+  json: { ok: true; value: unknown } | { ok: false };
+  /** The body read as a venue error, when it is a well-formed one. */
+  err: VenueErrorBody | undefined;
+  context: SafeContext;
+}
+
+function tooManyRequests(f: Failure): BotError {
+  if (f.err !== undefined && isNonceRefusal(f.res.body)) {
+    // A JSON "Too many requests." is the venue refusing the nonce, not a rate limit.
+    return new NonceError(`${describe(f.ctx, 429, f.err)} (nonce refused)`, f.context);
+  }
+  const retry = f.res.retryAfterMs === undefined ? undefined : { retryAfterMs: f.res.retryAfterMs };
+  return new TransientError('rate_limited', `${f.ctx.endpoint}: HTTP 429 from the venue gateway`, f.context, retry);
+}
+
+function authError(f: Failure): BotError {
+  const status = f.res.status;
+  const text = f.err?.message ?? '';
+  const kind = AUTH_TEXTS.find(([re]) => re.test(text))?.[1] ?? (status === 401 ? 'unauthorized' : 'permission_denied');
+  return new AuthError(kind, describe(f.ctx, status, f.err), f.context);
+}
+
+/** HTTP status → error, first match wins; statuses not listed are read from the body. */
+const STATUS_RULES: readonly [(status: number) => boolean, (f: Failure) => BotError][] = [
+  [(s) => s === 429, tooManyRequests],
+  [(s) => s >= 500 || s === 408, (f) => new TransientError('unavailable', `${f.ctx.endpoint}: HTTP ${f.res.status} (venue unavailable)`, f.context)],
+  [(s) => s === 401 || s === 403, authError],
+  [(s) => s === 451, (f) => new AuthError('feature_unavailable', `${describe(f.ctx, 451, f.err)} (blocked for this region)`, f.context)],
+];
+
+/**
+ * A 4xx read from its body. Only a well-formed venue error is a refusal: it is acted on (an order
+ * marked rejected, a read not retried), so it must be the venue's word. Any other body (garbled
+ * JSON, an HTML page, nothing) is unreadable: a `BadResponseError`, retried on reads and an
+ * ambiguous outcome on writes, since nothing in it says the request was not applied.
+ */
+function bodyError(f: Failure): BotError {
+  if (f.err !== undefined) return refusalError(f.ctx, f.res.status, f.err);
+  const what = f.json.ok ? 'an unreadable error object' : 'a body that is not JSON';
+  return new BadResponseError(f.ctx.endpoint, 'body', `HTTP ${f.res.status} with ${what}`, { status: f.res.status });
+}
+
+/** The typed error for a non-2xx reply. */
+export function failureError(ctx: CallContext, res: HttpResponse): BotError {
+  const json = tryParseJson(res.body);
+  const read = ctx.privateEndpoint === true ? readPrivateError : readErrorBody;
+  const err = json.ok ? read(json.value) : undefined;
+  const f: Failure = { ctx, res, json, err, context: { endpoint: ctx.endpoint, status: res.status, venueCode: err?.code ?? null } };
+  const rule = STATUS_RULES.find(([when]) => when(res.status));
+  return rule === undefined ? bodyError(f) : rule[1](f);
 }
 
 /**
@@ -139,39 +165,8 @@ export function refusalError(ctx: CallContext, status: number | null, err: Venue
  * A 2xx that is not JSON is a `BadResponseError` (retried on reads, ambiguous on writes).
  */
 export function classify(ctx: CallContext, res: HttpResponse): unknown {
+  if (res.status < 200 || res.status >= 300) throw failureError(ctx, res);
   const parsed = tryParseJson(res.body);
-  const status = res.status;
-  if (status >= 200 && status < 300) {
-    if (!parsed.ok) throw new BadResponseError(ctx.endpoint, 'body', `HTTP ${status} reply is not JSON`);
-    return parsed.value;
-  }
-  const err = parsed.ok ? readErrorBody(parsed.value) : undefined;
-  const context = { endpoint: ctx.endpoint, status, venueCode: err?.code ?? null };
-  if (status === 429) {
-    if (err !== undefined && isNonceRefusal(res.body)) {
-      // A JSON "Too many requests." is the venue refusing the nonce, not a rate limit.
-      return throwIt(new NonceError(`${describe(ctx, status, err)} (nonce refused)`, context));
-    }
-    return throwIt(
-      new TransientError('rate_limited', `${ctx.endpoint}: HTTP 429 from the venue gateway`, context,
-        res.retryAfterMs === undefined ? undefined : { retryAfterMs: res.retryAfterMs }),
-    );
-  }
-  if (status >= 500 || status === 408) {
-    return throwIt(new TransientError('unavailable', `${ctx.endpoint}: HTTP ${status} (venue unavailable)`, context));
-  }
-  if (status === 401 || status === 403) {
-    const text = err?.message ?? '';
-    const kind = AUTH_TEXTS.find(([re]) => re.test(text))?.[1] ?? (status === 401 ? 'unauthorized' : 'permission_denied');
-    return throwIt(new AuthError(kind, describe(ctx, status, err), context));
-  }
-  if (status === 451) {
-    return throwIt(new AuthError('feature_unavailable', `${describe(ctx, status, err)} (blocked for this region)`, context));
-  }
-  if (err !== undefined) return throwIt(refusalError(ctx, status, err));
-  return throwIt(new InvalidRequestError(`${ctx.endpoint}: HTTP ${status} with a non-JSON body`, null, {}, context));
-}
-
-function throwIt(e: Error): never {
-  throw e;
+  if (!parsed.ok) throw new BadResponseError(ctx.endpoint, 'body', `HTTP ${res.status} reply is not JSON`);
+  return parsed.value;
 }

@@ -82,14 +82,17 @@ export interface VenueOrder {
 }
 
 /**
- * The outcome of one item of a bulk placement, in request order.
- * - `placed`: the venue accepted it (the order may already be partly or wholly filled).
- * - `rejected`: the venue provably refused this item (its own `error`, or a whole-request
- *   validation failure of its chunk).
+ * The outcome of one item of a bulk placement, in request order (`clientOrderId` is `''` for an
+ * order sent without one).
+ * - `placed`: the venue accepted it (the order may already be partly or wholly filled): exactly
+ *   one result in the reply carries its clientOrderId, market and side.
+ * - `rejected`: the venue provably refused this item (its own well-formed `error` in a reply that
+ *   lines up with the request, or a whole-request validation failure of its chunk).
  * - `not_sent`: provably not applied: an earlier failure stopped the batch (`stopOnFail`), or
  *   the chunk was refused before processing (rate-limit 429, nonce 429, auth). Safe to retry
  *   later with the same clientOrderId.
- * - `unknown`: the chunk's outcome is ambiguous (timeout, reset, 5xx, unparsable reply).
+ * - `unknown`: the outcome is ambiguous (timeout, reset, 5xx, unparsable reply, or a reply that
+ *   does not prove either of the above for this item).
  */
 export type BulkItemResult =
   | { status: 'placed'; clientOrderId: string; order: VenueOrder }
@@ -162,7 +165,17 @@ export interface ConditionalLeg {
   positionSide?: PositionSide;
   activationPrice?: Decimal;
   activationCondition?: string;
+  /** The trigger was reached; set only when the venue sent 0/1 (or a boolean). */
   activated?: boolean;
+  /** `activated` as sent: the spec's integer (a boolean is given as 1 or 0). */
+  rawActivated?: number;
+  /** Fee rates (`takerFee`, `makerFee`; spec 2.5, not sent live). Signed: a maker rebate is negative. */
+  takerFeeRate?: Decimal;
+  makerFeeRate?: Decimal;
+  /** `post_only` (spec, OCO legs) or `postOnly` (live). */
+  postOnly?: boolean;
+  /** Self-trade prevention mode as sent (`no`, `cb`, `cn`, `co`). */
+  stp?: string;
 }
 
 export interface OcoRecord {

@@ -2,7 +2,9 @@
  * Wire → domain (design.md convention 1 and 11): Decimal money, ms timestamps, safe integer ids,
  * explicit enum maps, venue words turned into domain words. Tolerant of every variant listed in
  * service-notes, strict about everything else: an unknown status, type or shape is a
- * `BadResponseError` naming the endpoint and field, never a guess.
+ * `BadResponseError` naming the endpoint and field, never a guess. Signs and time ranges are
+ * checked by the field readers (fields.ts). A reply sample for every parser: `REPLY_SAMPLES` in
+ * samples.ts, named in each parser's comment.
  */
 import { BadResponseError } from '../core/errors.js';
 import { ZERO, type Decimal } from '../core/decimal.js';
@@ -65,7 +67,7 @@ function positionSide(r: Reader, field = 'positionSide'): PositionSide | undefin
   return v;
 }
 
-/** An Order (spec 2.1), from placement or cancel. */
+/** An Order (spec 2.1), from placement or cancel. Samples: `ORDER_SAMPLE`, `REPLY_SAMPLES.collateral`, `.cancel`. */
 export function parseOrder(endpoint: string, value: unknown, path = ''): VenueOrder {
   const r = Reader.of(endpoint, value, path);
   const st = status(r);
@@ -81,7 +83,8 @@ export function parseOrder(endpoint: string, value: unknown, path = ''): VenueOr
     filledBase: r.dec('dealStock'),
     filledQuote: r.dec('dealMoney'),
     remaining: r.dec('left'),
-    fee: r.dec('dealFee'),
+    // Signed: a maker rebate may show as a negative fee.
+    fee: r.signedDec('dealFee'),
     status: st.status,
     rawStatus: st.rawStatus,
     postOnly: r.optBool('postOnly', false),
@@ -131,19 +134,41 @@ function parseLeg(r: Reader): ConditionalLeg {
     filledBase: r.optDec('dealStock') ?? ZERO,
     filledQuote: r.optDec('dealMoney') ?? ZERO,
     remaining: r.has('left') ? r.dec('left') : r.dec('amount'),
-    fee: r.optDec('dealFee') ?? ZERO,
+    fee: r.optDec('dealFee', 'signed') ?? ZERO,
     timestampMs: r.secondsToMs('timestamp'),
   };
+  addLegOptions(r, leg);
+  addActivation(r, leg);
+  return leg;
+}
+
+function addLegOptions(r: Reader, leg: ConditionalLeg): void {
   const mtime = r.optSecondsToMs('mtime');
   if (mtime !== undefined) leg.modifiedMs = mtime;
   const ps = positionSide(r);
   if (ps !== undefined) leg.positionSide = ps;
+  const taker = r.optDec('takerFee', 'signed');
+  if (taker !== undefined) leg.takerFeeRate = taker;
+  const maker = r.optDec('makerFee', 'signed');
+  if (maker !== undefined) leg.makerFeeRate = maker;
+  const po = r.pick('post_only', 'postOnly');
+  if (po !== undefined) leg.postOnly = r.bool(po);
+  const stp = r.optStr('stp');
+  if (stp !== undefined) leg.stp = stp;
+}
+
+/** The stop leg's trigger (spec 2.5: `activated` is an integer; live may send a boolean). */
+function addActivation(r: Reader, leg: ConditionalLeg): void {
   const apField = r.pick('activation_price', 'activationPrice');
   if (apField !== undefined) leg.activationPrice = r.dec(apField);
   const acField = r.pick('activation_condition', 'activationCondition');
   if (acField !== undefined) leg.activationCondition = r.str(acField);
-  if (r.has('activated')) leg.activated = r.bool('activated');
-  return leg;
+  if (!r.has('activated')) return;
+  const v = r.raw('activated');
+  const raw = typeof v === 'boolean' ? Number(v) : r.int('activated');
+  leg.rawActivated = raw;
+  // Only 0 and 1 have a known meaning; another value is exposed as sent, never read as a yes or no.
+  if (raw === 0 || raw === 1) leg.activated = raw === 1;
 }
 
 /** A price of an OTO record; absent, null or "" (the side a one-sided bracket leaves out) is none. */
@@ -175,6 +200,7 @@ function parseConditionalRecord(endpoint: string, value: unknown, path: string):
   return r.fail('type', 'expected oco or oto');
 }
 
+/** Samples: `REPLY_SAMPLES.conditional` (spec), `.conditionalLive`. */
 export function parseConditionalPage(endpoint: string, value: unknown): ConditionalPage {
   const r = Reader.of(endpoint, value, '');
   return {
@@ -201,7 +227,7 @@ function parseFill(endpoint: string, value: unknown, path: string, market: strin
     amount: r.dec('amount'),
     price: r.dec('price'),
     quote: r.dec('deal'),
-    fee: r.dec('fee'),
+    fee: r.signedDec('fee'),
   };
   const feeAsset = r.optStr('feeAsset');
   if (feeAsset !== undefined) fill.feeAsset = feeAsset;
@@ -210,7 +236,8 @@ function parseFill(endpoint: string, value: unknown, path: string, market: strin
 
 /**
  * Executed history: a flat array (with `market` in the query) or an object keyed by market
- * (without). Flattened in the order served.
+ * (without). Flattened in the order served. Samples: `REPLY_SAMPLES.executedHistoryFlat`,
+ * `.executedHistoryKeyed`; each deal as `DEAL_SAMPLE`.
  */
 export function parseExecutedHistory(endpoint: string, value: unknown, queryMarket: string | undefined): Fill[] {
   if (Array.isArray(value)) return value.map((v, i) => parseFill(endpoint, v, `[${i}]`, queryMarket));
@@ -223,7 +250,7 @@ export function parseExecutedHistory(endpoint: string, value: unknown, queryMark
   return out;
 }
 
-/** Main balance map `{TICKER: {main_balance}}`. */
+/** Main balance map `{TICKER: {main_balance}}`. Sample: `REPLY_SAMPLES.balanceMap`. */
 export function parseBalanceMap(endpoint: string, value: unknown): Map<string, Decimal> {
   const r = Reader.of(endpoint, value, '');
   const out = new Map<string, Decimal>();
@@ -231,7 +258,7 @@ export function parseBalanceMap(endpoint: string, value: unknown): Map<string, D
   return out;
 }
 
-/** Main balance of one ticker: the live single `{main_balance}` or the spec's map (absent → 0). */
+/** Main balance of one ticker: the live single `{main_balance}` or the spec's map (absent → 0). Sample: `REPLY_SAMPLES.balanceOne`. */
 export function parseBalanceOne(endpoint: string, value: unknown, ticker: string): Decimal {
   const r = Reader.of(endpoint, value, '');
   if (r.has('main_balance') && !isRecord(r.raw('main_balance'))) return r.dec('main_balance');
@@ -256,13 +283,6 @@ export const FLEX_ACTION_CODES: Readonly<Record<FlexActionType, number>> = {
   OPEN_INVESTMENT: 6,
 };
 
-/** Integer Unix time of unstated unit: values beyond year 5138 in seconds are taken as ms. */
-function unixToMs(r: Reader, field: string): number {
-  const v = r.int(field);
-  if (v < 0) r.fail(field, 'negative time');
-  return v >= 1e11 ? v : v * 1000;
-}
-
 function parseFlexRecord(endpoint: string, value: unknown, path: string): FlexRecord {
   const r = Reader.of(endpoint, value, path);
   const txField = r.pick('transactionId', 'transaction_id') ?? r.fail('transactionId', 'missing (neither transactionId nor transaction_id)');
@@ -270,7 +290,7 @@ function parseFlexRecord(endpoint: string, value: unknown, path: string): FlexRe
   const actionType = FLEX_ACTIONS[code] ?? r.fail('actionType', 'unknown action type');
   return {
     transactionId: r.str(txField),
-    createdAtMs: unixToMs(r, 'createdAt'),
+    createdAtMs: r.unixToMs('createdAt'),
     planId: r.str('planId'),
     investmentId: r.str('investmentId'),
     currency: r.str('currency'),
@@ -279,6 +299,7 @@ function parseFlexRecord(endpoint: string, value: unknown, path: string): FlexRe
   };
 }
 
+/** Sample: `REPLY_SAMPLES.flexHistory`. */
 export function parseFlexPage(endpoint: string, value: unknown): FlexPage {
   const r = Reader.of(endpoint, value, '');
   return {
@@ -288,12 +309,14 @@ export function parseFlexPage(endpoint: string, value: unknown): FlexPage {
   };
 }
 
+/** Sample: `REPLY_SAMPLES.flexClose`. */
 export function parseFlexClose(endpoint: string, value: unknown): { transactionId: string } {
   const d = Reader.of(endpoint, value, '').child('data');
   const f = d.pick('transactionId', 'transaction_id') ?? d.fail('transactionId', 'missing (neither transactionId nor transaction_id)');
   return { transactionId: d.str(f) };
 }
 
+/** Sample: `REPLY_SAMPLES.creditLine` ("no active loan" and "not enabled": quirks.ts). */
 export function parseLoan(endpoint: string, value: unknown): Loan {
   const r = Reader.of(endpoint, value, '');
   return {
@@ -304,7 +327,7 @@ export function parseLoan(endpoint: string, value: unknown): Loan {
     initialLtv: r.dec('initialLtv'),
     marginCallLtv: r.dec('marginCallLtv'),
     liquidationLtv: r.dec('liquidationLtv'),
-    createdAtMs: unixToMs(r, 'createdAt'),
+    createdAtMs: r.unixToMs('createdAt'),
   };
 }
 
@@ -323,22 +346,23 @@ function parseFuture(endpoint: string, value: unknown, path: string): FuturesMar
     low: r.looseDec('low'),
     productType: r.str('product_type'),
   };
+  // The funding rate is the one signed figure here (shorts pay longs when negative).
   const optDecs = [
-    ['open_interest', 'openInterest'],
-    ['index_price', 'indexPrice'],
-    ['funding_rate', 'fundingRate'],
+    ['open_interest', 'openInterest', 'nonNegative'],
+    ['index_price', 'indexPrice', 'nonNegative'],
+    ['funding_rate', 'fundingRate', 'signed'],
   ] as const;
-  for (const [wire, dom] of optDecs) {
-    const d = r.optLooseDec(wire);
+  for (const [wire, dom, sign] of optDecs) {
+    const d = r.optLooseDec(wire, sign);
     if (d !== undefined) m[dom] = d;
   }
   const indexName = r.optStr('index_name');
   if (indexName !== undefined) m.indexName = indexName;
   const indexCurrency = r.optStr('index_currency');
   if (indexCurrency !== undefined) m.indexCurrency = indexCurrency;
-  if (r.has('next_funding_rate_timestamp')) m.nextFundingRateTimestampMs = r.looseInt('next_funding_rate_timestamp');
-  if (r.has('max_leverage')) m.maxLeverage = r.looseInt('max_leverage');
-  if (r.has('funding_interval_minutes')) m.fundingIntervalMinutes = r.looseInt('funding_interval_minutes');
+  if (r.has('next_funding_rate_timestamp')) m.nextFundingRateTimestampMs = r.looseMs('next_funding_rate_timestamp');
+  if (r.has('max_leverage')) m.maxLeverage = r.positiveLooseInt('max_leverage');
+  if (r.has('funding_interval_minutes')) m.fundingIntervalMinutes = r.positiveLooseInt('funding_interval_minutes');
   if (r.has('brackets')) {
     const b = r.child('brackets');
     const brackets: Record<string, number> = {};
@@ -348,12 +372,14 @@ function parseFuture(endpoint: string, value: unknown, path: string): FuturesMar
   return m;
 }
 
+/** Sample: `REPLY_SAMPLES.futures`. */
 export function parseFutures(endpoint: string, value: unknown): FuturesMarket[] {
   const r = Reader.of(endpoint, value, '');
   if (r.raw('success') !== true) r.fail('success', 'expected true');
   return r.array('result').map((v, i) => parseFuture(endpoint, v, `result[${i}]`));
 }
 
+/** Sample: `REPLY_SAMPLES.ping`. */
 export function parsePing(endpoint: string, value: unknown): void {
   if (!Array.isArray(value) || value[0] !== 'pong') throw new BadResponseError(endpoint, '(root)', 'expected ["pong"]');
 }

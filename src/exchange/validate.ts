@@ -1,11 +1,15 @@
 /**
  * Local validation before anything is sent: a refusal here costs no request, no nonce and no
  * rate-limit budget. Errors name the field (and the item index for bulk).
+ *
+ * A clientOrderId is optional here (absent or `''` = none), for library users; the bot's own
+ * requirement is in the gateway types, which make it a string the engine always fills in.
  */
 import { InvalidOrderError, InvalidRequestError } from '../core/errors.js';
 import { Decimal } from '../core/decimal.js';
 import { isValidClientOrderId } from '../core/ids.js';
-import type { CancelRequest, CollateralOrderRequest, ExecutedHistoryQuery, FlexHistoryQuery, LimitOrderRequest } from './gateway.js';
+import type { CancelRequest, ExecutedHistoryQuery, FlexHistoryQuery } from './gateway.js';
+import type { CollateralOrderInput, ConditionalQuery, LimitOrderInput } from './requests.js';
 
 function bad(field: string, message: string): never {
   throw new InvalidRequestError(`${field}: ${message}`, null, { [field]: [message] }, { field });
@@ -31,28 +35,30 @@ function clientOrderId(field: string, id: unknown, required: boolean): void {
   }
 }
 
-export function validateLimitOrder(o: LimitOrderRequest, prefix = ''): void {
+export function validateLimitOrder(o: LimitOrderInput, prefix = ''): void {
   nonEmpty(`${prefix}market`, o.market);
   if (o.side !== 'buy' && o.side !== 'sell') bad(`${prefix}side`, 'must be buy or sell');
   positive(`${prefix}amount`, o.amount);
   positive(`${prefix}price`, o.price);
-  clientOrderId(`${prefix}clientOrderId`, o.clientOrderId, true);
+  clientOrderId(`${prefix}clientOrderId`, o.clientOrderId, false);
   if (o.rpi === true && o.ioc === true) {
     throw new InvalidOrderError('rpi_ioc', `${prefix}rpi: an RPI order cannot be IOC`, null, { [`${prefix}rpi`]: ['rpi with ioc'] });
   }
 }
 
-export function validateBulk(orders: readonly LimitOrderRequest[]): void {
+export function validateBulk(orders: readonly LimitOrderInput[]): void {
   if (orders.length === 0) bad('orders', 'at least one order is required');
   orders.forEach((o, i) => validateLimitOrder(o, `orders[${i}].`));
+  // Replies are matched to items by clientOrderId (bulk-reply.ts): a duplicate would make both ambiguous.
   const seen = new Set<string>();
   orders.forEach((o, i) => {
-    if (seen.has(o.clientOrderId)) bad(`orders[${i}].clientOrderId`, 'duplicate within the request');
-    seen.add(o.clientOrderId);
+    const cid = o.clientOrderId ?? '';
+    if (cid !== '' && seen.has(cid)) bad(`orders[${i}].clientOrderId`, 'duplicate within the request');
+    seen.add(cid);
   });
 }
 
-export function validateCollateral(o: CollateralOrderRequest): void {
+export function validateCollateral(o: CollateralOrderInput): void {
   validateLimitOrder(o);
   if (o.stopLoss !== undefined) positive('stopLoss', o.stopLoss);
   if (o.takeProfit !== undefined) positive('takeProfit', o.takeProfit);
@@ -68,8 +74,8 @@ export function validateCancel(r: CancelRequest): void {
   if (hasCid) clientOrderId('clientOrderId', r.clientOrderId, true);
 }
 
-export function validateConditional(q: { market: string; offset?: number; limit?: number }): void {
-  nonEmpty('market', q.market);
+export function validateConditional(q: ConditionalQuery): void {
+  if (q.market !== undefined) nonEmpty('market', q.market);
   intInRange('offset', q.offset, 0);
   intInRange('limit', q.limit, 1, 100);
 }

@@ -11,6 +11,7 @@ export interface WireOrderItem {
   price: string;
   postOnly: boolean;
   ioc: boolean;
+  /** `''` when the order has none (spec 2.2: "may be empty"). */
   clientOrderId: string;
   rpi?: boolean;
 }
@@ -20,7 +21,9 @@ export interface WireBulkBody {
   stopOnFail: boolean;
 }
 
-export interface WireCollateralBody extends WireOrderItem {
+/** Without a clientOrderId the key is left out (spec 4.4 gives no empty form). */
+export interface WireCollateralBody extends Omit<WireOrderItem, 'clientOrderId'> {
+  clientOrderId?: string;
   stopLoss?: string;
   takeProfit?: string;
   positionSide?: 'LONG' | 'SHORT' | 'BOTH';

@@ -4,6 +4,7 @@
  */
 import { SystemClock } from '../../src/core/clock.js';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/exchange/client.js';
+import { DEAL_SAMPLE, ORDER_SAMPLE } from '../../src/exchange/samples.js';
 
 export const TEST_KEY = 'tk-4f8a1c2e9b7d4a55';
 export const TEST_SECRET = 'ts-9c1e77ab0f3d4e6a8b2c';
@@ -21,47 +22,14 @@ export function fixtureClient(baseUrl: string, overrides: Partial<ApiClientOptio
   });
 }
 
-/** An Order (spec 2.1) as the venue sends it. */
+/** An Order (spec 2.1) as the venue sends it (ORDER_SAMPLE), with overrides. */
 export function wireOrder(over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    orderId: 4180284841,
-    clientOrderId: 'bot-1',
-    market: 'BTC_USDT',
-    side: 'buy',
-    type: 'limit',
-    timestamp: 1595792396.165973,
-    dealMoney: '0',
-    dealStock: '0',
-    amount: '0.01',
-    left: '0.01',
-    dealFee: '0',
-    price: '40000',
-    postOnly: false,
-    ioc: false,
-    status: 'NEW',
-    stp: 'no',
-    positionSide: 'BOTH',
-    rpi: false,
-    ...over,
-  };
+  return { ...ORDER_SAMPLE, ...over };
 }
 
-/** A deal (spec 2.6). */
+/** A deal (spec 2.6, DEAL_SAMPLE), with overrides. */
 export function wireDeal(over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: 160305483,
-    clientOrderId: 'bot-1',
-    time: 1594667731.724403,
-    side: 'sell',
-    role: 2,
-    amount: '0.000076',
-    price: '9264.21',
-    deal: '0.70407996',
-    fee: '0.00070407996',
-    orderId: 13963704,
-    feeAsset: 'USDT',
-    ...over,
-  };
+  return { ...DEAL_SAMPLE, ...over };
 }
 
 /** Polls `cond` every few ms until it holds (or fails after `ms`). */

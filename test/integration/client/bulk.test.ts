@@ -131,6 +131,87 @@ describe('bulkLimitOrders', () => {
     expect(res.map((r) => r.status)).toEqual(['placed', 'placed', 'unknown']);
   });
 
+  it('with stopOnFail a shorter reply without any failure leaves the missing items unknown (not not_sent)', async () => {
+    server.enqueue(BULK, (r) => ({ json: sent(r).slice(0, 1).map((o) => ({ result: wireOrder({ clientOrderId: o.clientOrderId }), error: null })) }));
+    const res = await client.bulkLimitOrders(orders(3), { stopOnFail: true });
+    expect(res.map((r) => r.status)).toEqual(['placed', 'unknown', 'unknown']);
+  });
+});
+
+describe('bulkLimitOrders: results matched by clientOrderId', () => {
+  const ok = (cid: string, over: Record<string, unknown> = {}): unknown => ({ result: wireOrder({ clientOrderId: cid, ...over }), error: null });
+  const statuses = async (reply: unknown[], n = 3, stopOnFail = false): Promise<[string, string][]> => {
+    server.enqueue(BULK, { json: reply });
+    const res = await client.bulkLimitOrders(orders(n), { stopOnFail });
+    return res.map((r) => [r.clientOrderId, r.status === 'placed' ? `placed ${r.order.clientOrderId}` : r.status]);
+  };
+
+  it('results out of order are matched to their own items', async () => {
+    expect(await statuses([ok('b-2'), ok('b-0'), ok('b-1')])).toEqual([
+      ['b-0', 'placed b-0'], ['b-1', 'placed b-1'], ['b-2', 'placed b-2'],
+    ]);
+  });
+
+  it("a result carrying another item's clientOrderId is not this item's placement", async () => {
+    expect(await statuses([ok('b-1'), ok('b-1'), ok('b-2')])).toEqual([
+      ['b-0', 'unknown'], ['b-1', 'unknown'], ['b-2', 'placed b-2'],
+    ]);
+  });
+
+  it('a result without clientOrderId, or for another market or side, proves nothing', async () => {
+    expect(await statuses([ok(''), ok('b-1', { market: 'ETH_USDT' }), ok('b-2', { side: 'sell' })])).toEqual([
+      ['b-0', 'unknown'], ['b-1', 'unknown'], ['b-2', 'unknown'],
+    ]);
+  });
+
+  it('a foreign clientOrderId makes the positions untrustworthy: no refusal is read from them', async () => {
+    expect(await statuses([ok('zz-9'), { result: null, error: failItem }, ok('b-2')])).toEqual([
+      ['b-0', 'unknown'], ['b-1', 'unknown'], ['b-2', 'placed b-2'],
+    ]);
+  });
+
+  it('a reply one item short: later results keep their items, no refusal is shifted onto another item', async () => {
+    expect(await statuses([ok('b-0'), ok('b-2')])).toEqual([['b-0', 'placed b-0'], ['b-1', 'unknown'], ['b-2', 'placed b-2']]);
+    expect(await statuses([ok('b-0'), { result: null, error: failItem }])).toEqual([['b-0', 'placed b-0'], ['b-1', 'unknown'], ['b-2', 'unknown']]);
+  });
+
+  it('an extra item: the reply is unreadable as a whole', async () => {
+    expect(await statuses([ok('b-0'), ok('b-1'), ok('b-2'), ok('b-3')])).toEqual([['b-0', 'unknown'], ['b-1', 'unknown'], ['b-2', 'unknown']]);
+  });
+
+  it.each<[string, unknown]>([
+    ['{}', {}],
+    ['code null', { code: null, message: 'Inner validation failed', errors: {} }],
+    ['code "x"', { code: 'x', message: 'Inner validation failed', errors: {} }],
+    ['a string', 'Not enough balance.'],
+    ['the public shape', { success: false, message: 'bad', params: [] }],
+  ])('a garbled item error (%s) is unknown, not rejected', async (_n, error) => {
+    expect(await statuses([ok('b-0'), { result: null, error }, ok('b-2')])).toEqual([
+      ['b-0', 'placed b-0'], ['b-1', 'unknown'], ['b-2', 'placed b-2'],
+    ]);
+  });
+
+  it('an unreadable result that carries the same clientOrderId as a readable one: unknown', async () => {
+    expect(await statuses([ok('b-0', { orderId: -1 }), ok('b-1'), ok('b-0')])).toEqual([
+      ['b-0', 'unknown'], ['b-1', 'placed b-1'], ['b-2', 'unknown'],
+    ]);
+    expect(await statuses([{ result: wireOrder({ clientOrderId: 'b-0' }), error: {} }, ok('b-1'), ok('b-0')])).toEqual([
+      ['b-0', 'unknown'], ['b-1', 'placed b-1'], ['b-2', 'unknown'],
+    ]);
+  });
+
+  it('an item with both a result and an error is unknown', async () => {
+    expect(await statuses([ok('b-0'), { result: wireOrder({ clientOrderId: 'b-1' }), error: failItem }, ok('b-2')])).toEqual([
+      ['b-0', 'placed b-0'], ['b-1', 'unknown'], ['b-2', 'placed b-2'],
+    ]);
+  });
+
+  it('with stopOnFail a result after the failure contradicts the flag: the refusal is not trusted', async () => {
+    expect(await statuses([ok('b-0'), { result: null, error: failItem }, ok('b-2')], 3, true)).toEqual([
+      ['b-0', 'placed b-0'], ['b-1', 'unknown'], ['b-2', 'placed b-2'],
+    ]);
+  });
+
   it('validates every order before sending anything', async () => {
     const bad = orders(30);
     bad[25] = { ...bad[25]!, clientOrderId: 'bad id' };

@@ -4,6 +4,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { AuthError, ConfigError } from '../../../src/core/errors.js';
 import type { ApiClient } from '../../../src/exchange/client.js';
@@ -161,7 +162,7 @@ describe('order endpoints', () => {
     'accepts status %s',
     async (status) => {
       server.enqueue('/api/v4/order/cancel', { json: wireOrder({ status }) });
-      const o = await client.cancelOrder({ market: 'BTC_USDT', orderId: 1 });
+      const o = await client.cancelOrder({ market: 'BTC_USDT', orderId: 4180284841 });
       expect(o.rawStatus).toBe(status);
     },
   );
@@ -228,6 +229,33 @@ describe('conditional orders', () => {
     // `request` must equal the path actually called.
     expect(signedBody(fb[0]!, '/api/v4/conditional-orders')['market']).toBe('BTC_PERP');
     await other.close();
+  });
+});
+
+describe('conditional orders: the spec path is tried again later', () => {
+  it('an hour after a 404 the spec path is tried again, and kept once it answers', async () => {
+    const clock = new ManualClock(Date.now());
+    const c = fixtureClient(server.url, { clock });
+    const SPEC = '/api/v4/orders/conditional';
+    const LIVE = '/api/v4/conditional-orders';
+    const empty = { json: { limit: 100, offset: 0, total: 0, records: [] } };
+    server.setDefault(SPEC, { status: 404, raw: 'Not Found' });
+    server.setDefault(LIVE, empty);
+    const calls = async (): Promise<[number, number]> => {
+      await c.conditionalOrders({ market: 'BTC_PERP' });
+      return [server.requestsTo(SPEC).length, server.requestsTo(LIVE).length];
+    };
+    expect(await calls()).toEqual([1, 1]);
+    clock.advance(59 * 60_000);
+    expect(await calls()).toEqual([1, 2]);
+    clock.advance(2 * 60_000);
+    expect(await calls()).toEqual([2, 3]);
+    server.setDefault(SPEC, empty);
+    expect(await calls()).toEqual([2, 4]);
+    clock.advance(60 * 60_000);
+    expect(await calls()).toEqual([3, 4]);
+    expect(await calls()).toEqual([4, 4]);
+    await c.close();
   });
 });
 

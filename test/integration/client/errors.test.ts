@@ -187,6 +187,23 @@ describe('reads: transient failures retried exactly `attempts` times', () => {
   });
 });
 
+describe('writes: a reply about another order proves nothing', () => {
+  it.each<[string, () => Promise<unknown>, Record<string, unknown>, string]>([
+    ['collateral, another clientOrderId', () => client.collateralLimitOrder(order), { market: 'BTC_PERP', clientOrderId: 'c-8' }, 'clientOrderId'],
+    ['collateral, no clientOrderId', () => client.collateralLimitOrder(order), { market: 'BTC_PERP', clientOrderId: '' }, 'clientOrderId'],
+    ['collateral, another market', () => client.collateralLimitOrder(order), { market: 'ETH_PERP', clientOrderId: 'c-7' }, 'market'],
+    ['collateral, another side', () => client.collateralLimitOrder(order), { market: 'BTC_PERP', clientOrderId: 'c-7', side: 'sell' }, 'side'],
+    ['cancel by orderId, another orderId', () => client.cancelOrder({ market: 'BTC_USDT', orderId: 5 }), { orderId: 6, status: 'CANCELED' }, 'orderId'],
+    ['cancel by clientOrderId, another one', () => client.cancelOrder({ market: 'BTC_USDT', clientOrderId: 'bot-2' }), { status: 'CANCELED' }, 'clientOrderId'],
+  ])('%s → ambiguous', async (_n, call, over, field) => {
+    server.setDefault(COLL, { json: wireOrder(over) });
+    server.setDefault(CANCEL, { json: wireOrder(over) });
+    const err = (await failure(call())) as AmbiguousOutcomeError;
+    expect(err).toBeInstanceOf(AmbiguousOutcomeError);
+    expect((err.cause as BadResponseError).field).toBe(field);
+  });
+});
+
 describe('writes: sent exactly once', () => {
   it.each<[string, Reply]>([
     ['timeout', { hang: true }],
@@ -200,6 +217,22 @@ describe('writes: sent exactly once', () => {
     const err = (await failure(client.collateralLimitOrder(order))) as AmbiguousOutcomeError;
     expect(err).toBeInstanceOf(AmbiguousOutcomeError);
     expect(err.endpoint).toBe('collateralLimitOrder');
+    expect(err.clientOrderIds).toEqual(['c-7']);
+    expect(server.requestsTo(COLL)).toHaveLength(1);
+  });
+
+  it.each<[string, unknown]>([
+    ['{}', {}],
+    ['code null', { code: null, message: 'Validation failed', errors: {} }],
+    ['code "x"', { code: 'x', message: 'Validation failed', errors: {} }],
+    ['no code (not the private shape)', { message: 'Inner validation failed', errors: { amount: ['Not enough balance.'] } }],
+    ['flat (the public shape)', { amount: ['Not enough balance.'] }],
+    ['an HTML page', '<html><body>400 Bad Request</body></html>'],
+    ['an empty body', ''],
+  ])('a 4xx whose error object is garbled or missing (%s) is ambiguous, not a refusal', async (_n, json) => {
+    server.setDefault(COLL, typeof json === 'string' ? { status: 400, raw: json } : { status: 422, json });
+    const err = (await failure(client.collateralLimitOrder(order))) as AmbiguousOutcomeError;
+    expect(err).toBeInstanceOf(AmbiguousOutcomeError);
     expect(err.clientOrderIds).toEqual(['c-7']);
     expect(server.requestsTo(COLL)).toHaveLength(1);
   });

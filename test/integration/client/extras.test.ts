@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { TransientError } from '../../../src/core/errors.js';
+import { createLogger } from '../../../src/observability/logger.js';
 import { FixtureServer } from '../../support/fixture-server.js';
 import { fixtureClient, until, wireOrder } from '../../support/fixture-client.js';
 
@@ -18,7 +19,7 @@ describe('client extras', () => {
   it('strict mode: one private request in flight, a waiting cancel goes before waiting reads', async () => {
     const client = fixtureClient(server.url);
     server.setDefault('/api/v4/main-account/balance', { delayMs: 20, json: { BTC: { main_balance: '1' } } });
-    server.setDefault('/api/v4/order/cancel', { json: wireOrder({ status: 'CANCELED' }) });
+    server.setDefault('/api/v4/order/cancel', { json: wireOrder({ orderId: 1, status: 'CANCELED' }) });
     const reads = Array.from({ length: 4 }, () => client.mainBalance());
     await until(() => server.requests.length === 1);
     const cancel = client.cancelOrder({ market: 'BTC_USDT', orderId: 1 });
@@ -53,6 +54,23 @@ describe('client extras', () => {
     expect(client.clockSkewMs()).toBeUndefined();
     await client.ping();
     expect(Math.abs(client.clockSkewMs()! - 60_000)).toBeLessThan(2000);
+    await client.close();
+  });
+
+  it('a Date header more than a day off is ignored for the skew, counted, and warned about once', async () => {
+    const lines: { level: number }[] = [];
+    const logger = createLogger({ level: 'warn', destination: { write: (l: string) => void lines.push(JSON.parse(l) as { level: number }) } });
+    const client = fixtureClient(server.url, { logger });
+    server.enqueue(
+      '/api/v4/public/ping',
+      { json: ['pong'], headers: { Date: new Date(Date.now() + 3_000).toUTCString() } },
+      { json: ['pong'], headers: { Date: 'Thu, 01 Jan 1970 00:00:00 GMT' } },
+      { json: ['pong'], headers: { Date: 'Fri, 01 Jan 2500 00:00:00 GMT' } },
+    );
+    for (let i = 0; i < 3; i++) await client.ping();
+    expect(Math.abs(client.clockSkewMs()! - 3_000)).toBeLessThan(2000);
+    expect(client.clockSkewRejected()).toBe(2);
+    expect(lines.filter((l) => l.level === 40)).toHaveLength(1);
     await client.close();
   });
 

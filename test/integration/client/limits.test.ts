@@ -47,7 +47,7 @@ describe('rate-limit pools over HTTP', () => {
       rateLimits: { pools: { orders: { limit: 2, windowMs: 150, safetyMargin: 1 } } },
     });
     server.setDefault(HIST, { json: [wireDeal()] });
-    server.setDefault(CANCEL, { json: wireOrder({ status: 'CANCELED' }) });
+    server.setDefault(CANCEL, { json: wireOrder({ orderId: 1, status: 'CANCELED' }) });
     const reads = Array.from({ length: 6 }, () => client.executedHistory({ market: 'BTC_USDT' }));
     await until(() => client.rateLimitStatus().orders.queued === 4);
     const cancel = client.cancelOrder({ market: 'BTC_USDT', orderId: 1 });

@@ -16,7 +16,11 @@ beforeEach(() => {
   server.reset();
   server.setDefault('/api/v4/main-account/balance', { json: { BTC: { main_balance: '1' } } });
   server.setDefault('/api/v4/trade-account/executed-history', { json: [wireDeal()] });
-  server.setDefault('/api/v4/order/cancel', { delayMs: 2, json: wireOrder({ status: 'CANCELED' }) });
+  // Echoes the cancelled orderId: a reply about another order would be ambiguous.
+  server.setDefault('/api/v4/order/cancel', (r) => ({
+    delayMs: 2,
+    json: wireOrder({ orderId: (JSON.parse(r.body) as { orderId: number }).orderId, status: 'CANCELED' }),
+  }));
 });
 
 const nonces = (): number[] => server.requests.map((r) => Number((JSON.parse(r.body) as { nonce: string }).nonce));

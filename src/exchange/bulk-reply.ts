@@ -1,0 +1,172 @@
+/**
+ * One bulk chunk's reply → per-item outcomes. The venue answers an array in request order
+ * (service-notes 3), e.g. for two orders with `stopOnFail: false`:
+ *
+ *   [{"result":{"orderId":4180284841,"clientOrderId":"b-0",...,"status":"NEW"},"error":null},
+ *    {"result":null,"error":{"code":10,"message":"Inner validation failed","errors":{"amount":["Not enough balance."]}}}]
+ *
+ * Positions alone prove nothing: a reply one item short or reordered would credit one order with
+ * another's outcome, and a placed order reported "rejected" invites a duplicate. So:
+ * - a result is an item's placement only when it carries the item's clientOrderId (and market and
+ *   side; for an order without clientOrderId, its position, amount and price too), once;
+ * - an error carries no clientOrderId, so it is an item's refusal only when the reply lines up
+ *   with the request as a whole (see `linesUp`) and the error object is well formed;
+ * - anything else is `unknown`, resolved later from evidence.
+ */
+import { BadResponseError, BotError, type AmbiguousOutcomeError } from '../core/errors.js';
+import { BatchStoppedError, chunkFailed, stoppedItems } from './bulk.js';
+import { readPrivateError, refusalError, type CallContext, type VenueErrorBody } from './errors.js';
+import { isRecord } from './fields.js';
+import type { BulkItemResult, VenueOrder } from './gateway.js';
+import { parseOrder } from './parse.js';
+import { mismatchedField, placementIdentity } from './reply-match.js';
+import { cidOf, namedCids, type LimitOrderInput } from './requests.js';
+
+/** One reply item, read on its own. `empty` is `{result:null, error:null}` or missing. */
+type Slot =
+  | { kind: 'result'; order: VenueOrder }
+  | { kind: 'error'; body: VenueErrorBody }
+  | { kind: 'empty' }
+  /** `claims`: the clientOrderId an unreadable result still carries (it may be that order's placement). */
+  | { kind: 'garbled'; cause: BadResponseError; claims?: string };
+
+type Ambiguous = (cause: BotError, clientOrderIds: string[]) => AmbiguousOutcomeError;
+
+/** The clientOrderId an unreadable item's result still carries, if any. */
+function claimOf(result: unknown): { claims?: string } {
+  const cid = isRecord(result) ? result['clientOrderId'] : undefined;
+  return typeof cid === 'string' ? { claims: cid } : {};
+}
+
+function readResult(endpoint: string, result: unknown, i: number): Slot {
+  try {
+    return { kind: 'result', order: parseOrder(endpoint, result, `[${i}].result`) };
+  } catch (err) {
+    if (!(err instanceof BadResponseError)) throw err;
+    return { kind: 'garbled', cause: err, ...claimOf(result) };
+  }
+}
+
+function readSlot(endpoint: string, reply: readonly unknown[], i: number): Slot {
+  if (i >= reply.length) return { kind: 'empty' };
+  const item = reply[i];
+  if (!isRecord(item)) return { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}]`, 'expected {result, error}') };
+  const result = item['result'] ?? null;
+  const error = item['error'] ?? null;
+  if (result !== null && error !== null) {
+    return { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}]`, 'both result and error'), ...claimOf(result) };
+  }
+  if (result !== null) return readResult(endpoint, result, i);
+  if (error === null) return { kind: 'empty' };
+  const body = readPrivateError(error);
+  return body === undefined ? { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}].error`, 'not a well-formed error object') } : { kind: 'error', body };
+}
+
+/** The venue order is this request's: same clientOrderId, market and side (and amount and price when there is no id). */
+function isOrderOf(o: LimitOrderInput, v: VenueOrder): boolean {
+  return mismatchedField(v, placementIdentity(o)) === undefined;
+}
+
+/**
+ * Whether positions can be trusted for what carries no clientOrderId (errors, empty items, orders
+ * without id): nothing garbled, every result at its own order's position, the full length without
+ * `stopOnFail`; with it, nothing but empty items after the first item that is not a result.
+ */
+function linesUp(orders: readonly LimitOrderInput[], slots: readonly Slot[], replyLength: number, stopOnFail: boolean): boolean {
+  if (!stopOnFail && replyLength !== orders.length) return false;
+  let stopped = false;
+  return slots.every((s, i) => {
+    if (s.kind === 'garbled' || (stopped && s.kind !== 'empty')) return false;
+    if (s.kind !== 'result') {
+      stopped = stopOnFail;
+      return true;
+    }
+    return isOrderOf(orders[i]!, s.order);
+  });
+}
+
+interface Reading {
+  ctx: CallContext;
+  orders: readonly LimitOrderInput[];
+  slots: readonly Slot[];
+  aligned: boolean;
+  stopOnFail: boolean;
+}
+
+/** The results carrying this order's clientOrderId (by position, for an order without one). */
+function resultsFor(r: Reading, i: number): VenueOrder[] {
+  const o = r.orders[i]!;
+  const own = r.slots[i]!;
+  const cid = cidOf(o);
+  if (cid === '') return r.aligned && own.kind === 'result' ? [own.order] : [];
+  return r.slots.flatMap((s) => (s.kind === 'result' && s.order.clientOrderId === cid ? [s.order] : []));
+}
+
+/** An unreadable result that still carries this clientOrderId: it may be this order's placement. */
+function garbledClaim(r: Reading, cid: string): BadResponseError | undefined {
+  if (cid === '') return undefined;
+  const slot = r.slots.find((s) => s.kind === 'garbled' && s.claims === cid);
+  return slot?.kind === 'garbled' ? slot.cause : undefined;
+}
+
+/** An item whose outcome only its position can tell (no result carries its clientOrderId). */
+function byPosition(r: Reading, i: number): BulkItemResult | BotError {
+  const o = r.orders[i]!;
+  const own = r.slots[i]!;
+  if (own.kind === 'garbled') return own.cause;
+  if (!r.aligned) return new BadResponseError(r.ctx.endpoint, '(root)', 'items do not line up with the request (missing, extra, reordered or foreign results)');
+  if (own.kind === 'error') {
+    const error = refusalError({ ...r.ctx, rpiIoc: o.rpi === true && o.ioc === true }, null, own.body);
+    return { status: 'rejected', clientOrderId: cidOf(o), error };
+  }
+  const earlierFailure = r.slots.slice(0, i).some((s) => s.kind === 'error');
+  if (r.stopOnFail && earlierFailure) return stoppedItems([o], new BatchStoppedError('the venue stopped the batch (stopOnFail)', {}))[0]!;
+  return new BadResponseError(r.ctx.endpoint, `[${i}]`, r.stopOnFail ? 'missing, and no earlier item failed' : 'neither result nor error');
+}
+
+function decide(r: Reading, i: number): BulkItemResult | BotError {
+  const o = r.orders[i]!;
+  const cid = cidOf(o);
+  // An unreadable result carrying this clientOrderId may be this order's placement.
+  const claim = garbledClaim(r, cid);
+  if (claim !== undefined) return claim;
+  const results = resultsFor(r, i);
+  if (results.length === 0) return byPosition(r, i);
+  const only = results.length === 1 ? results[0]! : undefined;
+  if (only !== undefined && isOrderOf(o, only)) return { status: 'placed', clientOrderId: cid, order: only };
+  return new BadResponseError(r.ctx.endpoint, '(root)', 'the result carrying this clientOrderId is duplicated or not this order');
+}
+
+function outcome(r: Reading, i: number, ambiguous: Ambiguous): BulkItemResult {
+  const out = decide(r, i);
+  const cid = cidOf(r.orders[i]!);
+  return out instanceof BotError ? { status: 'unknown', clientOrderId: cid, error: ambiguous(out, cid === '' ? [] : [cid]) } : out;
+}
+
+function firstFailure(items: readonly BulkItemResult[]): BotError | undefined {
+  const failed = items.find((it): it is Exclude<BulkItemResult, { status: 'placed' }> => it.status !== 'placed');
+  if (failed === undefined) return undefined;
+  const cause = failed.status === 'unknown' ? failed.error.cause : undefined;
+  return cause instanceof BotError ? cause : failed.error;
+}
+
+/**
+ * Per-item outcomes of one chunk's reply. `reply` is the parsed JSON (already a 2xx).
+ * Returns the items and the first failure among them (for `stopOnFail`).
+ */
+export function chunkReply(
+  ctx: CallContext,
+  orders: readonly LimitOrderInput[],
+  reply: unknown,
+  stopOnFail: boolean,
+  ambiguous: Ambiguous,
+): { items: BulkItemResult[]; failed: BotError | undefined } {
+  if (!Array.isArray(reply) || reply.length > orders.length) {
+    const cause = new BadResponseError(ctx.endpoint, '(root)', `expected an array of at most ${orders.length} items`);
+    return { items: chunkFailed(orders, ambiguous(cause, namedCids(orders))), failed: cause };
+  }
+  const slots = orders.map((_, i) => readSlot(ctx.endpoint, reply, i));
+  const reading: Reading = { ctx, orders, slots, aligned: linesUp(orders, slots, reply.length, stopOnFail), stopOnFail };
+  const items = orders.map((_, i) => outcome(reading, i, ambiguous));
+  return { items, failed: firstFailure(items) };
+}
