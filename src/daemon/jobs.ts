@@ -34,10 +34,13 @@ export function buildScheduler(b: Base, engine: Engine): Scheduler {
 export class ReconcileJob {
   state: HealthReport['reconcile'] = { ok: false, lastSuccessMs: null, lastError: null };
   private skewWarned = false;
+  private rejectedSeen = 0;
 
   constructor(
     private readonly b: Base,
     private readonly engine: Engine,
+    /** How many reply `Date` headers were too absurd to be a clock skew (the client counts them). */
+    private readonly skewRejected: () => number,
   ) {}
 
   readonly run = async (): Promise<void> => {
@@ -54,8 +57,22 @@ export class ReconcileJob {
     }
   };
 
+  /**
+   * A `Date` header days away from local time is a broken proxy or venue clock, not a skew: the
+   * client ignores it for the history anchor, and the operator is told once per new run of them.
+   */
+  private watchAbsurdDates(): void {
+    const rejected = this.skewRejected();
+    if (rejected <= this.rejectedSeen) return;
+    const { store, clock, logger } = this.b;
+    store.tx(() => store.alerts.add('absurd_date_header', 'venue', `${rejected - this.rejectedSeen} reply Date headers ignored (more than a day off)`, clock.now()));
+    logger.error({ ignored: rejected }, 'ALERT: venue replies carry absurd Date headers; clock skew from them is ignored');
+    this.rejectedSeen = rejected;
+  }
+
   /** The history anchor already follows the venue clock; the operator should still know. */
   private watchSkew(): void {
+    this.watchAbsurdDates();
     const skew = this.engine.gateway.clockSkewMs?.();
     if (skew === undefined) return;
     this.b.metrics.setClockSkew(skew);

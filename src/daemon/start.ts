@@ -83,7 +83,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     const engine = buildEngine(b, venue.gateway);
     const scheduler = buildScheduler(b, engine);
     const runners = buildRunners(b, engine, scheduler, options.strategies, () => phase !== 'stopping');
-    const reconcile = new ReconcileJob(b, engine);
+    const reconcile = new ReconcileJob(b, engine, () => venue?.client.clockSkewRejected() ?? 0);
     await reconcileBeforeTrading(b, engine, reconcile, options.resumeTrading === true);
     await runStartupJobs(b, engine);
     registerJobs(b, engine, scheduler, reconcile, runners, options.strategies);
