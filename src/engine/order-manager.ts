@@ -14,6 +14,7 @@ import type { FlexCloseOutcome, FlexClosePlan, FlexCloser } from './flex-close.j
 import type { OrderJournal } from './order-journal.js';
 import {
   classifyPlacementError,
+  reportedPatch,
   stateOfVenueOrder,
   type CancelOutcome,
   type CollateralOrderSpec,
@@ -84,7 +85,20 @@ export class OrderManager {
     } finally {
       journal.end(ids);
     }
+    await this.confirmReportedFills(ids);
     return ids.map((id) => out.get(id) as PlaceOutcome);
+  }
+
+  /**
+   * Orders a reply showed (partly) filled: their deals are fetched now, so positions, the risk
+   * gate and the strategy's onFill need not wait for the next history scan. A failed lookup only
+   * leaves the fill provisional until that scan.
+   */
+  private async confirmReportedFills(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const o = this.d.journal.get(id);
+      if (o !== undefined && o.reportedFilledBase.gt(o.filledBase)) await this.d.resolver.confirmFills(o);
+    }
   }
 
   /**
@@ -128,7 +142,8 @@ export class OrderManager {
     const { journal, store, clock } = this.d;
     const o = journal.mustGet(clientOrderId);
     const oto = v.oto === undefined ? {} : { otoId: v.oto.otoId };
-    const state = journal.move(clientOrderId, stateOfVenueOrder(v), 'placed', { orderId: v.orderId, ...oto, unknownSinceMs: null });
+    const patch = { orderId: v.orderId, ...oto, unknownSinceMs: null, ...reportedPatch(o, v) };
+    const state = journal.move(clientOrderId, stateOfVenueOrder(v), 'placed', patch);
     if (v.oto !== undefined) store.children.setOtoId(clientOrderId, v.oto.otoId, clock.now());
     // Fills the reconciler stored before the orderId was known become ours now.
     store.fills.attribute(v.orderId, o.strategyId, clientOrderId);
@@ -160,7 +175,9 @@ export class OrderManager {
       return store.tx(() => this.applyError(clientOrderId, err));
     }
     journal.end([clientOrderId]);
-    return store.tx(() => this.applyPlaced(clientOrderId, v));
+    const outcome = store.tx(() => this.applyPlaced(clientOrderId, v));
+    await this.confirmReportedFills([clientOrderId]);
+    return outcome;
   }
 
   /**
@@ -177,8 +194,10 @@ export class OrderManager {
     journal.begin([clientOrderId]);
     try {
       const ref = o.orderId !== null ? { market: o.market, orderId: o.orderId } : { market: o.market, clientOrderId };
-      const target = stateOfVenueOrder(await this.d.gateway.cancelOrder(ref)) === 'FILLED' ? 'FILLED' : 'CANCELLED';
-      journal.move(clientOrderId, target, 'cancel confirmed', { unknownSinceMs: null });
+      const v = await this.d.gateway.cancelOrder(ref);
+      const target = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
+      journal.move(clientOrderId, target, 'cancel confirmed', { unknownSinceMs: null, ...reportedPatch(journal.mustGet(clientOrderId), v) });
+      await this.confirmReportedFills([clientOrderId]);
       return { status: target === 'FILLED' ? 'filled' : 'cancelled', clientOrderId };
     } catch (err) {
       return await this.cancelFailed(o, err);

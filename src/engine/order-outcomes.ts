@@ -4,7 +4,7 @@
 import type { Decimal } from '../core/decimal.js';
 import { AmbiguousOutcomeError, AuthError, BotError, ConfigError, InvalidOrderError, InvalidRequestError, NonceError, TransientError } from '../core/errors.js';
 import type { PositionSide, VenueOrder } from '../exchange/gateway.js';
-import type { OrderState } from '../store/types.js';
+import type { OrderPatch, OrderRecord, OrderState } from '../store/index.js';
 import { canTransition } from './order-state.js';
 
 /** A limit order as a strategy asks for it (domain words; amounts on step, prices on tick). */
@@ -53,6 +53,14 @@ export type CancelOutcome =
   | { status: 'pending'; clientOrderId: string; message: string }
   | { status: 'rejected'; clientOrderId: string; code: string; message: string }
   | { status: 'skipped'; clientOrderId: string; state: OrderState | 'missing' };
+
+/**
+ * The filled amount a reply reports, when it is more than the journal already holds: it counts
+ * at once as a provisional fill (positions, risk) until the deals arrive.
+ */
+export function reportedPatch(o: OrderRecord, v: VenueOrder): OrderPatch {
+  return v.filledBase.gt(o.reportedFilledBase) ? { reported: { base: v.filledBase, quote: v.filledQuote } } : {};
+}
 
 /** Local state reported by a venue order reply. */
 export function stateOfVenueOrder(o: VenueOrder): OrderState {

@@ -5,7 +5,8 @@
  */
 import type { FillRecord, OrderRecord, Store } from '../store/index.js';
 import { LIVE_STATES } from './order-state.js';
-import { derivePositions, type Position } from './positions.js';
+import { ZERO } from '../core/decimal.js';
+import { derivePositions, type Position, type PositionFill } from './positions.js';
 
 type ReadStore = Pick<Store, 'orders' | 'fills'>;
 
@@ -26,14 +27,33 @@ export class ReadModels {
     return this.store.fills.recentByStrategy(strategyId, limit);
   }
 
-  /** The strategy's positions, one per market it traded. */
+  /** The strategy's positions, one per market it traded, provisional fills included. */
   positions(strategyId: string): Position[] {
+    const provisional = this.provisionalFills().filter((f) => f.strategyId === strategyId);
+    if (provisional.length > 0) return derivePositions([...this.store.fills.byStrategy(strategyId), ...provisional]);
     return this.cached(strategyId, () => derivePositions(this.store.fills.byStrategy(strategyId)));
   }
 
-  /** Every position (strategies and external fills, `strategyId` null). */
+  /** Every position (strategies and external fills, `strategyId` null), provisional fills included. */
   allPositions(): Position[] {
+    const provisional = this.provisionalFills();
+    if (provisional.length > 0) return derivePositions([...this.store.fills.all(), ...provisional]);
     return this.cached('*', () => derivePositions(this.store.fills.all()));
+  }
+
+  /**
+   * What replies reported filled beyond the deals applied so far, one pseudo-fill per order at
+   * the reply's average price and without fees (the deals, when they arrive, replace it exactly:
+   * the excess shrinks as they are applied). Negative ids: never a venue deal id. Rare and
+   * short-lived, so these bypass the cache.
+   */
+  private provisionalFills(): PositionFill[] {
+    return this.store.orders.listProvisional().flatMap((o, i): PositionFill[] => {
+      const amount = o.reportedFilledBase.minus(o.filledBase);
+      if (amount.lte(0)) return [];
+      const price = o.reportedFilledQuote.div(o.reportedFilledBase);
+      return [{ dealId: -(i + 1), strategyId: o.strategyId, market: o.market, side: o.side, timeMs: o.updatedMs, amount, price, quote: amount.mul(price), fee: ZERO, feeAsset: '' }];
+    });
   }
 
   /**

@@ -17,7 +17,7 @@ import type { OrderRecord, OrderState, Store } from '../store/index.js';
 import type { FillApplier } from './fill-applier.js';
 import type { FlexCloser } from './flex-close.js';
 import type { OrderJournal, OrderPatch } from './order-journal.js';
-import { stateOfVenueOrder } from './order-outcomes.js';
+import { reportedPatch, stateOfVenueOrder } from './order-outcomes.js';
 
 export interface ResolveOptions {
   /** Minimum time an order stays unresolved before a "not found" verdict, ms. Default 30 000. */
@@ -96,6 +96,11 @@ export class Resolver {
     if (ours.length > 0) this.d.fills.apply(ours);
   }
 
+  /** Fetches and applies the deals of one order now (a reply showed it filled); failures are logged. */
+  confirmFills(o: OrderRecord): Promise<void> {
+    return this.historyIfReachable(o);
+  }
+
   /** The order's fills if the venue answers; without them the looks and grace period decide. */
   private async historyIfReachable(o: OrderRecord): Promise<void> {
     try {
@@ -138,7 +143,8 @@ export class Resolver {
     try {
       const v = await this.d.gateway.cancelOrder({ market: o.market, clientOrderId: cid });
       const to = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
-      const s = this.move(cid, to, 'resolved: cancel probe succeeded', { orderId: v.orderId, ...(v.oto === undefined ? {} : { otoId: v.oto.otoId }) });
+      const ids = { orderId: v.orderId, ...(v.oto === undefined ? {} : { otoId: v.oto.otoId }) };
+      const s = this.move(cid, to, 'resolved: cancel probe succeeded', { ...ids, ...reportedPatch(o, v) });
       this.d.store.fills.attribute(v.orderId, o.strategyId, cid);
       return { clientOrderId: cid, verdict: s, evidence: 'cancel probe' };
     } catch (err) {

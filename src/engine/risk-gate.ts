@@ -193,12 +193,22 @@ function checkExit(o: GateOrder, tally: Tally): GateDecision {
   return { ok: true };
 }
 
-/** Worst case (every open order on this side fills too) within the position limit, and the budget. */
-function checkGrowth(o: GateOrder, ex: MarketExposure, rules: MarketRules, snap: RiskSnapshot, tally: Tally): GateDecision {
+/**
+ * The position limit is a hard bound on the venue position: the worst case, where every open
+ * order and protective leg on this side fills too, stays within it. Reducing orders included: a
+ * reducing exit whose position closed meanwhile (a leg executed) would otherwise open the
+ * opposite one.
+ */
+function checkPosition(o: GateOrder, ex: MarketExposure, rules: MarketRules): GateDecision {
   const worst = o.side === 'buy' ? ex.positionBase.plus(ex.openBuyBase).plus(o.amount) : ex.positionBase.minus(ex.openSellBase).minus(o.amount);
   if (worst.abs().gt(rules.maxPositionBase)) {
     return refuse('MAX_POSITION', `worst-case position ${worst.toFixed()} beyond ${rules.maxPositionBase.toFixed()} in ${o.market}`);
   }
+  return { ok: true };
+}
+
+/** The strategy's budget: what it commits with orders that do not reduce a position. */
+function checkBudget(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecision {
   const committed = tally.committed.plus(o.amount.mul(o.price));
   if (committed.gt(snap.strategy.budgetQuote)) {
     return refuse('BUDGET_EXCEEDED', `committed ${committed.toFixed()} above budget ${snap.strategy.budgetQuote.toFixed()}`);
@@ -218,8 +228,10 @@ function checkOne(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecision 
   const exit = o.exit === true ? checkExit(o, tally) : { ok: true as const };
   if (!exit.ok) return exit;
   if (ex.openOrders + 1 > rules.maxOpenOrders) return refuse('MAX_OPEN_ORDERS', `${ex.openOrders} open orders in ${o.market} (max ${rules.maxOpenOrders})`);
-  const growth = reducing ? { ok: true as const } : checkGrowth(o, ex, rules, snap, tally);
-  if (!growth.ok) return growth;
+  const position = checkPosition(o, ex, rules);
+  if (!position.ok) return position;
+  const budget = reducing ? { ok: true as const } : checkBudget(o, snap, tally);
+  if (!budget.ok) return budget;
   tally.accept(o, ex, reducing);
   return { ok: true };
 }

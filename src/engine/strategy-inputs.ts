@@ -15,6 +15,16 @@ import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
 import type { MarketExposure, MarketRules, RiskLimits, RiskSnapshot, TradingState } from './risk-gate.js';
 
+/** Filled so far: the deals applied, or more when a reply already reported more. */
+export function filledOf(o: OrderRecord): Decimal {
+  return Decimal.max(o.filledBase, o.reportedFilledBase);
+}
+
+/** What may still fill. */
+export function remainingOf(o: OrderRecord): Decimal {
+  return Decimal.max(o.amount.minus(filledOf(o)), ZERO);
+}
+
 export function orderView(o: OrderRecord): OrderView {
   return {
     clientOrderId: o.clientOrderId,
@@ -24,8 +34,8 @@ export function orderView(o: OrderRecord): OrderView {
     state: o.state,
     amount: o.amount,
     price: o.price,
-    filled: o.filledBase,
-    remaining: Decimal.max(o.amount.minus(o.filledBase), ZERO),
+    filled: filledOf(o),
+    remaining: remainingOf(o),
     createdMs: o.createdMs,
   };
 }
@@ -49,6 +59,13 @@ export function openFlexInvestments(rows: readonly FlexRecordRow[]): FlexView['i
   return [...byId.values()].filter((i) => !i.closed && i.amount.gt(0)).map(({ closed: _closed, ...i }) => i);
 }
 
+/** Adds what an order (or a leg) could still fill to a market's exposure. */
+function addOpen(e: MarketExposure, side: 'buy' | 'sell', amount: Decimal, orders = 1): void {
+  e.openOrders += orders;
+  if (side === 'buy') e.openBuyBase = e.openBuyBase.plus(amount);
+  else e.openSellBase = e.openSellBase.plus(amount);
+}
+
 export interface StrategyInputsDeps {
   store: Pick<Store, 'orders' | 'children' | 'flex'>;
   read: ReadModels;
@@ -70,29 +87,30 @@ export interface VenueView {
 export class StrategyInputs {
   constructor(private readonly deps: StrategyInputsDeps) {}
 
-  /** Risk inputs for one intent of `strategyId`. Only live orders are read, through the state index. */
+  /**
+   * Risk inputs for one intent of `strategyId`. The market exposure is the bot's venue position
+   * as far as any reply or deal told us (its fills, provisional ones included; fills of orders it
+   * did not place are not its position), plus what every live or UNKNOWN order and every
+   * protective leg of a filled parent could still add.
+   */
   risk(strategyId: string): RiskSnapshot {
     const { store, read } = this.deps;
     const exposure: Record<string, MarketExposure> = {};
     const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
     let committed = ZERO;
     for (const o of store.orders.listByState(LIVE_STATES)) {
-      const e = ex(o.market);
-      const remaining = Decimal.max(o.amount.minus(o.filledBase), ZERO);
-      e.openOrders += 1;
-      if (o.side === 'buy') e.openBuyBase = e.openBuyBase.plus(remaining);
-      else e.openSellBase = e.openSellBase.plus(remaining);
-      if (o.strategyId === strategyId) committed = committed.plus(remaining.mul(o.price));
+      addOpen(ex(o.market), o.side, remainingOf(o));
+      if (o.strategyId === strategyId) committed = committed.plus(remainingOf(o).mul(o.price));
     }
+    for (const leg of this.protectiveLegs()) addOpen(ex(leg.market), leg.side, leg.amount, 0);
     const own: Record<string, Decimal> = {};
     for (const p of read.allPositions()) {
       if (p.strategyId === null) continue;
       const e = ex(p.market);
       e.positionBase = e.positionBase.plus(p.base);
-      if (p.strategyId === strategyId) {
-        own[p.market] = (own[p.market] ?? ZERO).plus(p.base);
-        committed = committed.plus(p.openCost);
-      }
+      if (p.strategyId !== strategyId) continue;
+      own[p.market] = (own[p.market] ?? ZERO).plus(p.base);
+      committed = committed.plus(p.openCost);
     }
     return {
       tradingState: this.deps.tradingState(),
@@ -102,6 +120,21 @@ export class StrategyInputs {
       strategy: { id: strategyId, quarantined: false, budgetQuote: this.deps.budgets.get(strategyId) ?? ZERO, committedQuote: committed, positionBase: own },
       equity: this.deps.equity(),
     };
+  }
+
+  /**
+   * Protective legs that could still execute: one per filled (or reported filled) parent, on the
+   * opposite side, sized to what the parent filled. A stop-loss and a take-profit are one OCO:
+   * at most one of them executes, so they count once.
+   */
+  private protectiveLegs(): { market: string; side: 'buy' | 'sell'; amount: Decimal }[] {
+    const { store } = this.deps;
+    const parents = new Set(store.children.live().filter((c) => c.state === 'armed' || c.state === 'active').map((c) => c.parentClientOrderId));
+    return [...parents].flatMap((cid) => {
+      const p = store.orders.get(cid);
+      if (p === undefined || filledOf(p).isZero()) return [];
+      return [{ market: p.market, side: p.side === 'buy' ? ('sell' as const) : ('buy' as const), amount: filledOf(p) }];
+    });
   }
 
   /** The data of `strategyId`'s next context. */

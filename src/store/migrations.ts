@@ -128,6 +128,13 @@ export const MIGRATIONS: readonly string[] = [
      WHERE name = 'executedHistory.endDate';
    UPDATE checkpoints SET name = 'flex.newestCreatedMs', value = CAST(CAST(value AS INTEGER) * 1000 AS TEXT)
      WHERE name = 'flexHistory.createdAt';`,
+  // 4: what placement and cancel replies reported filled, so positions and risk count a fill the
+  // venue already confirmed before its deals arrive; `provisional` marks rows where it exceeds
+  // the deals applied so far (a partial index keeps that lookup cheap).
+  `ALTER TABLE orders ADD COLUMN reported_filled_base TEXT NOT NULL DEFAULT '0';
+   ALTER TABLE orders ADD COLUMN reported_filled_quote TEXT NOT NULL DEFAULT '0';
+   ALTER TABLE orders ADD COLUMN provisional INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX orders_provisional ON orders (provisional) WHERE provisional = 1;`,
 ];
 
 /** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */

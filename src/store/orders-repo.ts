@@ -25,6 +25,8 @@ interface OrderRow {
   oto_id: number | null;
   reason: string | null;
   filled_base: string;
+  reported_filled_base: string;
+  reported_filled_quote: string;
   created_ms: number;
   updated_ms: number;
   unknown_since_ms: number | null;
@@ -51,6 +53,8 @@ function toRecord(r: OrderRow): OrderRecord {
     otoId: r.oto_id,
     reason: r.reason,
     filledBase: dec(r.filled_base),
+    reportedFilledBase: dec(r.reported_filled_base),
+    reportedFilledQuote: dec(r.reported_filled_quote),
     createdMs: r.created_ms,
     updatedMs: r.updated_ms,
     unknownSinceMs: r.unknown_since_ms,
@@ -81,6 +85,8 @@ export interface OrderPatch {
   otoId?: number | null;
   reason?: string | null;
   filledBase?: Decimal;
+  /** What a reply reported filled; the caller passes it only when it grew. */
+  reported?: { base: Decimal; quote: Decimal };
   unknownSinceMs?: number | null;
   resolveLooks?: number;
 }
@@ -179,6 +185,11 @@ export class OrdersRepository {
     return (this.db.prepare('SELECT * FROM orders ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(toRecord);
   }
 
+  /** Orders whose reported fill exceeds the deals applied so far (provisional fills). */
+  listProvisional(): OrderRecord[] {
+    return (this.db.prepare('SELECT * FROM orders WHERE provisional = 1 ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(toRecord);
+  }
+
   /** Count of orders per state. */
   countByState(): Record<string, number> {
     const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state').all() as { state: string; n: number }[];
@@ -219,6 +230,11 @@ export class OrdersRepository {
       sets.push('filled_base = @filledBase');
       params['filledBase'] = toWire(patch.filledBase);
     }
+    if (patch.reported !== undefined) {
+      sets.push('reported_filled_base = @reportedBase', 'reported_filled_quote = @reportedQuote');
+      params['reportedBase'] = toWire(patch.reported.base);
+      params['reportedQuote'] = toWire(patch.reported.quote);
+    }
     if (patch.unknownSinceMs !== undefined) {
       sets.push('unknown_since_ms = @unknownSinceMs');
       params['unknownSinceMs'] = patch.unknownSinceMs;
@@ -228,6 +244,15 @@ export class OrdersRepository {
       params['resolveLooks'] = patch.resolveLooks;
     }
     this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
+    if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(clientOrderId);
+  }
+
+  /** Decimal strings do not compare in SQL: the flag is decided here, after either amount moved. */
+  private refreshProvisional(clientOrderId: string): void {
+    const o = this.get(clientOrderId);
+    if (o === undefined) return;
+    const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
+    this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, clientOrderId);
   }
 
   history(clientOrderId: string): OrderEventRecord[] {

@@ -56,6 +56,12 @@ export interface OrderRecord {
   reason: string | null;
   /** Base amount filled: the sum of this order's distinct fills (derived, kept in step with them). */
   filledBase: Decimal;
+  /**
+   * The largest filled amount a placement or cancel reply reported (base and quote). Until the
+   * deals arrive, what exceeds `filledBase` counts as a provisional fill in positions and risk.
+   */
+  reportedFilledBase: Decimal;
+  reportedFilledQuote: Decimal;
   createdMs: number;
   updatedMs: number;
   /** When the order became UNKNOWN (ms), for the resolver's grace period. */
