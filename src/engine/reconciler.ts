@@ -1,6 +1,6 @@
 /**
- * The reconciliation loop body (design.md section 3): executed-history scan → conditional
- * listing diff → resolve unknown outcomes. The daemon runs `reconcileOnce()` at start-up before
+ * The reconciliation loop body (design.md section 3): conditional listing → executed-history
+ * scan → diff of that listing against the legs still live → resolve unknown outcomes. The daemon runs `reconcileOnce()` at start-up before
  * any strategy tick (and refuses to trade if it throws), then on its schedule.
  *
  * The history checkpoint (the fixed anchor of the last complete scan, ms) moves only in the
@@ -9,7 +9,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { dec, toWire } from '../core/decimal.js';
-import type { ExchangeGateway, Fill, FillPage } from '../exchange/gateway.js';
+import type { ConditionalRecord, ExchangeGateway, Fill, FillPage } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';
@@ -76,10 +76,27 @@ export interface ReconcilerDeps {
   resolver: Resolver;
 }
 
+/** Writes one conditional-diff event to the store (inside the caller's transaction). */
+function recordConditionalEvent(store: Store, e: ConditionalEvent, now: number): void {
+  if (e.type === 'leg_active') {
+    store.children.update(e.childId, { state: 'active', orderId: e.orderId, ocoId: e.ocoId }, now);
+    const c = store.children.all().find((x) => x.id === e.childId);
+    if (c !== undefined) store.fills.attribute(e.orderId, c.strategyId, c.parentClientOrderId);
+  } else if (e.type === 'child_cancelled') {
+    store.children.update(e.childId, { state: 'cancelled' }, now);
+  } else if (e.type === 'leg_missing') {
+    store.children.update(e.childId, { state: 'missing' }, now);
+    store.alerts.add('protective_leg_missing', e.parentClientOrderId, e.reason, now);
+  }
+  // leg_triggered is informational: the leg stays active until its fill arrives through the scan.
+}
+
 export class Reconciler {
   private readonly overlapMs: number;
   private readonly applyChunk: number;
   private running: Promise<ReconcileReport> | undefined;
+  /** Child id → consecutive passes that found the leg neither listed nor filled. */
+  private readonly missingLooks = new Map<number, number>();
 
   constructor(
     private readonly d: ReconcilerDeps,
@@ -158,29 +175,43 @@ export class Reconciler {
     return out;
   }
 
-  /** Diffs the conditional listing against our children and records the events. */
-  async conditionalOnce(): Promise<ConditionalEvent[]> {
+  /**
+   * The conditional listing of the markets our live protective legs are in, or null when there
+   * are none. Read BEFORE the history scan: a leg that executes after this listing is still in
+   * it, and one that executed before it has its deal in the scan that follows, so a leg that
+   * executed can never look "missing" (a leg absent from the listing with no deal was cancelled
+   * or lost). The scan settles executed legs before the listing is diffed.
+   */
+  private async listProtective(): Promise<ConditionalRecord[] | null> {
     const views = this.childViews();
-    if (views.length === 0) return [];
-    const markets = [...new Set(views.map((v) => v.parent.market))].sort();
-    const events = diffConditional(views, await this.d.gateway.protectiveOrders(markets));
+    if (views.length === 0) return null;
+    return this.d.gateway.protectiveOrders([...new Set(views.map((v) => v.parent.market))].sort());
+  }
+
+  /**
+   * A leg is declared missing only when two passes in a row found it neither listed nor filled:
+   * the second look absorbs a venue that lists or reports an execution a moment late.
+   */
+  private confirmMissing(events: ConditionalEvent[]): ConditionalEvent[] {
+    const flagged = new Set<number>();
+    const out = events.filter((e) => {
+      if (e.type !== 'leg_missing') return true;
+      flagged.add(e.childId);
+      const looks = (this.missingLooks.get(e.childId) ?? 0) + 1;
+      this.missingLooks.set(e.childId, looks);
+      return looks >= 2;
+    });
+    for (const id of [...this.missingLooks.keys()]) if (!flagged.has(id)) this.missingLooks.delete(id);
+    return out;
+  }
+
+  /** Diffs a listing against the children still live after the scan, and records the events. */
+  private applyListing(listing: readonly ConditionalRecord[]): ConditionalEvent[] {
+    const events = this.confirmMissing(diffConditional(this.childViews(), listing));
     const { store, clock, logger } = this.d;
     const now = clock.now();
     store.tx(() => {
-      for (const e of events) {
-        if (e.type === 'leg_active') {
-          store.children.update(e.childId, { state: 'active', orderId: e.orderId, ocoId: e.ocoId }, now);
-          const c = store.children.all().find((x) => x.id === e.childId);
-          if (c !== undefined) store.fills.attribute(e.orderId, c.strategyId, c.parentClientOrderId);
-        } else if (e.type === 'leg_triggered') {
-          // Informational: the leg stays active until its fill arrives through the history scan.
-        } else if (e.type === 'child_cancelled') {
-          store.children.update(e.childId, { state: 'cancelled' }, now);
-        } else {
-          store.children.update(e.childId, { state: 'missing' }, now);
-          store.alerts.add('protective_leg_missing', e.parentClientOrderId, e.reason, now);
-        }
-      }
+      for (const e of events) recordConditionalEvent(store, e, now);
     });
     for (const e of events) {
       if (e.type === 'leg_missing') logger.error({ parent: e.parentClientOrderId, reason: e.reason }, 'ALERT: protective leg missing');
@@ -191,8 +222,9 @@ export class Reconciler {
 
   private async pass(): Promise<ReconcileReport> {
     const startedMs = this.d.clock.now();
+    const listing = await this.listProtective();
     const scan = await this.scanOnce();
-    const conditional = await this.conditionalOnce();
+    const conditional = listing === null ? [] : this.applyListing(listing);
     const resolved = await this.d.resolver.resolveAll();
     const unresolved = this.d.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
     const finishedMs = this.d.clock.now();

@@ -42,11 +42,13 @@ describe('Reconciler with a fake venue', () => {
     expect(e.reconciler.lastReconciledMs()).toBe(clock.now());
   });
 
-  it('a filled collateral parent without any listed protective leg raises a protective_leg_missing alert', async () => {
+  it('a filled collateral parent without any listed protective leg raises a protective_leg_missing alert on the second look', async () => {
     const { e, g } = setup();
     g.place = () => 'fill';
     const o = await e.orders.placeCollateralOrder('s', { market: 'BTC_PERP', side: 'buy', amount: d('1'), price: d('100'), stopLoss: d('90') });
     expect(o).toMatchObject({ status: 'placed', state: 'FILLED' });
+    expect((await e.reconciler.reconcileOnce()).conditional).toEqual([]);
+    expect(e.store.alerts.list('protective_leg_missing')).toHaveLength(0);
     const r = await e.reconciler.reconcileOnce();
     expect(r.conditional).toEqual([expect.objectContaining({ type: 'leg_missing', parentClientOrderId: o.clientOrderId })]);
     expect(e.store.alerts.list('protective_leg_missing')).toHaveLength(1);
