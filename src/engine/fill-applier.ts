@@ -72,6 +72,7 @@ export class FillApplier {
       price: c.price,
       orderId: c.orderId,
       parentFilled: parent.filledBase,
+      parentPrice: parent.price,
     };
   }
 
@@ -176,6 +177,10 @@ export class FillApplier {
         return;
       case 'leg_filled':
         return this.legFilled(e.childId, e.parentClientOrderId, e.orderId, now);
+      case 'leg_fill_unattributed':
+        store.alerts.add('leg_fill_unattributed', `deal ${e.dealId}`, `a protective leg of one of ${e.parents.join(', ')}`, now);
+        this.logger.error({ dealId: e.dealId, parents: e.parents }, 'ALERT: a protective leg fill could belong to several positions; held unattributed');
+        return;
       case 'order_id_conflict':
         store.alerts.add('order_id_conflict', e.clientOrderId, `deal ${e.dealId}: orderId ${e.seen}, known ${e.known}`, now);
         this.logger.error({ ...e }, 'ALERT: fill carries our clientOrderId with another orderId');

@@ -5,9 +5,10 @@
  *
  * Matching: by venue orderId first, then by our clientOrderId (learning the orderId), then by a
  * known protective-leg orderId, then (legs fill between two listings, and legs carry no
- * clientOrderId) by an expected leg: same market, opposite side of a filled collateral parent
- * whose legs are not settled, and no larger than the parent's filled amount (legs are sized to
- * it). Anything else is an external fill (recorded, owned by nobody).
+ * clientOrderId) by the one leg that could have made it: same market, opposite side of a filled
+ * collateral parent whose legs are not settled, no larger than the parent's filled amount (legs
+ * are sized to it), and at a price that leg executes at. A deal several parents' legs could have
+ * made is held as unattributed and raised; anything else is an external fill (owned by nobody).
  */
 import { ZERO, type Decimal } from '../../core/decimal.js';
 import type { Fill } from '../../exchange/gateway.js';
@@ -39,6 +40,8 @@ export interface LegView {
   orderId: number | null;
   /** Base filled on the parent so far; a leg exists on the venue only once this is > 0. */
   parentFilled: Decimal;
+  /** The parent's limit price: a stop-loss executes beyond it, at a loss. */
+  parentPrice: Decimal;
 }
 
 export interface FillsKernelInput {
@@ -54,7 +57,9 @@ export type FillEvent =
   | { type: 'order_filled_base'; clientOrderId: string; filledBase: Decimal; to: OrderState | null }
   | { type: 'overfill'; clientOrderId: string; filledBase: Decimal; amount: Decimal }
   | { type: 'leg_filled'; childId: number; parentClientOrderId: string; orderId: number }
-  | { type: 'order_id_conflict'; clientOrderId: string; known: number; seen: number; dealId: number };
+  | { type: 'order_id_conflict'; clientOrderId: string; known: number; seen: number; dealId: number }
+  /** A deal that more than one parent's protective leg could have made: recorded, owned by no parent. */
+  | { type: 'leg_fill_unattributed'; dealId: number; parents: string[] };
 
 function toRecord(d: Fill, strategyId: string | null, owner: string | null): FillRecord {
   return {
@@ -84,74 +89,137 @@ export function stateAfterFills(state: OrderState, filled: Decimal, amount: Deci
   return null;
 }
 
+/** What one batch learned so far: ids, filled amounts, legs settled. Mutated while deals are matched. */
+class Batch {
+  readonly byOrderId: Map<number, OrderView>;
+  readonly filled = new Map<string, Decimal>();
+  readonly touched: OrderView[] = [];
+  readonly legsByOrderId = new Map<number, LegView>();
+  readonly openLegs: LegView[];
+
+  constructor(readonly input: FillsKernelInput) {
+    this.byOrderId = new Map(input.ordersByOrderId);
+    for (const l of input.legs) if (l.orderId !== null) this.legsByOrderId.set(l.orderId, l);
+    this.openLegs = input.legs.filter((l) => l.orderId === null);
+  }
+
+  addFilled(o: OrderView, amount: Decimal): void {
+    if (!this.filled.has(o.clientOrderId)) this.touched.push(o);
+    this.filled.set(o.clientOrderId, this.filledOf(o.clientOrderId, o.filledBase).plus(amount));
+  }
+
+  filledOf(clientOrderId: string, stored: Decimal): Decimal {
+    return this.filled.get(clientOrderId) ?? stored;
+  }
+
+  /** A leg's parent is decided: its other legs can no longer execute. */
+  settleParent(parentClientOrderId: string): void {
+    for (let i = this.openLegs.length - 1; i >= 0; i--) {
+      if (this.openLegs[i]?.parentClientOrderId === parentClientOrderId) this.openLegs.splice(i, 1);
+    }
+  }
+}
+
+/** Our order named by the deal: by venue orderId, else by clientOrderId (learning the orderId). */
+function matchOrder(b: Batch, d: Fill, events: FillEvent[]): OrderView | undefined {
+  const byId = b.byOrderId.get(d.orderId);
+  if (byId !== undefined || d.clientOrderId === '') return byId;
+  const byCid = b.input.ordersByClientId.get(d.clientOrderId);
+  if (byCid === undefined) return undefined;
+  if (byCid.orderId !== null && byCid.orderId !== d.orderId) {
+    events.push({ type: 'order_id_conflict', clientOrderId: byCid.clientOrderId, known: byCid.orderId, seen: d.orderId, dealId: d.dealId });
+    return undefined;
+  }
+  if (byCid.orderId === null) {
+    events.push({ type: 'order_id_learned', clientOrderId: byCid.clientOrderId, orderId: d.orderId });
+    b.byOrderId.set(d.orderId, byCid);
+  }
+  return byCid;
+}
+
+/**
+ * Could this leg have made this deal? A take-profit is a plain limit order: it executes at its
+ * price or better. A stop-loss executes at a loss: below the parent's price for a long (sell
+ * leg), above it for a short. The two regions do not overlap, so a price names one leg of a
+ * parent. Legs are sized to the parent's filled amount, so a larger deal is not the leg's.
+ */
+function plausibleLeg(b: Batch, l: LegView, d: Fill): boolean {
+  const parentFilled = b.filledOf(l.parentClientOrderId, l.parentFilled);
+  if (l.market !== d.market || l.side !== d.side || parentFilled.lte(0) || d.amount.gt(parentFilled)) return false;
+  const sell = l.side === 'sell';
+  if (l.kind === 'take_profit') return sell ? d.price.gte(l.price) : d.price.lte(l.price);
+  return sell ? d.price.lt(l.parentPrice) : d.price.gt(l.parentPrice);
+}
+
+type LegGuess = { leg: LegView } | { ambiguous: LegView[] } | undefined;
+
+/**
+ * A deal of a leg whose venue id we never learned (it executed between two listings): credited
+ * to a leg only when exactly one parent's leg could have made it; several candidates are held
+ * as unattributed and raised, never credited to a guess.
+ */
+function guessLeg(b: Batch, d: Fill): LegGuess {
+  const candidates = b.openLegs.filter((l) => plausibleLeg(b, l, d));
+  const parents = new Set(candidates.map((l) => l.parentClientOrderId));
+  if (parents.size === 0) return undefined;
+  if (parents.size > 1) return { ambiguous: candidates };
+  const leg = candidates.find((l) => l.kind === 'take_profit') ?? (candidates[0] as LegView);
+  b.settleParent(leg.parentClientOrderId);
+  b.legsByOrderId.set(d.orderId, leg);
+  return { leg };
+}
+
+function legOf(b: Batch, d: Fill): LegGuess {
+  const known = b.legsByOrderId.get(d.orderId);
+  if (known !== undefined) return { leg: known };
+  // Legs carry no clientOrderId: a deal with one belongs to an order, not a leg.
+  return d.clientOrderId === '' ? guessLeg(b, d) : undefined;
+}
+
+/** The events of one deal: ours (an order or a leg), held as unattributed, or external. */
+function matchDeal(b: Batch, d: Fill): FillEvent[] {
+  const events: FillEvent[] = [];
+  const order = matchOrder(b, d, events);
+  if (order !== undefined) {
+    b.addFilled(order, d.amount);
+    return [...events, { type: 'fill', fill: toRecord(d, order.strategyId, order.clientOrderId) }];
+  }
+  const guess = legOf(b, d);
+  if (guess !== undefined && 'leg' in guess) {
+    const { leg } = guess;
+    events.push({ type: 'fill', fill: toRecord(d, leg.strategyId, leg.parentClientOrderId) });
+    events.push({ type: 'leg_filled', childId: leg.childId, parentClientOrderId: leg.parentClientOrderId, orderId: d.orderId });
+    return events;
+  }
+  if (guess !== undefined) {
+    // The position stays right when every candidate is one strategy's: the fill is its, owned by no parent.
+    const strategies = new Set(guess.ambiguous.map((l) => l.strategyId));
+    const strategyId = strategies.size === 1 ? (guess.ambiguous[0] as LegView).strategyId : null;
+    const parents = [...new Set(guess.ambiguous.map((l) => l.parentClientOrderId))];
+    return [...events, { type: 'fill', fill: toRecord(d, strategyId, null) }, { type: 'leg_fill_unattributed', dealId: d.dealId, parents }];
+  }
+  return [...events, { type: 'fill', fill: toRecord(d, null, null) }];
+}
+
+/** Each touched order's new filled amount, state, and an overfill alarm. */
+function foldFilled(b: Batch): FillEvent[] {
+  return b.touched.flatMap((o): FillEvent[] => {
+    const f = b.filled.get(o.clientOrderId) ?? ZERO;
+    const out: FillEvent[] = [{ type: 'order_filled_base', clientOrderId: o.clientOrderId, filledBase: f, to: stateAfterFills(o.state, f, o.amount) }];
+    if (f.gt(o.amount)) out.push({ type: 'overfill', clientOrderId: o.clientOrderId, filledBase: f, amount: o.amount });
+    return out;
+  });
+}
+
 /** Applies deals (any order, possibly with duplicates) oldest first; returns events. */
 export function applyDeals(input: FillsKernelInput, deals: readonly Fill[]): FillEvent[] {
-  const events: FillEvent[] = [];
+  const b = new Batch(input);
   const seen = new Set<number>();
-  const byOrderId = new Map(input.ordersByOrderId);
-  const filled = new Map<string, Decimal>();
-  const touched: OrderView[] = [];
-  const legsByOrderId = new Map<number, LegView>();
-  for (const l of input.legs) if (l.orderId !== null) legsByOrderId.set(l.orderId, l);
-  const openLegs = input.legs.filter((l) => l.orderId === null);
-
-  const sorted = [...deals].sort((a, b) => a.timeMs - b.timeMs || a.dealId - b.dealId);
-  for (const d of sorted) {
+  const events: FillEvent[] = [];
+  for (const d of [...deals].sort((x, y) => x.timeMs - y.timeMs || x.dealId - y.dealId)) {
     if (input.knownDealIds.has(d.dealId) || seen.has(d.dealId)) continue;
     seen.add(d.dealId);
-    let order = byOrderId.get(d.orderId);
-    if (order === undefined && d.clientOrderId !== '') {
-      const byCid = input.ordersByClientId.get(d.clientOrderId);
-      if (byCid !== undefined) {
-        if (byCid.orderId !== null && byCid.orderId !== d.orderId) {
-          events.push({ type: 'order_id_conflict', clientOrderId: byCid.clientOrderId, known: byCid.orderId, seen: d.orderId, dealId: d.dealId });
-        } else {
-          order = byCid;
-          if (byCid.orderId === null) {
-            events.push({ type: 'order_id_learned', clientOrderId: byCid.clientOrderId, orderId: d.orderId });
-            byOrderId.set(d.orderId, byCid);
-          }
-        }
-      }
-    }
-    if (order !== undefined) {
-      events.push({ type: 'fill', fill: toRecord(d, order.strategyId, order.clientOrderId) });
-      if (!filled.has(order.clientOrderId)) touched.push(order);
-      filled.set(order.clientOrderId, (filled.get(order.clientOrderId) ?? order.filledBase).plus(d.amount));
-      continue;
-    }
-    let leg = legsByOrderId.get(d.orderId);
-    if (leg === undefined && d.clientOrderId === '') {
-      // Only a leg whose parent has filled (before or earlier in this batch) can have executed,
-      // and a leg is sized to the parent's filled amount: a larger deal is someone else's trade.
-      const i = openLegs.findIndex((l) => {
-        const parentFilled = filled.get(l.parentClientOrderId) ?? l.parentFilled;
-        return l.market === d.market && l.side === d.side && parentFilled.gt(0) && d.amount.lte(parentFilled);
-      });
-      if (i >= 0) {
-        const parent = openLegs[i] as LegView;
-        // Both legs of that parent are now decided. The take-profit is a plain limit order: it
-        // executes at its price or better. A deal there is the take-profit; any other price is the
-        // stop (a stop-limit whose limit the venue may set away from the activation price).
-        const siblings = openLegs.filter((l) => l.parentClientOrderId === parent.parentClientOrderId);
-        const atOrBetter = (l: LegView): boolean => (l.side === 'sell' ? d.price.gte(l.price) : d.price.lte(l.price));
-        leg = siblings.find((l) => l.kind === 'take_profit' && atOrBetter(l)) ?? siblings.find((l) => l.kind === 'stop_loss') ?? parent;
-        for (const s of siblings) openLegs.splice(openLegs.indexOf(s), 1);
-        legsByOrderId.set(d.orderId, leg);
-      }
-    }
-    if (leg !== undefined) {
-      events.push({ type: 'fill', fill: toRecord(d, leg.strategyId, leg.parentClientOrderId) });
-      events.push({ type: 'leg_filled', childId: leg.childId, parentClientOrderId: leg.parentClientOrderId, orderId: d.orderId });
-      continue;
-    }
-    events.push({ type: 'fill', fill: toRecord(d, null, null) });
+    events.push(...matchDeal(b, d));
   }
-  for (const o of touched) {
-    const f = filled.get(o.clientOrderId) ?? ZERO;
-    const to = stateAfterFills(o.state, f, o.amount);
-    events.push({ type: 'order_filled_base', clientOrderId: o.clientOrderId, filledBase: f, to });
-    if (f.gt(o.amount)) events.push({ type: 'overfill', clientOrderId: o.clientOrderId, filledBase: f, amount: o.amount });
-  }
-  return events;
+  return [...events, ...foldFilled(b)];
 }

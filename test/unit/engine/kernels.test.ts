@@ -64,8 +64,8 @@ describe('fills kernel: given state, when deals, then events', () => {
 
   it('an unlisted leg fill (no clientOrderId) is matched to the expected leg by market, side and take-profit price', () => {
     const legs = [
-      { childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null, parentFilled: d('1') },
-      { childId: 2, kind: 'take_profit' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('110'), orderId: null, parentFilled: d('1') },
+      { childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null, parentFilled: d('1'), parentPrice: d('100') },
+      { childId: 2, kind: 'take_profit' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('110'), orderId: null, parentFilled: d('1'), parentPrice: d('100') },
     ];
     const e = applyDeals(input([], [], legs), [deal(1, 42, '', '1', 'sell', '110')]);
     expect(e).toContainEqual({ type: 'leg_filled', childId: 2, parentClientOrderId: 'p-1', orderId: 42 });
@@ -75,22 +75,25 @@ describe('fills kernel: given state, when deals, then events', () => {
 
   it('an unlisted take-profit filling at a better price is still the take-profit; a deal larger than the parent fill is not a leg', () => {
     const legs = [
-      { childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null, parentFilled: d('1') },
-      { childId: 2, kind: 'take_profit' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('110'), orderId: null, parentFilled: d('1') },
+      { childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null, parentFilled: d('1'), parentPrice: d('100') },
+      { childId: 2, kind: 'take_profit' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('110'), orderId: null, parentFilled: d('1'), parentPrice: d('100') },
     ];
     expect(applyDeals(input([], [], legs), [deal(1, 42, '', '0.5', 'sell', '112')])).toContainEqual({ type: 'leg_filled', childId: 2, parentClientOrderId: 'p-1', orderId: 42 });
-    expect(applyDeals(input([], [], legs), [deal(1, 42, '', '1', 'sell', '109.9')])).toContainEqual({ type: 'leg_filled', childId: 1, parentClientOrderId: 'p-1', orderId: 42 });
+    // A stop whose limit the venue set away from its trigger still executes at a loss (below the parent's 100).
+    expect(applyDeals(input([], [], legs), [deal(1, 42, '', '1', 'sell', '99.9')])).toContainEqual({ type: 'leg_filled', childId: 1, parentClientOrderId: 'p-1', orderId: 42 });
+    // Between the entry and the take-profit neither leg executes: a sell there is someone else's.
+    expect(applyDeals(input([], [], legs), [deal(1, 46, '', '1', 'sell', '105')])).toEqual([expect.objectContaining({ type: 'fill', fill: expect.objectContaining({ strategyId: null }) })]);
     // A manual sell of 3 on the same market cannot be a leg sized to a parent fill of 1.
     const manual = applyDeals(input([], [], legs), [deal(1, 43, '', '3', 'sell', '110')]);
     expect(manual).toEqual([expect.objectContaining({ type: 'fill', fill: expect.objectContaining({ strategyId: null }) })]);
     // Buy-side legs (closing a short) mirror it: the take-profit fills at its price or lower.
     const short = legs.map((l) => ({ ...l, side: 'buy' as const, price: l.kind === 'stop_loss' ? d('110') : d('90') }));
     expect(applyDeals(input([], [], short), [deal(1, 44, '', '1', 'buy', '89')])).toContainEqual({ type: 'leg_filled', childId: 2, parentClientOrderId: 'p-1', orderId: 44 });
-    expect(applyDeals(input([], [], short), [deal(1, 45, '', '1', 'buy', '95')])).toContainEqual({ type: 'leg_filled', childId: 1, parentClientOrderId: 'p-1', orderId: 45 });
+    expect(applyDeals(input([], [], short), [deal(1, 45, '', '1', 'buy', '100.5')])).toContainEqual({ type: 'leg_filled', childId: 1, parentClientOrderId: 'p-1', orderId: 45 });
   });
 
   it('a leg of a parent that has not filled cannot have executed: such a fill stays external', () => {
-    const legs = [{ childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null, parentFilled: d('0') }];
+    const legs = [{ childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'p-1', strategyId: 's', market: 'BTC_USDT', side: 'sell' as const, price: d('90'), orderId: null, parentFilled: d('0'), parentPrice: d('100') }];
     const e = applyDeals(input([], [], legs), [deal(1, 42, '', '1', 'sell', '89')]);
     expect(e).toEqual([expect.objectContaining({ type: 'fill', fill: expect.objectContaining({ strategyId: null }) })]);
     // ...unless the parent fills earlier in the same batch

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { ConditionalLeg, ConditionalRecord } from '../../../src/exchange/gateway.js';
+import { applyDeals } from '../../../src/engine/kernels/fills.js';
 import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
 
@@ -66,5 +67,33 @@ describe('a protective leg executing during a reconciliation pass', () => {
       ['take_profit', 'filled'],
     ]);
     expect(e.store.fills.byOrderId(9002).map((f) => f.ownerClientOrderId)).toEqual([o.clientOrderId]);
+  });
+});
+
+describe('leg fills with two bracketed positions in one market', () => {
+  const parent = { strategyId: 's', market: 'BTC_PERP', side: 'sell' as const, orderId: null, parentFilled: dec('1'), parentPrice: dec('60000') };
+  const legs = [
+    { ...parent, childId: 1, kind: 'stop_loss' as const, parentClientOrderId: 'a', price: dec('59000') },
+    { ...parent, childId: 2, kind: 'take_profit' as const, parentClientOrderId: 'a', price: dec('61000') },
+    { ...parent, childId: 3, kind: 'stop_loss' as const, parentClientOrderId: 'b', price: dec('59500') },
+    { ...parent, childId: 4, kind: 'take_profit' as const, parentClientOrderId: 'b', price: dec('60500') },
+  ];
+  const input = { ordersByOrderId: new Map(), ordersByClientId: new Map(), legs, knownDealIds: new Set<number>() };
+  const deal = (dealId: number, price: string) => ({
+    dealId, orderId: 9000 + dealId, clientOrderId: '', market: 'BTC_PERP', side: 'sell' as const, role: 'maker' as const,
+    timeMs: 1, amount: dec('1'), price: dec(price), quote: dec(price), fee: dec('0'),
+  });
+
+  it("a take-profit fill of one is that one's take-profit, never the other's stop-loss", () => {
+    const events = applyDeals(input, [deal(1, '60600')]);
+    expect(events).toContainEqual({ type: 'leg_filled', childId: 4, parentClientOrderId: 'b', orderId: 9001 });
+    expect(events.filter((e) => e.type === 'leg_filled')).toHaveLength(1);
+  });
+
+  it('a deal either parent could have made is held unattributed (its strategy keeps the position) and raised', () => {
+    const events = applyDeals(input, [deal(2, '61200')]);
+    expect(events.filter((e) => e.type === 'leg_filled')).toEqual([]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'fill', fill: expect.objectContaining({ strategyId: 's', ownerClientOrderId: null }) }));
+    expect(events).toContainEqual({ type: 'leg_fill_unattributed', dealId: 2, parents: ['a', 'b'] });
   });
 });
