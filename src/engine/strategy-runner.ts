@@ -206,8 +206,9 @@ export class StrategyRunner {
     decisions.forEach((d, i) => {
       const o = orders[i];
       if (o === undefined) return;
-      if (d.ok) accepted.push(o.postOnly === undefined ? { market: o.market, side: o.side, amount: o.amount, price: o.price } : { market: o.market, side: o.side, amount: o.amount, price: o.price, postOnly: o.postOnly });
-      else this.refuse(d, `limit ${o.side} ${o.market}`);
+      if (!d.ok) return this.refuse(d, `limit ${o.side} ${o.market}`);
+      const spec: LimitOrderSpec = { market: o.market, side: o.side, amount: o.amount, price: o.price };
+      accepted.push(o.postOnly === undefined ? spec : { ...spec, postOnly: o.postOnly });
     });
     if (accepted.length === 0) return;
     const outcomes = await this.o.orders.placeLimitOrders(this.id, accepted);
