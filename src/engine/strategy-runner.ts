@@ -11,6 +11,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { roundToTick, truncateToStep, type Decimal } from '../core/decimal.js';
+import type { Side } from '../core/orders.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { BufferedState, buildContext, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
@@ -64,7 +65,7 @@ function rules(snap: RiskSnapshot, market: string): MarketRules | undefined {
 }
 
 /** Rounds an order to the market: amount truncated to step, price by side to tick. */
-export function normalise<T extends { market: string; side: 'buy' | 'sell'; amount: Decimal; price: Decimal }>(o: T, r: MarketRules | undefined): T {
+export function normalise<T extends { market: string; side: Side; amount: Decimal; price: Decimal }>(o: T, r: MarketRules | undefined): T {
   if (r === undefined) return o;
   return { ...o, amount: truncateToStep(o.amount, r.step), price: roundToTick(o.price, r.tick, o.side) };
 }

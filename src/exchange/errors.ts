@@ -16,6 +16,7 @@ import {
   type FieldErrors,
   type InvalidOrderKind,
 } from '../core/errors.js';
+import { isRecord } from '../core/records.js';
 import type { HttpResponse } from './transport.js';
 
 /** What the classifier needs to know about the call. */
@@ -70,10 +71,6 @@ export function tryParseJson(text: string): { ok: true; value: unknown } | { ok:
   } catch {
     return { ok: false };
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function readFieldErrors(v: unknown): Record<string, string[]> {

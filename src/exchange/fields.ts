@@ -6,12 +6,9 @@
 import { BadResponseError } from '../core/errors.js';
 import { decFromJsonNumber, tryDec, type Decimal } from '../core/decimal.js';
 import { isSafeId } from '../core/ids.js';
+import { isRecord } from '../core/records.js';
 
 export type Json = unknown;
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function typeName(v: unknown): string {
   if (v === null) return 'null';

@@ -13,7 +13,8 @@
 import { Decimal } from '../core/decimal.js';
 import type { Account } from './account.js';
 import type { Market } from './market.js';
-import type { Position, PositionSide, Side } from './types.js';
+import type { Side } from '../core/orders.js';
+import type { Position, PositionSide } from './types.js';
 
 /** Margin per unit at `price`, rounded up to 18 places so products stay exact. */
 export function marginPerUnit(market: Market, price: Decimal): Decimal {

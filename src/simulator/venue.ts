@@ -24,7 +24,8 @@ import { cancelRest, fillResting, takeAtPlacement, type MatchContext } from './m
 import type { AccountOptions, MarketOptions } from './options.js';
 import { checkAgainstState, checkPlacement, lockFor, positionSideFor } from './order-rules.js';
 import { Prng } from './prng.js';
-import type { PositionSide, PriceSpan, Side, SimOrder } from './types.js';
+import type { Side } from '../core/orders.js';
+import type { PositionSide, PriceSpan, SimOrder } from './types.js';
 
 /** A limit order request after shape validation (strings already parsed). */
 export interface PlaceInput {

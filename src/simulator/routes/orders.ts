@@ -3,7 +3,7 @@ import { isValidClientOrderId } from '../../core/ids.js';
 import { isRecord } from '../../core/records.js';
 import { SimHttpError, validation } from '../errors.js';
 import { FieldReader } from '../validate.js';
-import type { Side } from '../types.js';
+import type { Side } from '../../core/orders.js';
 import type { PlaceInput } from '../venue.js';
 import { orderWire } from '../wire.js';
 import type { PrivateHandler } from './types.js';

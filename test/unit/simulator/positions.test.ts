@@ -3,7 +3,8 @@ import { dec } from '../../../src/core/decimal.js';
 import { Account } from '../../../src/simulator/account.js';
 import { Market } from '../../../src/simulator/market.js';
 import { applyPositionFill } from '../../../src/simulator/positions.js';
-import type { PositionSide, Side } from '../../../src/simulator/types.js';
+import type { Side } from '../../../src/core/orders.js';
+import type { PositionSide } from '../../../src/simulator/types.js';
 
 const PERP = { name: 'BTC_PERP', startPrice: '100', tick: '0.01', step: '0.001', volatility: '0' };
 
