@@ -3,8 +3,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * The dependency rule of design.md section 2, as data: for each layer, the layers it must not
- * import. `main.ts`, `daemon/` and `cli/` wire concrete parts together and are unrestricted.
+ * The dependency rule (docs/architecture.md section 2), as data: for each layer, the layers it
+ * must not import. `main.ts`, `daemon/` and `cli/` wire concrete parts together and are unrestricted.
  */
 const layers = {
   core: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'cli', 'main', 'daemon'],
@@ -103,9 +103,9 @@ export default tseslint.config(
         {
           paths: [{ name: 'decimal.js', message: 'Import Decimal from src/core/decimal.ts.' }],
           patterns: [
-            { group: bannedPatterns(banned), message: `design.md section 2: ${layer} must not import this layer.` },
+            { group: bannedPatterns(banned), message: `docs/architecture.md section 2: ${layer} must not import this layer.` },
             ...(extraPatterns[/** @type {keyof typeof extraPatterns} */ (layer)]
-              ? [{ group: extraPatterns[/** @type {keyof typeof extraPatterns} */ (layer)], message: 'design.md section 2: the engine uses exchange/gateway only.' }]
+              ? [{ group: extraPatterns[/** @type {keyof typeof extraPatterns} */ (layer)], message: 'docs/architecture.md section 2: the engine uses exchange/gateway only.' }]
               : []),
           ],
         },
@@ -128,7 +128,7 @@ export default tseslint.config(
             {
               // gitignore semantics: a file is re-included only if its folder is not excluded.
               group: ['**/src/*', '!**/src/strategy-api', '**/src/*/**', '!**/src/strategy-api/index.js'],
-              message: 'design.md section 2: strategies import only the author surface, src/strategy-api/index.js.',
+              message: 'docs/architecture.md section 2: strategies import only the author surface, src/strategy-api/index.js.',
             },
           ],
         },
