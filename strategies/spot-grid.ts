@@ -17,7 +17,7 @@
  * Params: `market`, `levels` (per side, 1..20), `spacingPct` (decimal string, per level),
  * `orderAmount` (base per order, decimal string), `postOnly` (default true).
  */
-import { Decimal, defineStrategy, intents, p, z, type IntentInput, type StrategyContext } from '../src/strategy-api/index.js';
+import { Decimal, defineStrategy, intents, p, z, type IntentInput, type Side, type StrategyContext } from '../src/strategy-api/index.js';
 
 export const spotGridParams = z.strictObject({
   market: p.market(),
@@ -65,7 +65,7 @@ export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[
   levels.forEach((lvl, i) => {
     if (lvl.minus(price).abs().lt((levels[nearest] ?? lvl).minus(price).abs())) nearest = i;
   });
-  const orders: { market: string; side: 'buy' | 'sell'; amount: Decimal; price: Decimal; postOnly: boolean }[] = [];
+  const orders: { market: string; side: Side; amount: Decimal; price: Decimal; postOnly: boolean }[] = [];
   levels.forEach((lvl, i) => {
     if (i === nearest) return;
     const taken = mine.some((o) => o.price.minus(lvl).abs().lte(halfGap));

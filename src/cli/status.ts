@@ -80,6 +80,12 @@ export function buildStatus(dataDir: string): Record<string, Json> {
   }
 }
 
+function creditLine(c: Record<string, Json> | null): string {
+  if (c === null) return 'never checked';
+  if (c['active'] !== true) return 'no active loan';
+  return `${String(c['amount'])} ${String(c['asset'])}, LTV ${String(c['currentLtv'])} (margin call ${String(c['marginCallLtv'])})`;
+}
+
 function printText(st: Record<string, Json>): void {
   const out: string[] = [];
   const o = st['orders'] as { byState: Record<string, number>; unresolved: Json[] };
@@ -102,8 +108,7 @@ function printText(st: Record<string, Json>): void {
   }
   const fl = st['flex'] as { earnings: Record<string, string>; disabled: string | null };
   out.push(`Flex earnings: ${Object.entries(fl.earnings).map(([c, v]) => `${v} ${c}`).join(', ') || 'none'}${fl.disabled === null ? '' : ' (job disabled)'}`);
-  const c = st['credit'] as Record<string, Json> | null;
-  out.push(`Credit line: ${c === null ? 'never checked' : c['active'] === true ? `${String(c['amount'])} ${String(c['asset'])}, LTV ${String(c['currentLtv'])} (margin call ${String(c['marginCallLtv'])})` : 'no active loan'}`);
+  out.push(`Credit line: ${creditLine(st['credit'] as Record<string, Json> | null)}`);
   out.push(`Last reconciliation: ${String(st['reconciledAt'] ?? 'never')}`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -3,6 +3,7 @@
  * prices, fees and PnL are `Decimal` from parse to store, and strings on the wire and on disk.
  */
 import { Decimal as BaseDecimal } from 'decimal.js';
+import type { Side } from './orders.js';
 
 /**
  * decimal.js clone with 60 significant digits and no exponent notation in `toString()` for any
@@ -67,7 +68,7 @@ export function truncateToStep(amount: Decimal, step: Decimal): Decimal {
  * Rounds a price to the tick, by side: a buy rounds down (never pay more than asked), a sell
  * rounds up (never sell for less than asked).
  */
-export function roundToTick(price: Decimal, tick: Decimal, side: 'buy' | 'sell'): Decimal {
+export function roundToTick(price: Decimal, tick: Decimal, side: Side): Decimal {
   if (tick.lte(0)) throw new RangeError('tick must be > 0');
   const q = price.div(tick);
   return (side === 'buy' ? q.floor() : q.ceil()).mul(tick);

@@ -61,7 +61,17 @@ export class CreditJob {
     const now = clock.now();
     if (!s.active) {
       store.tx(() =>
-        store.credit.record({ atMs: now, active: false, asset: null, amount: null, totalFunding: null, currentLtv: null, initialLtv: null, marginCallLtv: null, liquidationLtv: null }),
+        store.credit.record({
+          atMs: now,
+          active: false,
+          asset: null,
+          amount: null,
+          totalFunding: null,
+          currentLtv: null,
+          initialLtv: null,
+          marginCallLtv: null,
+          liquidationLtv: null,
+        }),
       );
       this.maybeResume('no active loan');
       return { active: false };

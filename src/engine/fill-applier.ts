@@ -7,7 +7,8 @@ import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { Fill } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
-import type { ChildRecord, FillRecord, OrderRecord, OrderState, Store } from '../store/index.js';
+import type { OrderState } from '../core/orders.js';
+import type { ChildRecord, FillRecord, OrderRecord, Store } from '../store/index.js';
 import { applyDeals, type FillEvent, type LegView, type OrderView } from './kernels/fills.js';
 import type { OrderJournal } from './order-journal.js';
 

@@ -4,13 +4,14 @@
 import type { Decimal } from '../core/decimal.js';
 import { AmbiguousOutcomeError, AuthError, BotError, ConfigError, InvalidOrderError, InvalidRequestError, NonceError, TransientError } from '../core/errors.js';
 import type { PositionSide, VenueOrder } from '../exchange/gateway.js';
-import type { OrderPatch, OrderRecord, OrderState } from '../store/index.js';
+import type { OrderState, Side } from '../core/orders.js';
+import type { OrderPatch, OrderRecord } from '../store/index.js';
 import { canTransition } from './order-state.js';
 
 /** A limit order as a strategy asks for it (domain words; amounts on step, prices on tick). */
 export interface LimitOrderSpec {
   market: string;
-  side: 'buy' | 'sell';
+  side: Side;
   /** Base amount. */
   amount: Decimal;
   /** Limit price in quote. */

@@ -14,10 +14,7 @@
  *   with reason `lost`, and such an order still receives its fills).
  * FILLED, CANCELLED, REJECTED: terminal.
  */
-import type { OrderState } from '../store/types.js';
-
-export type { OrderState } from '../store/types.js';
-export { ORDER_STATES } from '../store/types.js';
+import type { OrderState } from '../core/orders.js';
 
 const LEGAL: Readonly<Record<OrderState, readonly OrderState[]>> = {
   PENDING: ['OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELLED', 'REJECTED', 'UNKNOWN'],

@@ -11,6 +11,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { roundToTick, truncateToStep, type Decimal } from '../core/decimal.js';
+import type { Side } from '../core/orders.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { BufferedState, buildContext, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
@@ -64,7 +65,7 @@ function rules(snap: RiskSnapshot, market: string): MarketRules | undefined {
 }
 
 /** Rounds an order to the market: amount truncated to step, price by side to tick. */
-export function normalise<T extends { market: string; side: 'buy' | 'sell'; amount: Decimal; price: Decimal }>(o: T, r: MarketRules | undefined): T {
+export function normalise<T extends { market: string; side: Side; amount: Decimal; price: Decimal }>(o: T, r: MarketRules | undefined): T {
   if (r === undefined) return o;
   return { ...o, amount: truncateToStep(o.amount, r.step), price: roundToTick(o.price, r.tick, o.side) };
 }
@@ -206,8 +207,9 @@ export class StrategyRunner {
     decisions.forEach((d, i) => {
       const o = orders[i];
       if (o === undefined) return;
-      if (d.ok) accepted.push(o.postOnly === undefined ? { market: o.market, side: o.side, amount: o.amount, price: o.price } : { market: o.market, side: o.side, amount: o.amount, price: o.price, postOnly: o.postOnly });
-      else this.refuse(d, `limit ${o.side} ${o.market}`);
+      if (!d.ok) return this.refuse(d, `limit ${o.side} ${o.market}`);
+      const spec: LimitOrderSpec = { market: o.market, side: o.side, amount: o.amount, price: o.price };
+      accepted.push(o.postOnly === undefined ? spec : { ...spec, postOnly: o.postOnly });
     });
     if (accepted.length === 0) return;
     const outcomes = await this.o.orders.placeLimitOrders(this.id, accepted);

@@ -16,7 +16,7 @@
 import { BadResponseError, BotError, type AmbiguousOutcomeError } from '../core/errors.js';
 import { BatchStoppedError, chunkFailed, stoppedItems } from './bulk.js';
 import { readPrivateError, refusalError, type CallContext, type VenueErrorBody } from './errors.js';
-import { isRecord } from './fields.js';
+import { isRecord } from '../core/records.js';
 import type { BulkItemResult, VenueOrder } from './gateway.js';
 import { parseOrder } from './parse.js';
 import { mismatchedField, placementIdentity } from './reply-match.js';

@@ -11,7 +11,7 @@
  * - gateway `{"message":"..."}`
  */
 import type { FieldErrors } from '../core/errors.js';
-import { isRecord } from './fields.js';
+import { isRecord } from '../core/records.js';
 
 /** A venue error object, in any of the shapes the service sends. */
 export interface VenueErrorBody {

@@ -11,6 +11,7 @@
 import { BadResponseError } from '../core/errors.js';
 import { ZERO, decFromJsonNumber, tryDec, type Decimal } from '../core/decimal.js';
 import { isSafeId } from '../core/ids.js';
+import { isRecord } from '../core/records.js';
 
 export type Json = unknown;
 
@@ -22,10 +23,6 @@ export const MAX_TIME_MS = Date.UTC(2200, 0, 1);
 const MAX_DECIMAL_CHARS = 100;
 /** JSON numbers at or beyond this print in exponent notation and are no plausible amount. */
 const MAX_JSON_MONEY = 1e21;
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function typeName(v: unknown): string {
   if (v === null) return 'null';

@@ -11,8 +11,9 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { AmbiguousOutcomeError, BotError, InvalidRequestError } from '../core/errors.js';
+import type { Side } from '../core/orders.js';
 
-export type Side = 'buy' | 'sell';
+export type { Side } from '../core/orders.js';
 export type PositionSide = 'LONG' | 'SHORT' | 'BOTH';
 
 /**

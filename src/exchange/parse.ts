@@ -24,7 +24,8 @@ import type {
   VenueOrder,
   VenueOrderStatus,
 } from './gateway.js';
-import { Reader, isRecord } from './fields.js';
+import { isRecord } from '../core/records.js';
+import { Reader } from './fields.js';
 
 /** Venue status spellings (spec + live) → normalised status. */
 export function normaliseStatus(raw: string): VenueOrderStatus | undefined {

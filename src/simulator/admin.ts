@@ -10,6 +10,7 @@
  *   POST /_sim/accounts {apiKey?, apiSecret?, balances?, flex?, loan?, hedgeMode?}  → {apiKey, apiSecret}
  * Errors: 400 `{error: message}`; a refused caller gets 403 or 415 `{error: reason}` (admin-guard.ts).
  */
+import { isRecord } from '../core/records.js';
 import type { AccountOptions, FaultOptions } from './options.js';
 import type { RouteResult } from './routes/types.js';
 import type { Truth } from './truth.js';
@@ -27,57 +28,72 @@ export interface AdminOps {
 }
 
 function obj(body: unknown): Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return isRecord(body) ? body : {};
 }
 
 function bad(message: string): RouteResult {
   return { status: 400, body: { error: message } };
 }
 
-export function handleAdmin(ops: AdminOps, method: string, path: string, query: URLSearchParams, rawBody: string): RouteResult {
-  let body: Record<string, unknown> = {};
-  if (method === 'POST' && rawBody !== '') {
-    try {
-      body = obj(JSON.parse(rawBody));
-    } catch {
-      return bad('body must be JSON');
-    }
-  }
+function ok(body: unknown): RouteResult {
+  return { status: 200, body };
+}
+
+type AdminRoute = (ops: AdminOps, body: Record<string, unknown>, query: URLSearchParams) => RouteResult;
+
+function setPrice(ops: AdminOps, body: Record<string, unknown>): RouteResult {
+  const { market, price } = body;
+  if (typeof market !== 'string' || typeof price !== 'string') return bad('market and price (decimal string) are required');
+  ops.setPrice(market, price);
+  return ok(ops.prices());
+}
+
+function step(ops: AdminOps, body: Record<string, unknown>): RouteResult {
+  const n = body['n'] ?? 1;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return bad('n must be a non-negative integer');
+  ops.step(n);
+  return ok(ops.prices());
+}
+
+function advance(ops: AdminOps, body: Record<string, unknown>): RouteResult {
+  const ms = body['ms'];
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return bad('ms must be a non-negative number');
+  ops.advance(ms);
+  return ok(ops.prices());
+}
+
+/** `METHOD path` → handler. */
+const ROUTES: Readonly<Record<string, AdminRoute>> = {
+  'GET /_sim/truth': (ops, _body, query) => ok(ops.truth(query.get('apiKey') ?? undefined)),
+  'GET /_sim/markets': (ops) => ok(ops.prices()),
+  'POST /_sim/price': setPrice,
+  'POST /_sim/step': step,
+  'POST /_sim/advance': advance,
+  'GET /_sim/faults': (ops) => ok(ops.faults()),
+  'POST /_sim/faults': (ops, body) => {
+    ops.setFaults(obj(body['faults']) as FaultOptions);
+    return ok(ops.faults());
+  },
+  'POST /_sim/accounts': (ops, body) => ok(ops.createAccount(body as Partial<AccountOptions>)),
+};
+
+/** A POST body as an object; a JSON value that is not an object counts as empty. */
+function parseBody(method: string, rawBody: string): Record<string, unknown> | undefined {
+  if (method !== 'POST' || rawBody === '') return {};
   try {
-    const route = `${method} ${path}`;
-    switch (route) {
-      case 'GET /_sim/truth':
-        return { status: 200, body: ops.truth(query.get('apiKey') ?? undefined) };
-      case 'GET /_sim/markets':
-        return { status: 200, body: ops.prices() };
-      case 'POST /_sim/price': {
-        const { market, price } = body;
-        if (typeof market !== 'string' || typeof price !== 'string') return bad('market and price (decimal string) are required');
-        ops.setPrice(market, price);
-        return { status: 200, body: ops.prices() };
-      }
-      case 'POST /_sim/step': {
-        const n = body['n'] ?? 1;
-        if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return bad('n must be a non-negative integer');
-        ops.step(n);
-        return { status: 200, body: ops.prices() };
-      }
-      case 'POST /_sim/advance': {
-        const ms = body['ms'];
-        if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return bad('ms must be a non-negative number');
-        ops.advance(ms);
-        return { status: 200, body: ops.prices() };
-      }
-      case 'GET /_sim/faults':
-        return { status: 200, body: ops.faults() };
-      case 'POST /_sim/faults':
-        ops.setFaults(obj(body['faults']) as FaultOptions);
-        return { status: 200, body: ops.faults() };
-      case 'POST /_sim/accounts':
-        return { status: 200, body: ops.createAccount(body as Partial<AccountOptions>) };
-      default:
-        return { status: 404, body: { error: 'no such admin route' } };
-    }
+    return obj(JSON.parse(rawBody));
+  } catch {
+    return undefined;
+  }
+}
+
+export function handleAdmin(ops: AdminOps, method: string, path: string, query: URLSearchParams, rawBody: string): RouteResult {
+  const body = parseBody(method, rawBody);
+  if (body === undefined) return bad('body must be JSON');
+  const route = ROUTES[`${method} ${path}`];
+  if (route === undefined) return { status: 404, body: { error: 'no such admin route' } };
+  try {
+    return route(ops, body, query);
   } catch (err) {
     return bad(err instanceof Error ? err.message : String(err));
   }

@@ -134,12 +134,16 @@ export function runOcos(ctx: MatchContext, accounts: Iterable<Account>, market: 
       const executed = executeLeg(ctx, account, market, legs, span, timeMs);
       if (executed === undefined) continue;
       rec.active = false;
-      for (const other of [legs.stop, legs.tp]) {
-        if (other !== undefined && other !== executed && other.status === 'NEW') {
-          other.status = 'CANCELLED';
-          other.mtimeMs = timeMs;
-        }
-      }
+      cancelOtherLeg(legs, executed, timeMs);
     }
+  }
+}
+
+/** One leg executed: the other one, still resting, is cancelled (the "one cancels other"). */
+function cancelOtherLeg(legs: OcoLegs, executed: SimOrder, timeMs: number): void {
+  for (const other of [legs.stop, legs.tp]) {
+    if (other === undefined || other === executed || other.status !== 'NEW') continue;
+    other.status = 'CANCELLED';
+    other.mtimeMs = timeMs;
   }
 }

@@ -11,8 +11,9 @@
  * (steps one by one, or one jump after idle time: venue.ts).
  */
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SystemClock } from '../core/clock.js';
+import { SystemClock, type Clock } from '../core/clock.js';
 import { toWire } from '../core/decimal.js';
 import type { AdminOps } from './admin.js';
 import { Faults } from './faults.js';
@@ -78,10 +79,8 @@ function generatedKeyPair(): KeyPair {
   return { apiKey: randomBytes(16).toString('hex'), apiSecret: randomBytes(32).toString('hex') };
 }
 
-/** Starts the venue and resolves once it listens. */
-export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
-  const clock = options.clock ?? new SystemClock();
-  const seed = options.seed ?? 1;
+/** The venue with its accounts: the configured ones, or one generated and funded. */
+function createVenue(options: SimulatorOptions, clock: Clock, seed: number): { venue: Venue; defaultAccount: KeyPair } {
   const venue = new Venue(clock, seed, options.markets ?? defaultMarkets(), options.stepMs ?? 1000, options.maxWalkSteps);
   const accounts = options.accounts ?? [];
   if (accounts.length === 0) {
@@ -91,11 +90,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
   const first = [...venue.accounts.values()][0];
   if (first === undefined) throw new Error('simulator: no account');
-  const defaultAccount: KeyPair = { apiKey: first.apiKey, apiSecret: first.apiSecret };
-  const faults = new Faults(seed, options.faults ?? {});
-  const limiter = new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+  return { venue, defaultAccount: { apiKey: first.apiKey, apiSecret: first.apiSecret } };
+}
 
-  const ops: AdminOps = {
+/** The in-process operations behind the handle and the admin routes; each catches up first. */
+function adminOps(venue: Venue, faults: Faults, defaultAccount: KeyPair): AdminOps {
+  return {
     truth(apiKey) {
       venue.catchUp();
       const account = venue.accounts.get(apiKey ?? defaultAccount.apiKey);
@@ -120,29 +120,47 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return pair;
     },
   };
+}
 
+/** Listens on `host:port` (0 = ephemeral) and resolves with the bound port. */
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** The host part of the base URL: IPv6 in brackets, and loopback when listening on every interface. */
+function urlHost(host: string): string {
+  if (host.includes(':')) return `[${host}]`;
+  return host === '0.0.0.0' ? '127.0.0.1' : host;
+}
+
+/** Starts the venue and resolves once it listens. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
+  const clock = options.clock ?? new SystemClock();
+  const seed = options.seed ?? 1;
+  const { venue, defaultAccount } = createVenue(options, clock, seed);
+  const faults = new Faults(seed, options.faults ?? {});
+  const ops = adminOps(venue, faults, defaultAccount);
   const server = createSimServer({
     venue,
     clock,
-    limiter,
+    limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
     faults,
     admin: options.admin === true ? ops : undefined,
     routeContext: { venue, options: { flatHistoryWithMarket: options.flatHistoryWithMarket ?? false } },
     logger: options.logger,
   });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const port = await listen(server, options.port ?? 0, host);
   options.logger?.info({ port }, 'simulator listening');
   return {
-    baseUrl: `http://${urlHost}:${port}`,
+    baseUrl: `http://${urlHost(host)}:${port}`,
     port,
     defaultAccount,
     truth: ops.truth,

@@ -47,29 +47,30 @@ export class Market {
   private replayIndex = 0;
 
   constructor(opts: MarketOptions, seed: number) {
-    const [stock, money] = opts.name.split('_');
-    if (stock === undefined || money === undefined || stock === '') throw new RangeError(`bad market name ${opts.name}`);
+    const assets = assetsOf(opts);
     this.name = opts.name;
-    this.isPerp = money === 'PERP';
-    this.stock = opts.stock ?? stock;
-    this.money = opts.money ?? (this.isPerp ? 'USDT' : money);
-    this.tick = dec(opts.tick);
-    this.step = dec(opts.step);
-    this.minAmount = dec(opts.minAmount ?? opts.step);
-    this.minTotal = dec(opts.minTotal ?? '5.05');
-    this.makerFee = dec(opts.makerFee ?? '0.001');
-    this.takerFee = dec(opts.takerFee ?? '0.001');
+    this.stock = assets.stock;
+    this.money = assets.money;
+    this.isPerp = assets.isPerp;
+    const rules = rulesOf(opts);
+    this.tick = rules.tick;
+    this.step = rules.step;
+    this.minAmount = rules.minAmount;
+    this.minTotal = rules.minTotal;
+    this.makerFee = rules.makerFee;
+    this.takerFee = rules.takerFee;
+    this.takerDepth = rules.takerDepth;
+    this.leverage = rules.leverage;
+    this.maxLeverage = rules.maxLeverage;
+    this.available = rules.available;
+    this.indexName = opts.indexName;
+    this.brackets = opts.brackets;
     this.drift = new Decimal(opts.drift ?? '0');
     this.volatility = dec(opts.volatility ?? '0.0005');
     this.volumePerStep = dec(opts.volumePerStep ?? '1');
-    this.takerDepth = opts.takerDepth === undefined ? undefined : dec(opts.takerDepth);
-    this.leverage = new Decimal(opts.leverage ?? 10);
-    this.maxLeverage = opts.maxLeverage ?? 100;
-    this.indexName = opts.indexName;
-    this.brackets = opts.brackets;
-    this.available = opts.available ?? true;
-    this.pricePrng = Prng.derive(seed, `price:${opts.pricePath ?? opts.name}`);
-    this.jumpPrng = Prng.derive(seed, `jump:${opts.pricePath ?? opts.name}`);
+    const path = opts.pricePath ?? opts.name;
+    this.pricePrng = Prng.derive(seed, `price:${path}`);
+    this.jumpPrng = Prng.derive(seed, `jump:${path}`);
     this.volumePrng = Prng.derive(seed, `volume:${opts.name}`);
     this.replay = opts.priceFile === undefined ? undefined : readPriceFile(opts.priceFile);
     this.price = this.replay?.[0] ?? dec(opts.startPrice);
@@ -171,6 +172,30 @@ export class Market {
     if (this.price.gt(this.high)) this.high = this.price;
     if (this.price.lt(this.low)) this.low = this.price;
   }
+}
+
+/** Stock and money assets from the name `<STOCK>_<MONEY>` unless given; a `_PERP` market settles in USDT. */
+function assetsOf(opts: MarketOptions): { stock: string; money: string; isPerp: boolean } {
+  const [stock, money] = opts.name.split('_');
+  if (stock === undefined || money === undefined || stock === '') throw new RangeError(`bad market name ${opts.name}`);
+  const isPerp = money === 'PERP';
+  return { stock: opts.stock ?? stock, money: opts.money ?? (isPerp ? 'USDT' : money), isPerp };
+}
+
+/** Trading rules with the defaults documented in options.ts. */
+function rulesOf(opts: MarketOptions) {
+  return {
+    tick: dec(opts.tick),
+    step: dec(opts.step),
+    minAmount: dec(opts.minAmount ?? opts.step),
+    minTotal: dec(opts.minTotal ?? '5.05'),
+    makerFee: dec(opts.makerFee ?? '0.001'),
+    takerFee: dec(opts.takerFee ?? '0.001'),
+    takerDepth: opts.takerDepth === undefined ? undefined : dec(opts.takerDepth),
+    leverage: new Decimal(opts.leverage ?? 10),
+    maxLeverage: opts.maxLeverage ?? 100,
+    available: opts.available ?? true,
+  };
 }
 
 function readPriceFile(file: string): Decimal[] {

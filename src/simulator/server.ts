@@ -10,7 +10,7 @@ import { handleAdmin, type AdminOps } from './admin.js';
 import { adminRefusal } from './admin-guard.js';
 import { authenticate } from './auth.js';
 import { SimHttpError, badRequest, notFound, rateLimited } from './errors.js';
-import type { Faults } from './faults.js';
+import type { FaultPlan, Faults } from './faults.js';
 import { poolOf, type RateLimiter } from './rate-limit.js';
 import { balance, creditLine, flexClose, flexHistory } from './routes/account.js';
 import { executedHistory, conditionalList } from './routes/history.js';
@@ -18,6 +18,11 @@ import { bulk, cancel, collateralLimit } from './routes/orders.js';
 import { futures, ping } from './routes/public.js';
 import type { PrivateHandler, RouteContext, RouteResult } from './routes/types.js';
 import type { Venue } from './venue.js';
+
+const PUBLIC: Record<string, (venue: Venue) => unknown> = {
+  '/api/v4/public/ping': () => ping(),
+  '/api/v4/public/futures': (venue) => futures(venue),
+};
 
 const PRIVATE: Record<string, PrivateHandler> = {
   '/api/v4/order/bulk': bulk,
@@ -137,44 +142,58 @@ function handleAdminRequest(deps: ServerDeps, req: IncomingMessage, res: ServerR
   send(res, r.status, JSON.stringify(r.body));
 }
 
+/** A public endpoint answers GET without auth; a private one answers a signed POST. */
+type Endpoint = { kind: 'public'; run: (venue: Venue) => unknown } | { kind: 'private'; handler: PrivateHandler };
+
+/** The endpoint at `path` for `method`; undefined (404) for an unknown path or the wrong method. */
+function endpointOf(path: string, method: string): Endpoint | undefined {
+  const run = PUBLIC[path];
+  if (run !== undefined) return method === 'GET' ? { kind: 'public', run } : undefined;
+  const handler = PRIVATE[path];
+  return handler !== undefined && method === 'POST' ? { kind: 'private', handler } : undefined;
+}
+
 /** Runs a public or (authenticated) private endpoint; an error answer becomes the result. */
-function route(deps: ServerDeps, req: IncomingMessage, path: string, handler: PrivateHandler | undefined, raw: string): RouteResult {
+function route(deps: ServerDeps, req: IncomingMessage, path: string, endpoint: Endpoint, raw: string): RouteResult {
   const { venue } = deps;
   try {
-    if (handler === undefined) return { status: 200, body: path === '/api/v4/public/ping' ? ping() : futures(venue) };
+    if (endpoint.kind === 'public') return { status: 200, body: endpoint.run(venue) };
     const auth = authenticate(venue.accounts, path, req.headers, raw, venue.nowMs());
-    return handler(deps.routeContext, auth.account, auth.body);
+    return endpoint.handler(deps.routeContext, auth.account, auth.body);
   } catch (err) {
     if (!(err instanceof SimHttpError)) throw err;
     return err.raw === undefined ? { status: err.status, body: err.body } : { status: err.status, body: err };
   }
 }
 
-async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, path: string, raw: string): Promise<void> {
-  const { venue, clock } = deps;
-  const method = req.method ?? 'GET';
-  const isPublic = path === '/api/v4/public/ping' || path === '/api/v4/public/futures';
-  const handler = PRIVATE[path];
-  if ((!isPublic && handler === undefined) || (isPublic && method !== 'GET') || (!isPublic && method !== 'POST')) {
-    return sendError(res, notFound());
-  }
-  if (!deps.limiter.allow(poolOf(path), venue.nowMs())) return sendError(res, rateLimited());
+/** The faults that answer before the request is applied (after any latency); true when one did. */
+async function answeredBefore(deps: ServerDeps, res: ServerResponse, plan: FaultPlan): Promise<boolean> {
+  if (plan.latencyMs > 0) await deps.clock.sleep(plan.latencyMs);
+  if (plan.error5xx) send(res, 500, JSON.stringify({ error: ['Internal server error.'] }));
+  else if (plan.rate429) sendError(res, rateLimited());
+  else return false;
+  return true;
+}
 
-  const plan = deps.faults.plan(path);
-  if (plan.latencyMs > 0) await clock.sleep(plan.latencyMs);
-  if (plan.error5xx) return send(res, 500, JSON.stringify({ error: ['Internal server error.'] }));
-  if (plan.rate429) return sendError(res, rateLimited());
-
-  venue.catchUp();
-  const result = route(deps, req, path, handler, raw);
-
+/** Sends the result, or what the fault plan makes of the answer of an applied request. */
+function answer(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, path: string, plan: FaultPlan, result: RouteResult): void {
   if (plan.drop === 'reset') {
     req.socket.destroy();
     return;
   }
   if (plan.drop === 'hang') return; // never answered; close() destroys the socket
-  const json = result.body instanceof SimHttpError ? undefined : JSON.stringify(result.body);
-  if (plan.malformed && json !== undefined) return send(res, 200, deps.faults.brokenBody(path, json));
   if (result.body instanceof SimHttpError) return sendError(res, result.body);
+  const json = JSON.stringify(result.body) as string | undefined;
+  if (plan.malformed && json !== undefined) return send(res, 200, deps.faults.brokenBody(path, json));
   send(res, result.status, json ?? 'null');
+}
+
+async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResponse, path: string, raw: string): Promise<void> {
+  const endpoint = endpointOf(path, req.method ?? 'GET');
+  if (endpoint === undefined) return sendError(res, notFound());
+  if (!deps.limiter.allow(poolOf(path), deps.venue.nowMs())) return sendError(res, rateLimited());
+  const plan = deps.faults.plan(path);
+  if (await answeredBefore(deps, res, plan)) return;
+  deps.venue.catchUp();
+  answer(deps, req, res, path, plan, route(deps, req, path, endpoint, raw));
 }

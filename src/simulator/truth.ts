@@ -119,7 +119,12 @@ export function truthOf(venue: Venue, account: Account): Truth {
       margin: toWire(p.margin),
       realisedPnl: toWire(p.realisedPnl),
     })),
-    deals: { count: account.deals.length, ids: account.deals.map((d) => d.id), byMarket, list: account.deals.map((d) => ({ ...dealWire(d), market: d.market })) },
+    deals: {
+      count: account.deals.length,
+      ids: account.deals.map((d) => d.id),
+      byMarket,
+      list: account.deals.map((d) => ({ ...dealWire(d), market: d.market })),
+    },
     flex: {
       investments: account.flex.map((i) => ({
         planId: i.planId,

@@ -3,8 +3,8 @@
  * Venue words (stock, money, left, deal*) are used on purpose: this is the venue's own model.
  */
 import type { Decimal } from '../core/decimal.js';
+import type { Side } from '../core/orders.js';
 
-export type Side = 'buy' | 'sell';
 export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELLED';
 export type PositionSide = 'LONG' | 'SHORT' | 'BOTH';
 

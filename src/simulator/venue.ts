@@ -13,7 +13,7 @@
  * What a jump gives up is the step-by-step detail inside the gap: partial fills of several steps
  * become one fill, and an order the path touched only briefly may fill more than the walk would.
  */
-import { Decimal, dec, isMultipleOf } from '../core/decimal.js';
+import { Decimal, dec } from '../core/decimal.js';
 import type { Clock } from '../core/clock.js';
 import { Account } from './account.js';
 import { createOto, onParentTerminal, runOcos } from './conditional.js';
@@ -22,9 +22,10 @@ import { DAY_MS, earnDaily, openInvestment } from './flex.js';
 import { Market } from './market.js';
 import { cancelRest, fillResting, takeAtPlacement, type MatchContext } from './matching.js';
 import type { AccountOptions, MarketOptions } from './options.js';
-import { marginPerUnit } from './positions.js';
+import { checkAgainstState, checkPlacement, lockFor, positionSideFor } from './order-rules.js';
 import { Prng } from './prng.js';
-import type { PositionSide, PriceSpan, Side, SimOrder } from './types.js';
+import type { Side } from '../core/orders.js';
+import type { PositionSide, PriceSpan, SimOrder } from './types.js';
 
 /** A limit order request after shape validation (strings already parsed). */
 export interface PlaceInput {
@@ -173,40 +174,29 @@ export class Venue implements MatchContext {
   place(account: Account, input: PlaceInput): SimOrder {
     const m = this.markets.get(input.market);
     if (m === undefined || !m.available) throw validation({ market: ['Market is not available'] }, 31);
-    if (input.kind === 'spot' && m.isPerp) throw validation({ market: ['Market is not available'] }, 31);
-    if (input.rpi && input.ioc) throw validation({ rpi: ['RPI order cannot be used with IOC.'] }, 37);
-    if (input.postOnly && input.ioc) throw validation({ ioc: ['ioc cannot be used together with postOnly.'] }, 37);
-    if (!isMultipleOf(input.amount, m.step)) throw validation({ amount: [`Amount must be a multiple of ${m.step.toFixed()}.`] }, 32);
-    if (input.amount.lt(m.minAmount)) throw validation({ amount: [`Amount must be greater than or equal to ${m.minAmount.toFixed()}.`] }, 32);
-    if (!isMultipleOf(input.price, m.tick)) throw validation({ price: [`Price must be a multiple of ${m.tick.toFixed()}.`] }, 33);
-    if (input.amount.mul(input.price).lt(m.minTotal)) {
-      throw validation({ total: [`Total (amount * price) is less than ${m.minTotal.toFixed()}`] });
-    }
-    this.checkProtection(m, input);
-    const positionSide = this.positionSideFor(account, m, input);
-    if (input.clientOrderId !== '') {
-      const dup = account.openOrdersOn(m.name).some((o) => o.clientOrderId === input.clientOrderId);
-      if (dup) throw validation({ clientOrderId: ['This client order id is already used by the current account.'] }, 36);
-    }
-    const takes = input.side === 'buy' ? input.price.gte(m.price) : input.price.lte(m.price);
-    if ((input.postOnly || input.rpi) && takes) throw business(13, { postOnly: ['Post only order would be executed immediately.'] });
-    const maxFee = Decimal.max(m.makerFee, m.takerFee);
-    let lockAsset: string;
-    let lockPerUnit: Decimal;
-    if (input.kind === 'collateral') {
-      lockAsset = m.money;
-      lockPerUnit = marginPerUnit(m, input.price).plus(input.price.mul(maxFee));
-    } else if (input.side === 'buy') {
-      lockAsset = m.money;
-      lockPerUnit = input.price.mul(maxFee.plus(1));
-    } else {
-      lockAsset = m.stock;
-      lockPerUnit = new Decimal(1);
-    }
+    checkPlacement(m, input);
+    const positionSide = positionSideFor(account.hedgeMode, m, input);
+    checkAgainstState(account, m, input);
+    const { lockAsset, lockPerUnit } = lockFor(m, input);
     const lock = input.amount.mul(lockPerUnit);
     if (account.balance(lockAsset).lt(lock)) throw business(10, { amount: ['Not enough balance.'] });
+    const order = this.newOrder(m, input, { lockAsset, locked: lock, lockPerUnit }, positionSide);
+    account.hold(lockAsset, lock);
+    account.addOrder(order);
+    if (input.stopLoss !== undefined || input.takeProfit !== undefined) createOto(this, account, order, input.stopLoss, input.takeProfit);
+    takeAtPlacement(this, account, m, order);
+    if (order.ioc && order.left.gt(0)) cancelRest(this, account, order, order.createdMs);
+    return order;
+  }
+
+  private newOrder(
+    m: Market,
+    input: PlaceInput,
+    lock: Pick<SimOrder, 'lockAsset' | 'locked' | 'lockPerUnit'>,
+    positionSide: PositionSide | undefined,
+  ): SimOrder {
     const now = this.nowMs();
-    const order: SimOrder = {
+    return {
       orderId: this.nextId(),
       clientOrderId: input.clientOrderId,
       market: m.name,
@@ -226,48 +216,9 @@ export class Venue implements MatchContext {
       ioc: input.ioc,
       rpi: input.rpi,
       status: 'NEW',
-      lockAsset,
-      locked: lock,
-      lockPerUnit,
+      ...lock,
       ...(positionSide === undefined ? {} : { positionSide }),
     };
-    account.hold(lockAsset, lock);
-    account.addOrder(order);
-    if (input.stopLoss !== undefined || input.takeProfit !== undefined) createOto(this, account, order, input.stopLoss, input.takeProfit);
-    takeAtPlacement(this, account, m, order);
-    if (order.ioc && order.left.gt(0)) cancelRest(this, account, order, now);
-    return order;
-  }
-
-  private checkProtection(m: Market, input: PlaceInput): void {
-    const errors: Record<string, string[]> = {};
-    const { stopLoss, takeProfit } = input;
-    if (stopLoss !== undefined) {
-      if (!isMultipleOf(stopLoss, m.tick)) throw validation({ stopLoss: [`Price must be a multiple of ${m.tick.toFixed()}.`] }, 33);
-      if (input.side === 'buy' ? stopLoss.gte(input.price) : stopLoss.lte(input.price)) {
-        errors['stopLoss'] = [`Stop loss must be ${input.side === 'buy' ? 'lower' : 'higher'} than the order price.`];
-      }
-    }
-    if (takeProfit !== undefined) {
-      if (!isMultipleOf(takeProfit, m.tick)) throw validation({ takeProfit: [`Price must be a multiple of ${m.tick.toFixed()}.`] }, 33);
-      if (input.side === 'buy' ? takeProfit.lte(input.price) : takeProfit.gte(input.price)) {
-        errors['takeProfit'] = [`Take profit must be ${input.side === 'buy' ? 'higher' : 'lower'} than the order price.`];
-      }
-    }
-    if (Object.keys(errors).length > 0) throw validation(errors);
-  }
-
-  private positionSideFor(account: Account, m: Market, input: PlaceInput): PositionSide | undefined {
-    if (input.kind === 'spot') return undefined;
-    const hedge = account.hedgeMode && m.isPerp;
-    const given = input.positionSide;
-    if (!hedge) {
-      if (given !== undefined && given !== 'BOTH') throw validation({ positionSide: ['Position side must be BOTH in one-way mode.'] });
-      return 'BOTH';
-    }
-    if (given === 'BOTH') throw validation({ positionSide: ['Position side must be LONG or SHORT in hedge mode.'] });
-    // Hedge mode without positionSide: the side opens (buy → LONG, sell → SHORT).
-    return given ?? (input.side === 'buy' ? 'LONG' : 'SHORT');
   }
 
   /** Cancels an open order by id or clientOrderId on `market`; throws code 2 when none is open. */

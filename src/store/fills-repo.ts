@@ -1,7 +1,8 @@
 /** Fills: one row per distinct venue deal id (the de-duplication key, enforced by the schema). */
 import type { Database, Statement } from 'better-sqlite3';
 import { dec, toWire } from '../core/decimal.js';
-import type { FillRecord, Side } from './types.js';
+import type { Side } from '../core/orders.js';
+import type { FillRecord } from './types.js';
 
 interface FillRow {
   deal_id: number;

@@ -4,7 +4,8 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
-import type { OrderEventRecord, OrderKind, OrderRecord, OrderState, Side } from './types.js';
+import type { OrderState, Side } from '../core/orders.js';
+import type { OrderEventRecord, OrderKind, OrderRecord } from './types.js';
 
 interface OrderRow {
   client_order_id: string;

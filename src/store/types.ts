@@ -3,31 +3,9 @@
  * strings on disk; ids are safe integers; times are milliseconds since the Unix epoch.
  */
 import type { Decimal } from '../core/decimal.js';
-
-/** Order states of design.md section 3 (the transitions live in src/engine/order-state.ts). */
-export type OrderState =
-  | 'PENDING'
-  | 'OPEN'
-  | 'PARTIALLY_FILLED'
-  | 'FILLED'
-  | 'CANCELLED'
-  | 'REJECTED'
-  | 'UNKNOWN'
-  | 'PENDING_CANCEL';
-
-export const ORDER_STATES: readonly OrderState[] = [
-  'PENDING',
-  'OPEN',
-  'PARTIALLY_FILLED',
-  'FILLED',
-  'CANCELLED',
-  'REJECTED',
-  'UNKNOWN',
-  'PENDING_CANCEL',
-];
+import type { OrderState, Side } from '../core/orders.js';
 
 export type OrderKind = 'limit' | 'collateral';
-export type Side = 'buy' | 'sell';
 
 /** A journaled order intent and what is known about it. */
 export interface OrderRecord {

@@ -4,10 +4,10 @@
  */
 import type { Decimal } from '../core/decimal.js';
 
-export type Side = 'buy' | 'sell';
+import type { OrderState, Side } from '../core/orders.js';
 
-/** Order states as the engine journals them (design.md section 3). */
-export type OrderState = 'PENDING' | 'OPEN' | 'PARTIALLY_FILLED' | 'PENDING_CANCEL' | 'UNKNOWN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
+/** Part of the author surface: which way an order goes, and the order states the engine journals. */
+export type { OrderState, Side } from '../core/orders.js';
 
 /** A market's prices from the futures listing. */
 export interface PriceView {

@@ -7,7 +7,11 @@ import { SystemClock } from '../../src/core/clock.js';
 import { TradingStateController } from '../../src/engine/trading-state.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { openStore, openStoreReadOnly } from '../../src/store/index.js';
-import { freePort, pollUntil, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { eventually } from '../support/eventually.js';
+
+/** A daemon needs seconds to start and trade: poll for its effects slowly, and long enough. */
+const WAIT = { timeoutMs: 30_000, everyMs: 250 };
 
 const config = {
   markets: { BTC_USDT: { tick: '0.01', step: '0.000001', minAmount: '0.00001', minTotalQuote: '5.05', maxPositionBase: '1' } },
@@ -47,12 +51,12 @@ describe('persisted HALTED', () => {
 
     const port = await freePort();
     running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) });
-    const halted = await pollUntil(async () => {
+    const halted = await eventually(async () => {
       const h = await healthz(port);
       // Wait until the grid ticked at least twice while halted.
       const ticked = h?.body.jobs['strategy:grid']?.lastRunMs;
       return h !== undefined && ticked !== null && ticked !== undefined && h.body.status !== 'starting' ? h : undefined;
-    }, 30_000, 'a tick while halted');
+    }, 'a tick while halted', WAIT);
     expect(halted.code).toBe(503);
     expect(halted.body.tradingState).toBe('HALTED');
     expect(orderCount(dataDir)).toBe(0);
@@ -60,12 +64,12 @@ describe('persisted HALTED', () => {
     expect((await running.exited).code).toBe(0);
 
     running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) }, tempDir(), ['--resume-trading']);
-    const resumed = await pollUntil(async () => {
+    const resumed = await eventually(async () => {
       const h = await healthz(port);
       return h?.code === 200 ? h : undefined;
-    }, 30_000, 'healthy after resume');
+    }, 'healthy after resume', WAIT);
     expect(resumed.body.tradingState).toBe('ACTIVE');
-    await pollUntil(() => (orderCount(dataDir) > 0 ? true : undefined), 30_000, 'orders after resume');
+    await eventually(() => orderCount(dataDir) > 0, 'orders after resume', WAIT);
     running.child.kill('SIGINT');
     expect((await running.exited).code).toBe(0);
     running = null;

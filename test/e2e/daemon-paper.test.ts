@@ -9,7 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { openStoreReadOnly, type OrderRecord } from '../../src/store/index.js';
 import { LOCK_PID_FILE } from '../../src/store/lock.js';
-import { freePort, pollUntil, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { eventually } from '../support/eventually.js';
+
+/** A daemon needs seconds to start and trade: poll for its effects slowly, and long enough. */
+const WAIT = { timeoutMs: 30_000, everyMs: 250 };
 
 const config = {
   markets: {
@@ -60,20 +64,20 @@ describe('daemon in paper mode', () => {
     const port = await freePort();
     running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) });
     const first = running;
-    const health = await pollUntil(async () => {
+    const health = await eventually(async () => {
       const r = await fetch(`http://127.0.0.1:${port}/healthz`);
       return r.status === 200 ? ((await r.json()) as { mode: string; reconcile: { ok: boolean }; clockSkewMs: number | null }) : undefined;
-    }, 30_000, 'healthy');
+    }, 'healthy', WAIT);
     expect(health.mode).toBe('paper');
     expect(health.reconcile.ok).toBe(true);
     // Same host, same clock: only the Date header's whole seconds and the latency apart.
     expect(typeof health.clockSkewMs).toBe('number');
     expect(Math.abs(health.clockSkewMs as number)).toBeLessThan(2_000);
 
-    const s = await pollUntil(async () => {
+    const s = await eventually(async () => {
       const st = (await status(dataDir)) as { fills: { count: number }; orders: { byState: Record<string, number> } };
       return st.fills.count > 0 ? st : undefined;
-    }, 60_000, 'a fill in status --json');
+    }, 'a fill in status --json', { ...WAIT, timeoutMs: 60_000 });
     expect(Object.values(s.orders.byState).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toMatch(/bot_fills_total\{strategy="grid"\} [1-9]/);
@@ -86,10 +90,10 @@ describe('daemon in paper mode', () => {
 
     running = spawnDaemon(env);
     const second = running;
-    const after = await pollUntil(() => {
+    const after = await eventually(() => {
       const now = orders(dataDir);
       return now.some((o) => o.strategyId === 'grid' && seq(o.clientOrderId) > maxSeq && o.state !== 'PENDING') ? now : undefined;
-    }, 30_000, 'new orders after the restart');
+    }, 'new orders after the restart', WAIT);
     const ids = after.map((o) => o.clientOrderId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const old of before) expect(ids).toContain(old.clientOrderId);

@@ -8,8 +8,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_PID_FILE } from '../../src/store/lock.js';
-import { freePort, pollUntil, ROOT, tempDir } from '../support/daemon-process.js';
+import { freePort, ROOT, tempDir } from '../support/daemon-process.js';
+import { eventually } from '../support/eventually.js';
 
+/** A daemon needs seconds to start and trade: poll for its effects slowly, and long enough. */
+const WAIT = { timeoutMs: 30_000, everyMs: 250 };
 const PM2 = path.join(ROOT, 'node_modules/pm2/bin/pm2');
 const pm2Home = tempDir('v4bot-pm2-');
 const dataDir = tempDir();
@@ -45,13 +48,13 @@ describe('pm2', () => {
   it('starts the ecosystem (online after ready) and stops it gracefully', async () => {
     await pm2('start', path.join(ROOT, 'ecosystem.config.cjs'));
     // With wait_ready, `pm2 start` returns once the app is online, i.e. after process.send('ready').
-    const online = await pollUntil(async () => (await list()).find((p) => p.name === 'v4-bot' && p.pm2_env.status === 'online'), 30_000, 'online');
+    const online = await eventually(async () => (await list()).find((p) => p.name === 'v4-bot' && p.pm2_env.status === 'online'), 'online', WAIT);
     expect(online.pm2_env.restart_time).toBe(0);
     const health = await fetch(`http://127.0.0.1:${httpPort}/healthz`);
     expect(health.status).toBe(200);
 
     await pm2('stop', 'v4-bot');
-    await pollUntil(async () => ((await list()).find((p) => p.name === 'v4-bot')?.pm2_env.status === 'stopped' ? true : undefined), 30_000, 'stopped');
+    await eventually(async () => (await list()).find((p) => p.name === 'v4-bot')?.pm2_env.status === 'stopped', 'stopped', WAIT);
     // pm2's own record of how the process ended (not the daemon's log).
     const pm2Log = readFileSync(path.join(pm2Home, 'pm2.log'), 'utf8');
     expect(pm2Log).toMatch(/exited with code \[0\] via signal \[SIGINT\]/);

@@ -1,6 +1,6 @@
 /**
  * Runs the built daemon (`dist/`) as a child process for end-to-end tests, plus small helpers:
- * polling, a free loopback port, a counting HTTP server, reading `status --json`.
+ * a free loopback port, a counting HTTP server, reading `status --json`. Polling: eventually.ts.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -56,22 +56,6 @@ export function spawnDaemon(env: Record<string, string>, cwd = tempDir(), args: 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   // 'close', not 'exit': 'exit' may come before the last output chunks arrive through the pipes.
   return { child, stdout: () => out, stderr: () => err, exited };
-}
-
-/** Polls `fn` every `everyMs` until it returns a non-undefined value or `timeoutMs` passes. */
-export async function pollUntil<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string, everyMs = 250): Promise<T> {
-  const end = performance.now() + timeoutMs;
-  let lastErr: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      lastErr = err;
-    }
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}${lastErr === undefined ? '' : `: ${String(lastErr)}`}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 /** `node dist/.../status.js --json --data-dir DIR`, parsed. */

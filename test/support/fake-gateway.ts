@@ -28,6 +28,7 @@ import type {
   FuturesMarket,
   LimitOrderRequest,
   OtoRecord,
+  Side,
   VenueOrder,
 } from '../../src/exchange/gateway.js';
 import { fillsOfOrder, historyPages } from '../../src/exchange/history-pages.js';
@@ -93,7 +94,7 @@ export class FakeGateway implements ExchangeGateway {
 
   /** Records a deal of `v` (newest first). */
   addDeal(
-    v: { orderId: number; clientOrderId: string; market: string; side: 'buy' | 'sell' },
+    v: { orderId: number; clientOrderId: string; market: string; side: Side },
     amount: Decimal,
     price: Decimal,
     timeMs = this.now?.() ?? 1_700_000_000_000 + this.nextDeal,

@@ -32,15 +32,6 @@ export function wireDeal(over: Record<string, unknown> = {}): Record<string, unk
   return { ...DEAL_SAMPLE, ...over };
 }
 
-/** Polls `cond` every few ms until it holds (or fails after `ms`). */
-export async function until(cond: () => boolean, ms = 3000): Promise<void> {
-  const start = performance.now();
-  while (!cond()) {
-    if (performance.now() - start > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 /** The error a promise rejects with (fails the test when it resolves or rejects with a non-Error). */
 export async function failure(p: Promise<unknown>): Promise<Error> {
   const r = await p.then(

@@ -129,6 +129,7 @@ export class FixtureServer {
     }
     if (reply.hang === true) return;
     if (reply.delayMs !== undefined && reply.delayMs > 0) {
+      // Real time on purpose: the client under test waits on real sockets and timeouts.
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => {
           this.timers.delete(t);

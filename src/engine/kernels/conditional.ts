@@ -8,7 +8,8 @@
  */
 import type { Decimal } from '../../core/decimal.js';
 import type { ConditionalLeg, ConditionalRecord } from '../../exchange/gateway.js';
-import type { ChildKind, ChildState, OrderState } from '../../store/types.js';
+import type { OrderState } from '../../core/orders.js';
+import type { ChildKind, ChildState } from '../../store/types.js';
 
 export interface ChildView {
   childId: number;

@@ -12,7 +12,8 @@
  */
 import { ZERO, type Decimal } from '../../core/decimal.js';
 import type { Fill } from '../../exchange/gateway.js';
-import type { ChildKind, FillRecord, OrderState } from '../../store/types.js';
+import type { OrderState } from '../../core/orders.js';
+import type { ChildKind, FillRecord } from '../../store/types.js';
 import { acceptsFillTransition, canTransition } from '../order-state.js';
 
 /** The parts of an order the kernel reads. */

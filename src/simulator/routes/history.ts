@@ -2,33 +2,56 @@
 import { validation } from '../errors.js';
 import { FieldReader } from '../validate.js';
 import { conditionalWire, dealWire } from '../wire.js';
+import type { Deal } from '../types.js';
 import type { PrivateHandler } from './types.js';
 
-export const executedHistory: PrivateHandler = (ctx, account, body) => {
+/** History filters; an empty string means "not given", as on the venue. */
+interface HistoryQuery {
+  market: string | undefined;
+  clientOrderId: string | undefined;
+  /** Integer seconds, inclusive. */
+  startDate: number | undefined;
+  endDate: number | undefined;
+  offset: number;
+  limit: number;
+}
+
+function readHistoryQuery(body: Record<string, unknown>): HistoryQuery {
   const r = new FieldReader(body);
-  const market = r.string('market', false);
-  const clientOrderId = r.string('clientOrderId', false);
-  const startDate = r.int('startDate', 0, Number.MAX_SAFE_INTEGER);
-  const endDate = r.int('endDate', 0, Number.MAX_SAFE_INTEGER);
-  const offset = r.int('offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
-  const limit = r.int('limit', 1, 100) ?? 50;
+  const query = {
+    market: nonEmpty(r.string('market', false)),
+    clientOrderId: nonEmpty(r.string('clientOrderId', false)),
+    startDate: r.int('startDate', 0, Number.MAX_SAFE_INTEGER),
+    endDate: r.int('endDate', 0, Number.MAX_SAFE_INTEGER),
+    offset: r.int('offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+    limit: r.int('limit', 1, 100) ?? 50,
+  };
   if (!r.ok) throw validation(r.errors);
-  if (market !== undefined && market !== '' && !ctx.venue.markets.has(market)) throw validation({ market: ['Market is not available'] }, 31);
-  const deals = account.deals
-    .filter((d) => market === undefined || market === '' || d.market === market)
-    .filter((d) => clientOrderId === undefined || clientOrderId === '' || d.clientOrderId === clientOrderId)
+  return query;
+}
+
+function nonEmpty(s: string | undefined): string | undefined {
+  return s === '' ? undefined : s;
+}
+
+/** The deals the filters select, newest first; deals of one instant keep id order reversed (higher id = later). */
+function selectDeals(deals: readonly Deal[], q: HistoryQuery): Deal[] {
+  return deals
+    .filter((d) => q.market === undefined || d.market === q.market)
+    .filter((d) => q.clientOrderId === undefined || d.clientOrderId === q.clientOrderId)
     // startDate/endDate are integer seconds; a deal at 12.5 s is inside [12, 12].
-    .filter((d) => startDate === undefined || d.timeMs >= startDate * 1000)
-    .filter((d) => endDate === undefined || d.timeMs < (endDate + 1) * 1000)
-    // Newest first; deals of one instant keep id order reversed (higher id = later).
+    .filter((d) => q.startDate === undefined || d.timeMs >= q.startDate * 1000)
+    .filter((d) => q.endDate === undefined || d.timeMs < (q.endDate + 1) * 1000)
     .sort((a, b) => b.timeMs - a.timeMs || b.id - a.id);
-  if (clientOrderId !== undefined && clientOrderId !== '' && deals.length === 0) {
-    throw validation({ orderHistory: ['OrderHistory was not found.'] });
-  }
-  const page = deals.slice(offset, offset + limit);
-  if (market !== undefined && market !== '' && ctx.options.flatHistoryWithMarket === true) {
-    return { status: 200, body: page.map(dealWire) };
-  }
+}
+
+export const executedHistory: PrivateHandler = (ctx, account, body) => {
+  const q = readHistoryQuery(body);
+  if (q.market !== undefined && !ctx.venue.markets.has(q.market)) throw validation({ market: ['Market is not available'] }, 31);
+  const deals = selectDeals(account.deals, q);
+  if (q.clientOrderId !== undefined && deals.length === 0) throw validation({ orderHistory: ['OrderHistory was not found.'] });
+  const page = deals.slice(q.offset, q.offset + q.limit);
+  if (q.market !== undefined && ctx.options.flatHistoryWithMarket === true) return { status: 200, body: page.map(dealWire) };
   const out: Record<string, unknown[]> = {};
   for (const d of page) (out[d.market] ??= []).push(dealWire(d));
   return { status: 200, body: out };

@@ -1,54 +1,56 @@
 /** Order endpoints: bulk limit, collateral limit, cancel (api-v4 4.3, 4.4, 4.7; service-notes 3). */
 import { isValidClientOrderId } from '../../core/ids.js';
+import { isRecord } from '../../core/records.js';
 import { SimHttpError, validation } from '../errors.js';
 import { FieldReader } from '../validate.js';
+import type { Side } from '../../core/orders.js';
 import type { PlaceInput } from '../venue.js';
 import { orderWire } from '../wire.js';
 import type { PrivateHandler } from './types.js';
 
 export const MAX_BULK = 20;
 
-/** Shape validation of one order body; throws code 30 with per-field errors. */
-function readOrder(raw: unknown, kind: 'spot' | 'collateral'): PlaceInput {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw validation({ order: ['The order must be an object.'] });
-  const r = new FieldReader(raw as Record<string, unknown>);
-  const market = r.string('market', true);
+function readSide(r: FieldReader): Side {
   const side = r.string('side', true);
   if (side !== undefined && side !== 'buy' && side !== 'sell') r.fail('side', 'The selected side is invalid.');
-  const amount = r.decimal('amount', true);
-  const price = r.decimal('price', true);
-  const postOnly = r.bool('postOnly');
-  const ioc = r.bool('ioc');
-  const rpi = r.bool('rpi');
+  return side === 'sell' ? 'sell' : 'buy';
+}
+
+function readClientOrderId(r: FieldReader): string {
   const clientOrderId = r.string('clientOrderId', false) ?? '';
   if (clientOrderId !== '' && !isValidClientOrderId(clientOrderId)) {
     r.fail('clientOrderId', 'The clientOrderId may contain letters, digits, dashes, dots and underscores (max 32).');
   }
-  let positionSide: PlaceInput['positionSide'];
-  let stopLoss;
-  let takeProfit;
-  if (kind === 'collateral') {
-    const ps = r.string('positionSide', false);
-    if (ps !== undefined && ps !== 'LONG' && ps !== 'SHORT' && ps !== 'BOTH') r.fail('positionSide', 'The selected positionSide is invalid.');
-    else positionSide = ps;
-    stopLoss = r.decimal('stopLoss', false);
-    takeProfit = r.decimal('takeProfit', false);
-  }
-  if (!r.ok || market === undefined || amount === undefined || price === undefined) throw validation(r.errors);
+  return clientOrderId;
+}
+
+/** The fields only a collateral order has, each present only when given. */
+function readCollateralFields(r: FieldReader): Pick<PlaceInput, 'positionSide' | 'stopLoss' | 'takeProfit'> {
+  const ps = r.string('positionSide', false);
+  const valid = ps === undefined || ps === 'LONG' || ps === 'SHORT' || ps === 'BOTH';
+  if (!valid) r.fail('positionSide', 'The selected positionSide is invalid.');
+  const stopLoss = r.decimal('stopLoss', false);
+  const takeProfit = r.decimal('takeProfit', false);
   return {
-    market,
-    side: side === 'sell' ? 'sell' : 'buy',
-    amount,
-    price,
-    postOnly,
-    ioc,
-    rpi,
-    clientOrderId,
-    kind,
-    ...(positionSide === undefined ? {} : { positionSide }),
+    ...(valid && ps !== undefined ? { positionSide: ps } : {}),
     ...(stopLoss === undefined ? {} : { stopLoss }),
     ...(takeProfit === undefined ? {} : { takeProfit }),
   };
+}
+
+/** Shape validation of one order body; throws code 30 with per-field errors. */
+function readOrder(raw: unknown, kind: 'spot' | 'collateral'): PlaceInput {
+  if (!isRecord(raw)) throw validation({ order: ['The order must be an object.'] });
+  const r = new FieldReader(raw);
+  const market = r.string('market', true);
+  const side = readSide(r);
+  const amount = r.decimal('amount', true);
+  const price = r.decimal('price', true);
+  const flags = { postOnly: r.bool('postOnly'), ioc: r.bool('ioc'), rpi: r.bool('rpi') };
+  const clientOrderId = readClientOrderId(r);
+  const collateral = kind === 'collateral' ? readCollateralFields(r) : {};
+  if (!r.ok || market === undefined || amount === undefined || price === undefined) throw validation(r.errors);
+  return { market, side, amount, price, ...flags, clientOrderId, kind, ...collateral };
 }
 
 export const bulk: PrivateHandler = (ctx, account, body) => {

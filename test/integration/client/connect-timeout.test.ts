@@ -10,6 +10,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { AmbiguousOutcomeError, TransientError } from '../../../src/core/errors.js';
+import { eventually } from '../../support/eventually.js';
 import { failure, fixtureClient } from '../../support/fixture-client.js';
 
 const BLACKHOLE = `
@@ -17,6 +18,7 @@ const net = require('node:net');
 const srv = net.createServer();
 srv.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
   process.stdout.write(srv.address().port + '\\n');
+  // Block only after the port line is flushed.
   setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 20);
 });`;
 
@@ -29,6 +31,7 @@ function probe(ms: number): Promise<'connected' | 'pending'> {
   return new Promise((resolve, reject) => {
     const s = net.connect(port, '127.0.0.1');
     s.on('error', reject);
+    // A real timer on purpose: what is measured is the kernel's handshake, not our clock.
     const t = setTimeout(() => {
       s.destroy();
       resolve('pending');
@@ -44,9 +47,9 @@ function probe(ms: number): Promise<'connected' | 'pending'> {
 beforeAll(async () => {
   child = spawn(process.execPath, ['-e', BLACKHOLE], { stdio: ['ignore', 'pipe', 'inherit'] });
   port = await new Promise<number>((resolve) => child.stdout?.once('data', (b: Buffer) => resolve(Number.parseInt(b.toString(), 10))));
-  await new Promise((r) => setTimeout(r, 100)); // the child is blocked by now
-  // Fill the accept queue until a handshake no longer completes.
-  for (let i = 0; i < 20 && (await probe(300)) === 'connected'; i++);
+  // Fill the accept queue until a handshake no longer completes (the child may still accept a
+  // few before it blocks; those stay open as fillers too).
+  await eventually(async () => (await probe(300)) === 'pending', 'the accept queue to fill', { timeoutMs: 20_000, everyMs: 0 });
   expect(await probe(300)).toBe('pending');
 });
 

@@ -4,7 +4,8 @@ import { dec } from '../../../src/core/decimal.js';
 import { TransientError } from '../../../src/core/errors.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import { FixtureServer } from '../../support/fixture-server.js';
-import { fixtureClient, until, wireOrder } from '../../support/fixture-client.js';
+import { eventually } from '../../support/eventually.js';
+import { fixtureClient, wireOrder } from '../../support/fixture-client.js';
 
 let server: FixtureServer;
 beforeAll(async () => {
@@ -21,7 +22,7 @@ describe('client extras', () => {
     server.setDefault('/api/v4/main-account/balance', { delayMs: 20, json: { BTC: { main_balance: '1' } } });
     server.setDefault('/api/v4/order/cancel', { json: wireOrder({ orderId: 1, status: 'CANCELED' }) });
     const reads = Array.from({ length: 4 }, () => client.mainBalance());
-    await until(() => server.requests.length === 1);
+    await eventually(() => server.requests.length === 1, 'the first request');
     const cancel = client.cancelOrder({ market: 'BTC_USDT', orderId: 1 });
     await Promise.all([...reads, cancel]);
     expect(server.requests.map((r) => r.path)[1]).toBe('/api/v4/order/cancel');
@@ -33,7 +34,7 @@ describe('client extras', () => {
     server.setDefault('/api/v4/main-account/balance', { delayMs: 150, json: { BTC: { main_balance: '1' } } });
     server.setDefault('/api/v4/public/ping', { json: ['pong'] });
     const slow = client.mainBalance();
-    await until(() => server.requests.length === 1);
+    await eventually(() => server.requests.length === 1, 'the first request');
     await client.ping();
     expect(server.requestsTo('/api/v4/main-account/balance')).toHaveLength(1);
     await slow;

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TransientError } from '../../../src/core/errors.js';
 import { FixtureServer } from '../../support/fixture-server.js';
-import { fixtureClient, until, wireDeal, wireOrder } from '../../support/fixture-client.js';
+import { eventually } from '../../support/eventually.js';
+import { fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 
 const BAL = '/api/v4/main-account/balance';
 const HIST = '/api/v4/trade-account/executed-history';
@@ -49,7 +50,7 @@ describe('rate-limit pools over HTTP', () => {
     server.setDefault(HIST, { json: [wireDeal()] });
     server.setDefault(CANCEL, { json: wireOrder({ orderId: 1, status: 'CANCELED' }) });
     const reads = Array.from({ length: 6 }, () => client.executedHistory({ market: 'BTC_USDT' }));
-    await until(() => client.rateLimitStatus().orders.queued === 4);
+    await eventually(() => client.rateLimitStatus().orders.queued === 4, 'four queued orders');
     const cancel = client.cancelOrder({ market: 'BTC_USDT', orderId: 1 });
     await Promise.all([...reads, cancel]);
     const order = server.requests.map((r) => (r.path === CANCEL ? 'cancel' : 'read'));
@@ -61,7 +62,7 @@ describe('rate-limit pools over HTTP', () => {
     const client = fixtureClient(server.url, { maxQueued: 2, rateLimits: { pools: { mainBalance: { limit: 1, windowMs: 300, safetyMargin: 1 } } } });
     server.setDefault(BAL, { json: { BTC: { main_balance: '1' } } });
     const first = [client.mainBalance(), client.mainBalance(), client.mainBalance()];
-    await until(() => client.rateLimitStatus().mainBalance.queued === 2);
+    await eventually(() => client.rateLimitStatus().mainBalance.queued === 2, 'two queued balance reads');
     const err = await client.mainBalance().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransientError);
     expect((err as TransientError).kind).toBe('rate_limited');

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.js';
 import { tempDir } from '../../support/engine-harness.js';
+import { eventually } from '../../support/eventually.js';
 import { engineFor, storeDeals, truthDeals, truthOrderCounts } from '../../support/engine-stack.js';
 
 let sim: SimulatorHandle | undefined;
@@ -22,20 +23,20 @@ async function runAndKill(env: NodeJS.ProcessEnv, beforeReady: boolean, delayMs:
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  // 'close', not 'exit': the stderr quoted in the errors below must be complete.
+  const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
   const ready = new Promise<boolean>((resolve) => {
     child.stdout.on('data', (b: Buffer) => {
       if (b.toString().includes('READY')) resolve(true);
     });
     void exited.then(() => resolve(false));
   });
-  if (beforeReady) {
-    await new Promise((r) => setTimeout(r, delayMs));
-  } else {
+  if (!beforeReady) {
     const ok = await ready;
     if (!ok) throw new Error(`crash child died on its own: ${stderr.slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, delayMs));
   }
+  // A real wait on purpose: the kill lands at a random moment of the child's real-time work.
+  await new Promise((r) => setTimeout(r, delayMs));
   const alive = child.exitCode === null;
   child.kill('SIGKILL');
   await exited;
@@ -57,13 +58,16 @@ describe('crash safety', () => {
     }
     // A final clean start settles everything, like the daemon's start-up.
     const e = engineFor(t.dir, sim, new SystemClock(), { resolve: { graceMs: 300, minLooks: 2 } });
-    const settle = async (): Promise<void> => {
-      for (let i = 0; i < 40; i++) {
-        await e.reconciler.reconcileOnce();
-        if (e.store.orders.listByState(['UNKNOWN', 'PENDING', 'PENDING_CANCEL']).length === 0) return;
-        await new Promise((r) => setTimeout(r, 100)); // the resolver's grace period runs on real time here
-      }
-    };
+    // The resolver's grace period runs on real time here (the children and the venue do): poll.
+    const settle = (): Promise<true> =>
+      eventually(
+        async () => {
+          await e.reconciler.reconcileOnce();
+          return e.store.orders.listByState(['UNKNOWN', 'PENDING', 'PENDING_CANCEL']).length === 0;
+        },
+        'every unresolved order to settle',
+        { timeoutMs: 20_000, everyMs: 100 },
+      );
     try {
       await settle();
       // The simulator keeps trading in real time: resting orders would go on filling between the
@@ -74,7 +78,9 @@ describe('crash safety', () => {
         await settle();
       }
       expect(sim.truth().openOrders.map((o) => o.clientOrderId)).toEqual([]);
-      await new Promise((r) => setTimeout(r, 1100)); // let the history anchor (whole seconds) pass the last deal
+      // A real wait on purpose: the venue runs on the system clock and the history's endDate
+      // anchor is whole seconds, so the last deal is only inside a scan once its second is over.
+      await new Promise((r) => setTimeout(r, 1100));
       await e.reconciler.reconcileOnce();
       expect(e.store.orders.listByState(['UNKNOWN', 'PENDING', 'PENDING_CANCEL'])).toEqual([]);
       const truth = sim.truth();

@@ -41,6 +41,36 @@ describe('admin routes', () => {
     expect((await post('/_sim/price', { market: 'NOPE', price: '1' })).status).toBe(400);
   });
 
+  it('answer a bad body with 400 and an unknown route with 404, changing nothing', async () => {
+    const t = await start({ admin: true });
+    const post = (path: string, body: string) =>
+      rawRequest(t.sim.baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const before = t.sim.prices();
+    const bad: [string, string][] = [
+      ['/_sim/price', 'not json'],
+      ['/_sim/price', '{"market":"BTC_USDT"}'],
+      ['/_sim/price', '{"market":"BTC_USDT","price":5}'],
+      ['/_sim/step', '{"n":-1}'],
+      ['/_sim/step', '{"n":1.5}'],
+      ['/_sim/advance', '{"ms":-1}'],
+      ['/_sim/advance', '{"ms":"5"}'],
+      ['/_sim/advance', '{}'],
+    ];
+    for (const [path, body] of bad) {
+      const r = await post(path, body);
+      expect([r.status, typeof (r.json as { error: unknown }).error], `${path} ${body}`).toEqual([400, 'string']);
+    }
+    expect(t.sim.prices()).toEqual(before);
+    expect((await t.get('/_sim/nope')).status).toBe(404);
+    expect((await post('/_sim/markets', '{}')).status).toBe(404);
+    // A body that is JSON but not an object counts as empty: step defaults to one step.
+    const stepped = (await post('/_sim/step', '[1,2]')).json as { time: number };
+    expect(stepped.time - before.time).toBe(1000);
+    expect((await t.get('/_sim/faults')).json).toEqual({});
+    await post('/_sim/faults', '{"faults":{"/api/v4/public/ping":{"rate429":1}}}');
+    expect((await t.get('/_sim/faults')).json).toEqual({ '/api/v4/public/ping': { rate429: 1 } });
+  });
+
   it('refuse a non-loopback peer', async () => {
     const ip = Object.values(networkInterfaces())
       .flat()
@@ -50,6 +80,26 @@ describe('admin routes', () => {
     const r = await rawRequest(`http://${ip}:${t.sim.port}/_sim/truth`, { method: 'GET' });
     expect(r.status).toBe(403);
     expect((await t.get('/_sim/truth')).status).toBe(200);
+  });
+});
+
+describe('start-up', () => {
+  it('generates a funded default account when none is configured, and takes the first configured one otherwise', async () => {
+    const generated = await start({});
+    expect(generated.sim.defaultAccount.apiKey).toMatch(/^[0-9a-f]{32}$/);
+    expect(generated.sim.defaultAccount.apiSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(generated.sim.truth().balances).toEqual({ USDT: '100000', BTC: '1', ETH: '10' });
+    const funded = await start({ defaultBalances: { USDT: '7' } });
+    expect(funded.sim.truth().balances).toEqual({ USDT: '7' });
+    const configured = await start({ accounts: [{ apiKey: 'a', apiSecret: 'x' }, { apiKey: 'b', apiSecret: 'y' }] });
+    expect(configured.sim.defaultAccount).toEqual({ apiKey: 'a', apiSecret: 'x' });
+    expect(() => configured.sim.truth('nope')).toThrow(RangeError);
+  });
+
+  it('gives a loopback base URL when listening on every interface', async () => {
+    const t = await start({ host: '0.0.0.0' });
+    expect(t.sim.baseUrl).toBe(`http://127.0.0.1:${t.sim.port}`);
+    expect((await t.get('/api/v4/public/ping')).status).toBe(200);
   });
 });
 

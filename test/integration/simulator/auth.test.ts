@@ -43,6 +43,20 @@ describe('simulator auth (service-notes 1)', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('refuses a body that is not a JSON object, and a nonce that is missing or not an integer', async () => {
+    t = await startTestSim({ accounts: [{ apiKey: 'key-1', apiSecret: 'secret-1' }] });
+    for (const body of ['not json', '[1]', 'null']) {
+      const r = await send(body);
+      expect([r.status, (r.json as { code: number }).code], body).toEqual([400, 9]);
+    }
+    for (const nonce of [undefined, '12a', 1.5, '-3', true]) {
+      const r = await send(JSON.stringify({ request: PATH, nonce }));
+      expect([r.status, r.json], String(nonce)).toEqual([422, { code: 30, message: 'Validation failed', errors: { nonce: [expect.any(String)] } }]);
+    }
+    const missingKey = await rawRequest(t.sim.baseUrl + PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(missingKey.status).toBe(401);
+  });
+
   it('strict nonce: equal or lower answers JSON 429 "Too many requests."', async () => {
     t = await startTestSim({ accounts: [{ apiKey: 'key-1', apiSecret: 'secret-1' }] });
     expect((await send(JSON.stringify({ request: PATH, nonce: 100 }))).status).toBe(200);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const children: ChildProcess[] = [];
@@ -22,19 +23,25 @@ function run(args: string[], env: Record<string, string> = {}): { child: ChildPr
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': 'exit' may come before the last output chunks arrive through the pipes.
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, out: () => out, err: () => err, exit };
 }
 
-async function waitFor(pred: () => boolean): Promise<void> {
-  for (let i = 0; i < 300 && !pred(); i++) await new Promise((r) => setTimeout(r, 50));
+/** Starting tsx takes seconds on a busy machine. */
+const START = { timeoutMs: 15_000, everyMs: 50 };
+
+/** The URL the sim prints once it listens; a sim that exited first is reported with its stderr. */
+function listeningUrl(p: ReturnType<typeof run>): Promise<string> {
+  return eventually(() => {
+    if (p.child.exitCode !== null) throw new Error(`sim exited: ${p.err()}`);
+    return /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1];
+  }, 'the sim to listen', START);
 }
 
 /** Waits for the URL, asks the USDT balance signed with `key`/`secret`; resolves the HTTP status. */
 async function balanceStatus(p: ReturnType<typeof run>, key: string, secret: string): Promise<number> {
-  await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(p.out()));
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1];
-  if (url === undefined) throw new Error(`sim did not start: ${p.err()}`);
+  const url = await listeningUrl(p);
   const body = JSON.stringify({ ticker: 'USDT', request: '/api/v4/main-account/balance', nonce: '1' });
   const payload = Buffer.from(body).toString('base64');
   const res = await fetch(`${url}/api/v4/main-account/balance`, {
@@ -48,9 +55,7 @@ async function balanceStatus(p: ReturnType<typeof run>, key: string, secret: str
 describe('sim CLI', () => {
   it('starts, prints its URL, serves signed requests with the given key, stops on SIGINT with 0', async () => {
     const p = run(['--port', '0', '--api-key', 'K', '--api-secret', 'S', '--seed', '3', '--balances', 'USDT=123.45,BTC=1']);
-    await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(p.out()));
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(p.out())?.[1];
-    expect(url).toBeDefined();
+    const url = await listeningUrl(p);
     const body = JSON.stringify({ ticker: 'USDT', request: '/api/v4/main-account/balance', nonce: '1' });
     const payload = Buffer.from(body).toString('base64');
     const res = await fetch(`${url}/api/v4/main-account/balance`, {
@@ -99,7 +104,7 @@ describe('sim CLI', () => {
 
   it('prints a generated key pair when no key flags are given', async () => {
     const p = run(['--port', '0']);
-    await waitFor(() => /api secret: [0-9a-f]+/.test(p.out()));
+    await eventually(() => /api secret: [0-9a-f]+/.test(p.out()), 'the generated key pair', START);
     expect(p.out()).toMatch(/api key: [0-9a-f]{32}\napi secret: [0-9a-f]{64}/);
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);

@@ -90,6 +90,10 @@ describe('executed history', () => {
     expect(Object.keys(window)).toEqual(['ETH_USDT']);
     const page = (await t.post('/api/v4/trade-account/executed-history', { offset: 1, limit: 1 }, creds)).json as Record<string, Rec[]>;
     expect(page).toEqual({ ETH_USDT: [expect.objectContaining({ clientOrderId: 'h2' })] });
+    const market = await t.post('/api/v4/trade-account/executed-history', { market: 'NOPE_USDT' }, creds);
+    expect([market.status, (market.json as { code: number }).code]).toEqual([422, 31]);
+    const empty = (await t.post('/api/v4/trade-account/executed-history', { market: '', clientOrderId: '' }, creds)).json as Record<string, Rec[]>;
+    expect(Object.keys(empty).sort()).toEqual(['BTC_USDT', 'ETH_USDT']);
     for (const bad of [{ limit: 0 }, { limit: 101 }, { offset: -1 }, { limit: 'x' }]) {
       const r = await t.post('/api/v4/trade-account/executed-history', bad, creds);
       expect([r.status, (r.json as { code: number }).code]).toEqual([422, 30]);

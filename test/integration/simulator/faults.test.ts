@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../support/eventually.js';
 import { startTestSim, type TestSim } from '../../support/sim-harness.js';
 
 const MARKETS = [{ name: 'BTC_USDT', startPrice: '100', tick: '0.01', step: '0.001', minTotal: '5', volatility: '0' }];
@@ -41,7 +42,7 @@ describe('fault injection', () => {
     const ac = new AbortController();
     const pending = t.post(BULK, ORDER, K);
     // the request is applied before the (never sent) answer: poll for it
-    for (let i = 0; i < 100 && t.sim.truth('k').orders.length === 0; i++) await new Promise((r) => setImmediate(r));
+    await eventually(() => t.sim.truth('k').orders.length > 0, 'the order applied');
     expect(t.sim.truth('k').orders).toHaveLength(1);
     ac.abort();
     await t.close(); // destroys the hung socket
@@ -64,7 +65,8 @@ describe('fault injection', () => {
       done = true;
       return r;
     });
-    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    // The request is in: the simulator waits on its (manual) clock, and nothing answers until it moves.
+    await eventually(() => t.clock.pendingCount > 0, 'the latency timer');
     expect(done).toBe(false);
     await t.clock.advanceAsync(5000, 1000);
     expect((await p).status).toBe(200);

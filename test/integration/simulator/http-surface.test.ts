@@ -59,6 +59,20 @@ describe('requests that do not parse', () => {
   });
 });
 
+describe('routing', () => {
+  it('answers 404 to an unknown path and to a known path with the wrong method', async () => {
+    t = await startTestSim({ rateLimits: { public: { limit: 1, windowMs: 60_000 } } });
+    const notFound = (r: SimReply) => [r.status, r.json];
+    const expected = [404, { success: false, message: 'Not found', params: [] }];
+    expect(notFound(await t.post('/api/v4/public/ping'))).toEqual(expected);
+    expect(notFound(await t.get('/api/v4/main-account/balance'))).toEqual(expected);
+    expect(notFound(await t.post('/api/v4/nothing'))).toEqual(expected);
+    // None of those spent the public pool's one request.
+    expect((await t.get('/api/v4/public/ping')).status).toBe(200);
+    expect((await t.get('/api/v4/public/ping')).status).toBe(429);
+  });
+});
+
 describe('rate pools', () => {
   it('gives main balance, flex history, flex close and credit line one pool each', async () => {
     const one = { limit: 1, windowMs: 10_000 };

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
+import type { Side } from '../../../src/core/orders.js';
 import type { ConditionalLeg, ConditionalRecord, Fill } from '../../../src/exchange/gateway.js';
 import { diffConditional, type ChildView } from '../../../src/engine/kernels/conditional.js';
 import { applyDeals, type FillsKernelInput, type OrderView } from '../../../src/engine/kernels/fills.js';
 
 const d = (s: string) => new Decimal(s);
-function deal(dealId: number, orderId: number, clientOrderId: string, amount: string, side: 'buy' | 'sell' = 'buy', price = '100'): Fill {
+function deal(dealId: number, orderId: number, clientOrderId: string, amount: string, side: Side = 'buy', price = '100'): Fill {
   return { dealId, orderId, clientOrderId, market: 'BTC_USDT', side, role: 'maker', timeMs: dealId * 1000, amount: d(amount), price: d(price), quote: d(amount).mul(price), fee: d('0.01'), feeAsset: 'USDT' };
 }
 function order(over: Partial<OrderView> = {}): OrderView {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canTransition, IllegalTransitionError, isTerminal, ORDER_STATES, transition, type OrderState } from '../../../src/engine/order-state.js';
+import { ORDER_STATES, type OrderState } from '../../../src/core/orders.js';
+import { canTransition, IllegalTransitionError, isTerminal, transition } from '../../../src/engine/order-state.js';
 
 const LEGAL: Record<OrderState, OrderState[]> = {
   PENDING: ['OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELLED', 'REJECTED', 'UNKNOWN'],

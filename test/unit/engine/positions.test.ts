@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../../src/core/decimal.js';
+import type { Side } from '../../../src/core/orders.js';
 import { derivePositions, marketSums, type PositionFill } from '../../../src/engine/positions.js';
 
 const d = (s: string) => new Decimal(s);
-function fill(dealId: number, side: 'buy' | 'sell', amount: string, price: string, fee = '0'): PositionFill {
+function fill(dealId: number, side: Side, amount: string, price: string, fee = '0'): PositionFill {
   return { dealId, strategyId: 's', market: 'BTC_USDT', side, timeMs: dealId, amount: d(amount), price: d(price), quote: d(amount).mul(price), fee: d(fee), feeAsset: 'USDT' };
 }
 
@@ -31,7 +32,7 @@ describe('positions', () => {
 
   const fillsArb = fc.array(
     fc.record({
-      side: fc.constantFrom<'buy' | 'sell'>('buy', 'sell'),
+      side: fc.constantFrom<Side>('buy', 'sell'),
       amount: fc.integer({ min: 1, max: 10_000 }),
       price: fc.integer({ min: 1, max: 1_000_000 }),
     }),

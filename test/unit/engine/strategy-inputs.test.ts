@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
+import type { Side } from '../../../src/core/orders.js';
 import { EQUITY_PEAK_KEY, EquityWatch, equityOf } from '../../../src/engine/equity-watch.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
 import type { MarketRules, RiskLimits, TradingState } from '../../../src/engine/risk-gate.js';
@@ -46,7 +47,7 @@ function fill(p: Partial<FillRecord> & Pick<FillRecord, 'side' | 'amount' | 'pri
   };
 }
 
-function place(store: Store, cid: string, strategyId: string, side: 'buy' | 'sell', amount: string, price: string, market = 'BTC_USDT'): void {
+function place(store: Store, cid: string, strategyId: string, side: Side, amount: string, price: string, market = 'BTC_USDT'): void {
   store.orders.insertPending({ clientOrderId: cid, strategyId, kind: 'limit', market, side, amount: d(amount), price: d(price), postOnly: true, ioc: false, rpi: false }, 0);
 }
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
+import type { Side } from '../../../src/core/orders.js';
 import type { MarketOptions } from '../../../src/simulator/options.js';
 import type { Account } from '../../../src/simulator/account.js';
 import { Venue, type PlaceInput } from '../../../src/simulator/venue.js';
@@ -25,7 +26,7 @@ function venueAt(clock: ManualClock, seed = 5): { venue: Venue; account: Account
   return { venue, account };
 }
 
-function order(market: string, side: 'buy' | 'sell', price: string, extra: Partial<PlaceInput> = {}): PlaceInput {
+function order(market: string, side: Side, price: string, extra: Partial<PlaceInput> = {}): PlaceInput {
   return {
     market, side, amount: new Decimal('0.5'), price: new Decimal(price), postOnly: false, ioc: false, rpi: false, clientOrderId: '',
     kind: market.endsWith('_PERP') ? 'collateral' : 'spot', ...extra,

@@ -43,6 +43,81 @@ describe('Market price process', () => {
   });
 });
 
+describe('Market options', () => {
+  const rules = (m: Market) => ({
+    stock: m.stock,
+    money: m.money,
+    isPerp: m.isPerp,
+    minAmount: m.minAmount.toFixed(),
+    minTotal: m.minTotal.toFixed(),
+    makerFee: m.makerFee.toFixed(),
+    takerFee: m.takerFee.toFixed(),
+    leverage: m.leverage.toFixed(),
+    maxLeverage: m.maxLeverage,
+    takerDepth: m.takerDepth?.toFixed(),
+    available: m.available,
+    volumeLeft: m.volumeLeft.toFixed(),
+  });
+
+  it('fills the documented defaults; a _PERP market settles in USDT', () => {
+    expect(rules(new Market({ name: 'ETH_BTC', startPrice: '0.05', tick: '0.00001', step: '0.01' }, 1))).toEqual({
+      stock: 'ETH',
+      money: 'BTC',
+      isPerp: false,
+      minAmount: '0.01',
+      minTotal: '5.05',
+      makerFee: '0.001',
+      takerFee: '0.001',
+      leverage: '10',
+      maxLeverage: 100,
+      takerDepth: undefined,
+      available: true,
+      volumeLeft: '1',
+    });
+    const perp = new Market({ name: 'BTC_PERP', startPrice: '100', tick: '0.01', step: '0.001' }, 1);
+    expect([perp.stock, perp.money, perp.isPerp]).toEqual(['BTC', 'USDT', true]);
+  });
+
+  it('takes every given option and refuses a name without two parts', () => {
+    const m = new Market(
+      {
+        name: 'X_Y',
+        stock: 'XX',
+        money: 'YY',
+        startPrice: '2',
+        tick: '0.1',
+        step: '0.5',
+        minAmount: '1',
+        minTotal: '3',
+        makerFee: '0.002',
+        takerFee: '0.003',
+        volumePerStep: '4',
+        takerDepth: '7',
+        leverage: 5,
+        maxLeverage: 20,
+        available: false,
+      },
+      1,
+    );
+    expect(rules(m)).toEqual({
+      stock: 'XX',
+      money: 'YY',
+      isPerp: false,
+      minAmount: '1',
+      minTotal: '3',
+      makerFee: '0.002',
+      takerFee: '0.003',
+      leverage: '5',
+      maxLeverage: 20,
+      takerDepth: '7',
+      available: false,
+      volumeLeft: '4',
+    });
+    expect(m.price.toFixed()).toBe('2');
+    for (const name of ['BTC', '_USDT']) expect(() => new Market({ name, startPrice: '1', tick: '1', step: '1' }, 1)).toThrow(RangeError);
+  });
+});
+
 describe('RateLimiter', () => {
   it('slides its window', () => {
     const r = new RateLimiter({ ...DEFAULT_RATE_LIMITS, public: { limit: 2, windowMs: 1000 } });

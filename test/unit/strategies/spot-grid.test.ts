@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { parseIntents, type OrderView, type PlaceLimitsIntent } from '../../../src/strategy-api/host.js';
+import { parseIntents, type OrderView, type PlaceLimitsIntent, type Side } from '../../../src/strategy-api/host.js';
 import grid, { ladder, maintainGrid, spotGridParams } from '../../../strategies/spot-grid.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 
 const params = spotGridParams.parse({ market: 'BTC_USDT', levels: 2, spacingPct: '1', orderAmount: '0.01' });
 
-function order(side: 'buy' | 'sell', p: string, id = `t1-${p}`): OrderView {
+function order(side: Side, p: string, id = `t1-${p}`): OrderView {
   const d = new Decimal('0.01');
   return { clientOrderId: id, market: 'BTC_USDT', side, kind: 'limit', state: 'OPEN', amount: d, price: new Decimal(p), filled: new Decimal(0), remaining: d, createdMs: 0 };
 }

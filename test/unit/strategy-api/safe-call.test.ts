@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { StrategyError } from '../../../src/core/errors.js';
 import { HookGuard } from '../../../src/strategy-api/safe-call.js';
+import { eventually } from '../../support/eventually.js';
 
 function guard(clock: ManualClock, budget = 2): { g: HookGuard; quarantines: StrategyError[] } {
   const quarantines: StrategyError[] = [];
@@ -30,7 +31,7 @@ describe('HookGuard', () => {
     const clock = new ManualClock();
     const { g } = guard(clock, 5);
     const pending = g.call('onTick', () => new Promise<never>(() => {}));
-    await new Promise((r) => setImmediate(r));
+    await eventually(() => clock.pendingCount > 0, 'the deadline timer');
     clock.advance(1_000);
     const r = await pending;
     expect(r.ok).toBe(false);

@@ -1,0 +1,6 @@
+/** Narrowing of parsed JSON. */
+
+/** A plain JSON object: not null, not an array. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
