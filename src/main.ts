@@ -14,7 +14,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { validate as validateCron } from 'node-cron';
-import type { BotConfig } from './config/index.js';
+import { revealed, type BotConfig } from './config/index.js';
 import type { Clock } from './core/clock.js';
 import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from './core/errors.js';
 import { CreditJob } from './engine/credit-job.js';
@@ -30,7 +30,7 @@ import { fillView, StrategyInputs } from './engine/strategy-inputs.js';
 import { StrategyRunner } from './engine/strategy-runner.js';
 import { TradingStateController } from './engine/trading-state.js';
 import { createApiClient, type ApiClient } from './exchange/client.js';
-import { startHealthServer, type HealthReport, type HealthServer } from './observability/health.js';
+import { requestQueueDegraded, startHealthServer, type HealthReport, type HealthServer } from './observability/health.js';
 import type { Logger } from './observability/logger.js';
 import { BotMetrics } from './observability/metrics.js';
 import { startSimulator, type SimulatorHandle } from './simulator/index.js';
@@ -114,7 +114,10 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       apiSecret = api.apiSecret.reveal();
       logger.warn({ baseUrl }, 'LIVE mode: trading real funds');
     }
-    client = createApiClient({ baseUrl, apiKey, apiSecret, clock, logger: logger.child({ part: 'client' }), noncePersistence: store.noncePersistence() });
+    client = createApiClient({ baseUrl, apiKey, apiSecret, clock, logger: logger.child({ part: 'client' }), noncePersistence: store.noncePersistence(),
+      nonceMode: config.nonceMode, rateLimits: { redisUrl: revealed(config.rateLimitRedisUrl) },
+      onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
+    });
     const gateway = client;
 
     const tradingState = new TradingStateController(store, clock, logger);
@@ -266,11 +269,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
       await scheduler.enqueue(`strategy:${id}`, `init:${id}`, () => runner.init());
     }
 
-    metrics.setCollector(() => {
-      const remaining: Record<string, number> = {};
-      for (const [pool, st] of Object.entries(gateway.rateLimitStatus())) remaining[pool] = Math.max(0, st.limit - st.used);
-      return { ordersByState: store.orders.countByState(), rateLimitRemaining: remaining };
-    });
+    metrics.setCollector(() => ({ ordersByState: store.orders.countByState(), rateLimits: gateway.rateLimitStatus(), requestQueue: gateway.requestQueueHealth() }));
     const healthReport = (): HealthReport => {
       const jobs: HealthReport['jobs'] = {};
       for (const name of scheduler.jobNames) {
@@ -278,7 +277,8 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
         jobs[name] = { lastRunMs: last?.endedMs ?? null, lastOutcome: last?.outcome ?? null, skipped: scheduler.skipped(name) };
       }
       const ts = tradingState.get();
-      const status = phase !== 'ok' ? phase : ts === 'HALTED' || !reconcileState.ok ? 'degraded' : 'ok';
+      const requestQueue = gateway.requestQueueHealth();
+      const status = phase !== 'ok' ? phase : ts === 'HALTED' || !reconcileState.ok || requestQueueDegraded(requestQueue) ? 'degraded' : 'ok';
       return {
         status,
         mode: config.mode,
@@ -288,6 +288,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
         unknownOrders: store.orders.countByState()['UNKNOWN'] ?? 0,
         quarantined: [...runners.values()].filter((r) => r.quarantined).map((r) => r.id),
         clockSkewMs: gateway.clockSkewMs() ?? null,
+        requestQueue,
         nowMs: clock.now(),
       };
     };
