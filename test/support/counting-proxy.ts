@@ -8,12 +8,17 @@ import type { AddressInfo } from 'node:net';
 
 export interface Hit {
   path: string;
-  /** `performance.now()` of this process when the request's body had arrived. */
+  /** Epoch ms (`CountingProxy.now()`) when the request's body had arrived. */
   at: number;
   status: number;
 }
 
 export class CountingProxy {
+  /** Epoch ms with sub-ms resolution, comparable across processes on one host. */
+  static now(): number {
+    return performance.timeOrigin + performance.now();
+  }
+
   readonly hits: Hit[] = [];
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -49,7 +54,7 @@ export class CountingProxy {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const at = performance.now();
+      const at = CountingProxy.now();
       const path = (req.url ?? '/').split('?')[0]!;
       const out = http.request(
         { host: this.target.hostname, port: this.target.port, method: req.method, path: req.url, headers: req.headers, agent: this.agent },
