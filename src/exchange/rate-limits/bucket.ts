@@ -12,10 +12,12 @@
  * fails it: B just before a refresh and B just after fit in one sliding window.
  *
  * The split. The burst is paid for out of the sustained rate (they share one budget), so C is
- * kept at one increase's worth (≥ A, or increases would be clipped at the cap): with ~40 steps a
- * window, the burst is ~2.5 % of the budget and the sustained rate ~97.5 % of it, ~78 % of the
- * venue limit at the default 0.8 margin. A larger burst would only help a caller that idles and
- * then fires many requests at once; the bot's load is steady polling plus small order batches.
+ * kept at one increase's worth (≥ A, or increases would be clipped at the cap). With 40-80
+ * increases a window the declared pools get a burst of 1.3-2.1 % of the budget and a sustained
+ * rate of 97.5-98.6 % of it, 78-79 % of the venue limit at the default 0.8 margin. A larger
+ * burst would only help a caller that idles and then fires many requests at once; the bot's
+ * load is steady polling plus small order batches, and each point of burst is a point of
+ * sustained rate lost in every window.
  */
 import type { PoolSpec } from '../rate-limits.js';
 
