@@ -9,7 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
 import { TransientError } from '../../../src/core/errors.js';
+import { Redis } from 'ioredis';
 import { createApiClient } from '../../../src/exchange/client.js';
+import { keyHash } from '../../../src/exchange/rate-limits/redis-store.js';
 import type { ClientAlert } from '../../../src/exchange/request-queue.js';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.js';
 import { CountingProxy, maxInWindow } from '../../support/counting-proxy.js';
@@ -80,6 +82,12 @@ describe('clustered budget (Redis)', () => {
     const end = Math.min(...reports.map((r) => r.endMs));
     const steady = hits.filter((h) => h.at > end - W && h.at <= end).length;
     expect(steady / L).toBeGreaterThanOrEqual(0.75);
+    // The shared keys name the API key by a hash, never by its value.
+    const inspect = new Redis(redis.url);
+    const keys = await inspect.keys('*');
+    await inspect.quit();
+    expect(keys.some((k) => k.includes(keyHash(key.apiKey)))).toBe(true);
+    expect(keys.filter((k) => k.includes(key.apiKey) || k.includes(key.apiSecret))).toEqual([]);
   });
 
   it('Redis stopped mid-run: nothing is sent, an alert is raised, health degrades; requests resume when it returns', async () => {
