@@ -223,16 +223,18 @@ export class PoolLimiter {
     }
   }
 
-  /** A job that failed before it ran: refused by the bounded queue, the closed pool or the store. */
-  private queueError(err: unknown): unknown {
+  /**
+   * A job that failed before it ran was never sent: refused by the bounded queue, or dropped by
+   * the closed pool, the shared store or a limiter rebuilt after a failed start. Always a
+   * TransientError, so that callers file it as "not sent".
+   */
+  private queueError(err: unknown): TransientError {
     if (this.closed) return this.closedError();
     if (err instanceof Bottleneck.BottleneckError && DROPPED_RE.test(err.message)) {
       return notSent(this.name, 'queue_full', `local queue full (${this.options.maxQueued} waiting; only a more urgent call may displace a queued one)`);
     }
-    if (this.options.shared !== undefined && !(err instanceof Bottleneck.BottleneckError)) {
-      return notSent(this.name, 'store_down', 'the shared rate-limit store failed');
-    }
-    return err;
+    if (this.options.shared !== undefined) return notSent(this.name, 'store_down', 'the shared rate-limit store failed');
+    return this.closedError();
   }
 
   private closedError(): TransientError {
