@@ -1,5 +1,5 @@
 export { loadConfig, isConfigError, type BotConfig, type LiveApiConfig, type LoadConfigOptions } from './load.js';
 export { redactConfig } from './redact.js';
-export { Secret, REDACTED } from './secret.js';
+export { Secret, REDACTED, revealed } from './secret.js';
 export { configError, problemsFromIssues, formatPath, type ConfigProblem } from './errors.js';
 export * from './schema.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../core/errors.js';
 import { configError, problemsFromIssues } from './errors.js';
-import { envSchema, fileSchema, type FileConfig } from './schema.js';
+import { envSchema, fileSchema, type EnvConfig, type FileConfig } from './schema.js';
 import { Secret } from './secret.js';
 
 /** Live venue credentials; present only in live mode. */
@@ -33,6 +33,10 @@ export interface BotConfig extends FileConfig {
   logLevel: string;
   /** Set in live mode only (paper mode uses the embedded simulator's account). */
   api: LiveApiConfig | null;
+  /** Nonce mode of the API client (`NONCE_MODE`). */
+  nonceMode: 'strict' | 'window';
+  /** Shared rate-limit store (`RATE_LIMIT_REDIS_URL`), or null for per-process budgets. */
+  rateLimitRedisUrl: Secret | null;
 }
 
 export interface LoadConfigOptions {
@@ -86,13 +90,26 @@ function readConfigFile(file: string, shownAs: string): unknown {
   }
 }
 
+/** Processes sharing one key and budget (Redis) cannot keep strict nonces in order of arrival. */
+function checkNonceMode(env: EnvConfig, picked: Record<string, string>): void {
+  if (env.RATE_LIMIT_REDIS_URL === undefined || env.NONCE_MODE !== 'strict') return;
+  throw configError('environment', [
+    {
+      key: 'NONCE_MODE',
+      expected: 'window when RATE_LIMIT_REDIS_URL is set (processes sharing one API key cannot keep strict nonces in order)',
+      found: picked['NONCE_MODE'] === undefined ? 'nothing (strict by default)' : '"strict"',
+    },
+  ]);
+}
+
 /**
  * Reads and validates everything. Throws `ConfigError` (message names key, expectation and
  * found value; never a secret's value) on any problem.
  */
 export function loadConfig(options: LoadConfigOptions): BotConfig {
   const { vars, file: envFile } = readEnvFile(options);
-  const envParsed = envSchema.safeParse(pickEnv(vars, options.env), { reportInput: true });
+  const picked = pickEnv(vars, options.env);
+  const envParsed = envSchema.safeParse(picked, { reportInput: true });
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
   const env = envParsed.data;
 
@@ -108,6 +125,8 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     api = { baseUrl: env.API_BASE_URL as string, apiKey: new Secret(env.API_KEY as string), apiSecret: new Secret(env.API_SECRET as string) };
   }
 
+  checkNonceMode(env, picked);
+
   const configPath = path.resolve(options.cwd, env.BOT_CONFIG);
   const raw = readConfigFile(configPath, env.BOT_CONFIG);
   const parsed = fileSchema.safeParse(raw, { reportInput: true });
@@ -122,6 +141,8 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     httpPort: env.BOT_HTTP_PORT,
     logLevel: env.LOG_LEVEL,
     api,
+    nonceMode: env.NONCE_MODE,
+    rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),
   };
 }
 

@@ -174,7 +174,7 @@ export type PaperConfig = z.output<typeof paperSchema>;
 export type ShutdownConfig = z.output<typeof shutdownSchema>;
 
 /** Keys of the environment whose values are never echoed, logged or dumped. */
-export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET']);
+export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL']);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -201,6 +201,16 @@ export const envSchema = z.object({
   API_BASE_URL: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).optional(),
   API_KEY: z.string().min(1).optional(),
   API_SECRET: z.string().min(1).optional(),
+  /**
+   * `strict` (default): each nonce above the last the venue saw, private requests one at a time.
+   * `window`: unique nonces within ±5 s of the venue clock, private requests concurrently.
+   */
+  NONCE_MODE: z.enum(['strict', 'window']).default('strict'),
+  /**
+   * Shared rate-limit store: every process on one API key draws from one budget kept in Redis.
+   * Secret (the URL may carry a password). Unset: each process keeps its own budget.
+   */
+  RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }).optional(),
 });
 
 export type EnvConfig = z.output<typeof envSchema>;

@@ -30,3 +30,8 @@ export class Secret {
     return REDACTED;
   }
 }
+
+/** The value of an optional secret, for the one place that hands it to a client. */
+export function revealed(secret: Secret | null): string | undefined {
+  return secret === null ? undefined : secret.reveal();
+}

@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../exchange/client.js';
 import type { Scheduler } from '../engine/scheduler.js';
-import { startHealthServer, type HealthReport, type HealthServer } from '../observability/health.js';
+import { requestQueueDegraded, startHealthServer, type HealthReport, type HealthServer } from '../observability/health.js';
 import type { Base, Engine } from './engine.js';
 import type { ReconcileJob } from './jobs.js';
 import type { Runners } from './runners.js';
@@ -13,6 +13,7 @@ import type { Runners } from './runners.js';
 export type Phase = HealthReport['status'];
 
 export interface HealthSources {
+  client: ApiClient;
   engine: Engine;
   scheduler: Scheduler;
   reconcile: ReconcileJob;
@@ -32,7 +33,8 @@ function jobsReport(scheduler: Scheduler): HealthReport['jobs'] {
 export function healthReport(b: Base, s: HealthSources): HealthReport {
   const ts = s.engine.tradingState.get();
   const phase = s.phase();
-  const degraded = ts === 'HALTED' || !s.reconcile.state.ok;
+  const requestQueue = s.client.requestQueueHealth();
+  const degraded = ts === 'HALTED' || !s.reconcile.state.ok || requestQueueDegraded(requestQueue);
   return {
     status: phase !== 'ok' ? phase : degraded ? 'degraded' : 'ok',
     mode: b.config.mode,
@@ -42,17 +44,19 @@ export function healthReport(b: Base, s: HealthSources): HealthReport {
     unknownOrders: b.store.orders.countByState()['UNKNOWN'] ?? 0,
     quarantined: [...s.runners.values()].filter((r) => r.quarantined).map((r) => r.id),
     clockSkewMs: s.engine.gateway.clockSkewMs?.() ?? null,
+    requestQueue,
     nowMs: b.clock.now(),
   };
 }
 
 /** Registers the scrape-time metrics and starts `/healthz` + `/metrics` unless BOT_HTTP_PORT is 0. */
-export async function startObservability(b: Base, client: ApiClient, s: HealthSources): Promise<HealthServer | null> {
-  b.metrics.setCollector(() => {
-    const remaining: Record<string, number> = {};
-    for (const [pool, st] of Object.entries(client.rateLimitStatus())) remaining[pool] = Math.max(0, st.limit - st.used);
-    return { ordersByState: b.store.orders.countByState(), rateLimitRemaining: remaining };
-  });
+export async function startObservability(b: Base, s: HealthSources): Promise<HealthServer | null> {
+  const { client } = s;
+  b.metrics.setCollector(() => ({
+    ordersByState: b.store.orders.countByState(),
+    rateLimits: client.rateLimitStatus(),
+    requestQueue: client.requestQueueHealth(),
+  }));
   if (b.config.httpPort <= 0) return null;
   const server = await startHealthServer({
     port: b.config.httpPort,

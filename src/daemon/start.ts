@@ -88,7 +88,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     await runStartupJobs(b, engine);
     registerJobs(b, engine, scheduler, reconcile, runners, options.strategies);
     await initStrategies(scheduler, runners);
-    health = await startObservability(b, venue.client, { engine, scheduler, reconcile, runners, phase: () => phase });
+    health = await startObservability(b, { client: venue.client, engine, scheduler, reconcile, runners, phase: () => phase });
     scheduler.start();
     phase = 'ok';
     // First ticks right away rather than at the first cron boundary.

@@ -3,7 +3,7 @@
  * live mode takes the configured address and credentials. Both then talk HTTP through the same
  * client, so paper and live run the same code path.
  */
-import type { BotConfig } from '../config/index.js';
+import { revealed, type BotConfig } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { createApiClient, type ApiClient } from '../exchange/client.js';
@@ -69,6 +69,9 @@ export async function openVenue(config: BotConfig, store: Store, clock: Clock, l
       clock,
       logger: logger.child({ part: 'client' }),
       noncePersistence: store.noncePersistence(),
+      nonceMode: config.nonceMode,
+      rateLimits: { redisUrl: revealed(config.rateLimitRedisUrl) },
+      onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
     });
     return { client, gateway: createVenueGateway(client), sim: ep.sim, close: () => close(client) };
   } catch (err) {

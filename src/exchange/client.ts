@@ -43,9 +43,8 @@ import type {
   NoncePersistence,
   VenueOrder,
 } from './gateway.js';
-import { NonceGenerator, type NonceMode } from './nonce.js';
+import type { NonceMode } from './nonce.js';
 import { PathFallback } from './path-fallback.js';
-import { PriorityLock } from './send-lock.js';
 import {
   FLEX_ACTION_CODES,
   parseBalanceMap,
@@ -62,7 +61,8 @@ import {
 import { quirkOf } from './quirks.js';
 import { mismatchedField, placementIdentity, type OrderIdentity } from './reply-match.js';
 import { collateralBody, namedCids, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from './requests.js';
-import { POOL_NAMES, RatePool, resolvePools, type PoolName, type PoolStatus, type RateLimitOverrides } from './rate-limits.js';
+import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits.js';
+import { RequestQueue, type ClientAlert, type RequestQueueHealth } from './request-queue.js';
 import { Transport, TransportError, type HttpResponse } from './transport.js';
 import {
   validateBulk,
@@ -96,14 +96,15 @@ export interface ApiClientOptions {
     responseMs?: number;
   };
   retry?: Partial<RetryOptions>;
-  /** Per-pool overrides, bulk weight, 429 pause backoff. */
+  /** Per-pool overrides, bulk weight, 429 pause backoff and Retry-After cap, shared Redis store. */
   rateLimits?: RateLimitOverrides;
   /** Move endpoints to other pools (e.g. if the venue changes its pools). */
   endpointPools?: Partial<Record<EndpointName, PoolName>>;
   /**
    * `strict` (default): each nonce must exceed the last one the venue saw, so private requests
    * are sent one at a time (they must arrive in order). `window`: signs `"nonceWindow": true`;
-   * unique ms nonces within ±5 s of server time, private requests run concurrently.
+   * unique ms nonces within ±5 s of server time, private requests run concurrently. A shared
+   * Redis budget (`rateLimits.redisUrl`) needs `window`.
    */
   nonceMode?: NonceMode;
   /** Where the nonce high-water mark is persisted (strict mode). */
@@ -112,6 +113,10 @@ export interface ApiClientOptions {
   nonceReserveAheadMs?: number;
   /** Queued requests per pool before new ones are refused (`TransientError('rate_limited')`). Default 1 000. */
   maxQueued?: number;
+  /** How long a call may wait in its pool's queue before it fails unsent (`TransientError('rate_limited')`), ms. Default 30 000. */
+  queueDeadlineMs?: number;
+  /** Hears alerts an operator must see (shared store down or back, a second signer on the key). */
+  onAlert?: (alert: ClientAlert) => void;
   clock?: Clock;
   logger?: Logger;
   /** Jitter source in [0, 1). Default Math.random; tests inject a fixed one. */
@@ -148,8 +153,10 @@ export interface ApiClient {
   flexHistory(query?: FlexHistoryQuery): Promise<FlexPage>;
   closeFlex(plan: string): Promise<{ transactionId: string }>;
   creditLine(): Promise<CreditLineState>;
-  /** Per pool: budget per window, weight used in the current (sliding) window, queued jobs. */
+  /** Per pool: budget per window, weight used in the current (sliding) window, queued, paused, refused. */
   rateLimitStatus(): Record<PoolName, PoolStatus>;
+  /** Reachability of the rate-limit store and the second-signer watch. */
+  requestQueueHealth(): RequestQueueHealth;
   /**
    * Server time minus local time, ms, from the last reply's `Date` header (1 s resolution), or
    * undefined before any reply. Window-mode nonces need |skew| < 5 s.
@@ -163,7 +170,7 @@ export interface ApiClient {
   clockSkewRejected(): number;
   /** The last nonce used (0 before any private call). */
   lastNonce(): number;
-  /** Stops the limiters (queued calls fail) and destroys the keep-alive agent. */
+  /** Stops the limiters (queued calls fail), destroys the keep-alive agent, closes the shared store. */
   close(): Promise<void>;
 }
 
@@ -189,6 +196,15 @@ function defined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
+/** Checks the base address and that key and secret come together; true when they are given. */
+function checkCredentials(options: ApiClientOptions): boolean {
+  if (typeof options.baseUrl !== 'string' || options.baseUrl === '') throw new ConfigError('baseUrl is required', { key: 'baseUrl' });
+  const hasKey = options.apiKey !== undefined && options.apiKey !== '';
+  const hasSecret = options.apiSecret !== undefined && options.apiSecret !== '';
+  if (hasKey !== hasSecret) throw new ConfigError('apiKey and apiSecret must be given together', { key: hasKey ? 'apiSecret' : 'apiKey' });
+  return hasKey;
+}
+
 export function createApiClient(options: ApiClientOptions): ApiClient {
   return new ApiClientImpl(options);
 }
@@ -199,28 +215,64 @@ class ApiClientImpl implements ApiClient {
   private readonly random: () => number;
   private readonly retry: RetryOptions;
   private readonly transport: Transport;
-  private readonly pools: Record<PoolName, RatePool>;
+  private readonly queue: RequestQueue;
   private readonly raw: RawClient;
-  private readonly nonce: NonceGenerator;
   private readonly bulkWeight: number;
   private readonly conditionalRoute = new PathFallback(ENDPOINTS.conditionalOrders.path, ENDPOINTS.conditionalOrders.fallbackPath!, CONDITIONAL_PATH_RETRY_MS);
   private readonly skew = new SkewMeter(() => this.logger);
 
   constructor(options: ApiClientOptions) {
-    if (typeof options.baseUrl !== 'string' || options.baseUrl === '') throw new ConfigError('baseUrl is required', { key: 'baseUrl' });
-    const hasKey = options.apiKey !== undefined && options.apiKey !== '';
-    const hasSecret = options.apiSecret !== undefined && options.apiSecret !== '';
-    if (hasKey !== hasSecret) throw new ConfigError('apiKey and apiSecret must be given together', { key: hasKey ? 'apiSecret' : 'apiKey' });
+    const hasKey = checkCredentials(options);
     this.clock = options.clock ?? new SystemClock();
     this.logger = options.logger ?? silentLogger();
     this.random = options.random ?? Math.random;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     if (!(Number.isInteger(this.retry.attempts) && this.retry.attempts >= 1)) throw new ConfigError('retry.attempts must be an integer >= 1', { key: 'retry.attempts' });
+    this.transport = this.openTransport(options);
+    this.bulkWeight = options.rateLimits?.bulkWeight ?? 1;
+    this.queue = this.openQueue(options, hasKey);
+    // The credentials live in this closure only: not an enumerable field a dump could print.
+    const creds = hasKey ? { apiKey: options.apiKey!, apiSecret: options.apiSecret! } : undefined;
+    this.raw = new RawClient({
+      transport: this.transport,
+      pools: this.queue.pools,
+      poolOf: this.queue.poolOf,
+      nonce: this.queue.nonce,
+      nonceWindow: this.queue.nonceWindow,
+      sendLock: this.queue.sendLock,
+      nonceWatch: this.queue.nonceWatch,
+      credentials: () => creds,
+      clock: this.clock,
+      logger: this.logger,
+      onServerTime: (serverMs, localMs) => {
+        this.skewMs = serverMs - localMs;
+      },
+    });
+  }
+
+  private openQueue(options: ApiClientOptions, hasKey: boolean): RequestQueue {
     const nonceMode = options.nonceMode ?? 'strict';
     if (nonceMode !== 'strict' && nonceMode !== 'window') throw new ConfigError('nonceMode must be strict or window', { key: 'nonceMode' });
-    this.bulkWeight = options.rateLimits?.bulkWeight ?? 1;
+    return new RequestQueue({
+      apiKey: hasKey ? options.apiKey : undefined,
+      nonceMode,
+      rateLimits: options.rateLimits,
+      endpointPools: options.endpointPools,
+      maxQueued: options.maxQueued ?? 1000,
+      queueDeadlineMs: options.queueDeadlineMs ?? 30_000,
+      noncePersistence: options.noncePersistence,
+      nonceReserveAheadMs: options.nonceReserveAheadMs,
+      clock: this.clock,
+      logger: this.logger,
+      random: this.random,
+      skewMs: () => this.skewMs,
+      onAlert: options.onAlert,
+    });
+  }
+
+  private openTransport(options: ApiClientOptions): Transport {
     try {
-      this.transport = new Transport({
+      return new Transport({
         baseUrl: options.baseUrl,
         clock: this.clock,
         connectMs: options.timeouts?.connectMs ?? 3000,
@@ -229,38 +281,6 @@ class ApiClientImpl implements ApiClient {
     } catch (err) {
       throw new ConfigError(`baseUrl: ${errorMessage(err)}`, { key: 'baseUrl' });
     }
-    const specs = resolvePools(options.rateLimits);
-    const pause = { baseMs: 1000, maxMs: 30_000, ...options.rateLimits?.pause };
-    this.pools = {} as Record<PoolName, RatePool>;
-    for (const name of POOL_NAMES) {
-      this.pools[name] = new RatePool({ name, spec: specs[name], clock: this.clock, maxQueued: options.maxQueued ?? 1000, pause, random: this.random });
-    }
-    if (!(this.bulkWeight >= 1 && this.bulkWeight <= this.pools.orders.budget)) throw new ConfigError('rateLimits.bulkWeight must be within 1..orders budget', { key: 'rateLimits.bulkWeight' });
-    const poolOf = Object.fromEntries(
-      (Object.keys(ENDPOINTS) as EndpointName[]).map((e) => [e, options.endpointPools?.[e] ?? ENDPOINTS[e].pool]),
-    ) as Record<EndpointName, PoolName>;
-    // Window mode needs unique ms values but no persistence (the venue checks ±5 s, not order).
-    this.nonce = new NonceGenerator({
-      clock: this.clock,
-      persistence: nonceMode === 'strict' ? options.noncePersistence : undefined,
-      reserveAheadMs: options.nonceReserveAheadMs,
-    });
-    // The credentials live in this closure only: not an enumerable field a dump could print.
-    const creds = hasKey ? { apiKey: options.apiKey!, apiSecret: options.apiSecret! } : undefined;
-    this.raw = new RawClient({
-      transport: this.transport,
-      pools: this.pools,
-      poolOf,
-      nonce: this.nonce,
-      nonceWindow: nonceMode === 'window',
-      sendLock: nonceMode === 'strict' ? new PriorityLock() : undefined,
-      credentials: () => creds,
-      clock: this.clock,
-      logger: this.logger,
-      onServerTime: (serverMs, localMs) => {
-        this.skewMs = serverMs - localMs;
-      },
-    });
   }
 
   // ---- operational extras ----
@@ -278,9 +298,11 @@ class ApiClientImpl implements ApiClient {
   }
 
   rateLimitStatus(): Record<PoolName, PoolStatus> {
-    const out = {} as Record<PoolName, PoolStatus>;
-    for (const name of POOL_NAMES) out[name] = this.pools[name].status();
-    return out;
+    return this.queue.status();
+  }
+
+  requestQueueHealth(): RequestQueueHealth {
+    return this.queue.health();
   }
 
   /**
@@ -300,12 +322,12 @@ class ApiClientImpl implements ApiClient {
   }
 
   lastNonce(): number {
-    return this.nonce.lastNonce;
+    return this.queue.nonce.lastNonce;
   }
 
   async close(): Promise<void> {
-    await Promise.all(POOL_NAMES.map((n) => this.pools[n].stop()));
-    this.transport.close();
+    // Destroying the keep-alive agent cuts requests still in flight, so the pools' running jobs end.
+    await this.queue.close(() => this.transport.close());
   }
 
   // ---- the request paths ----

@@ -1,15 +1,18 @@
 /**
  * The endpoint table and the raw client (design.md convention 1): one entry per spec endpoint,
- * and one path for every call: the pool's limiter → (private) sign with a fresh nonce inside the
- * limiter job → HTTP. The raw client returns the HTTP reply unclassified; client.ts classifies,
- * retries reads and parses.
+ * and one path for every call: the pool's Bottleneck limiter → (strict nonces) the send lane →
+ * (private) sign with a fresh nonce inside the limiter job → HTTP. The raw client returns the
+ * HTTP reply unclassified; client.ts classifies, retries reads and parses.
  */
 import type { Clock } from '../core/clock.js';
-import { ConfigError } from '../core/errors.js';
+import { BotError, ConfigError } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { isNonceRefusal } from './errors.js';
-import type { NonceGenerator } from './nonce.js';
-import { PRIORITY, type PoolName, type PriorityClass, type RatePool } from './rate-limits.js';
+import type { NonceSource } from './nonce.js';
+import type { NonceCollisionWatch, NonceOutcome } from './nonce-watch.js';
+import { PRIORITY, type PoolName, type PriorityClass } from './rate-limits.js';
+import type { PoolLimiter } from './rate-limits/pool-limiter.js';
+import { notSent, type JobTicket } from './rate-limits/ticket.js';
 import type { PriorityLock } from './send-lock.js';
 import { sign } from './signing.js';
 import type { HttpResponse, Transport } from './transport.js';
@@ -98,10 +101,10 @@ export interface Credentials {
 
 export interface RawClientDeps {
   transport: Transport;
-  pools: Readonly<Record<PoolName, RatePool>>;
+  pools: Readonly<Record<PoolName, PoolLimiter>>;
   /** Pool of each endpoint (defaults from ENDPOINTS; overridable). */
   poolOf: Readonly<Record<EndpointName, PoolName>>;
-  nonce: NonceGenerator;
+  nonce: NonceSource;
   nonceWindow: boolean;
   /** Returns the credentials, or undefined for a public-only client. Kept in a closure, not a field. */
   credentials: () => Credentials | undefined;
@@ -111,6 +114,19 @@ export interface RawClientDeps {
   sendLock?: PriorityLock | undefined;
   /** Called with each reply's server time (ms) and the local time it arrived. */
   onServerTime?: (serverMs: number, localMs: number) => void;
+  /** Hears the venue's verdict on each nonce (second-signer detection). */
+  nonceWatch?: NonceCollisionWatch | undefined;
+}
+
+/** A reply, and the nonce its request was signed with (private endpoints). */
+interface Sent {
+  res: HttpResponse;
+  nonce: number | undefined;
+}
+
+function nonceOutcome(res: HttpResponse): NonceOutcome {
+  if (res.status >= 200 && res.status < 300) return 'accepted';
+  return res.status === 429 && isNonceRefusal(res.body) ? 'refused' : 'unknown';
 }
 
 export interface RawCall {
@@ -124,11 +140,22 @@ export interface RawCall {
   attempt: number;
 }
 
+/** One request inside its limiter job. */
+interface SendJob {
+  call: RawCall;
+  method: 'GET' | 'POST';
+  path: string;
+  creds: Credentials | undefined;
+  priority: number;
+  ticket: JobTicket;
+  pool: PoolName;
+}
+
 /** Raw client: sends one request through its pool and returns the unclassified reply. */
 export class RawClient {
   constructor(private readonly deps: RawClientDeps) {}
 
-  pool(endpoint: EndpointName): RatePool {
+  pool(endpoint: EndpointName): PoolLimiter {
     return this.deps.pools[this.deps.poolOf[endpoint]];
   }
 
@@ -142,45 +169,51 @@ export class RawClient {
     }
     const pool = this.pool(call.endpoint);
     const priority = PRIORITY[spec.priority];
-    const res = await pool.schedule(priority, call.weight ?? 1, async (markSent) => {
-      // Strict nonces must arrive in order: one private request in flight at a time.
-      const lock = creds !== undefined ? this.deps.sendLock : undefined;
-      const release = lock === undefined ? undefined : await lock.acquire(priority);
-      try {
-        return await this.send(call, spec.method, path, creds, markSent);
-      } finally {
-        release?.();
-      }
-    });
+    const { res, nonce } = await pool.schedule(priority, call.weight ?? 1, (ticket) =>
+      this.sendInLane({ call, method: spec.method, path, creds, priority, ticket, pool: pool.name }),
+    );
+    if (nonce !== undefined) this.deps.nonceWatch?.observe(nonce, nonceOutcome(res));
     if (res.status >= 200 && res.status < 300) pool.noteSuccess();
     // A gateway 429 (non-JSON) pauses the whole pool; the JSON one is a nonce refusal.
     if (res.status === 429 && !isNonceRefusal(res.body)) pool.pauseFor429(res.retryAfterMs);
     return res;
   }
 
+  /** Inside the limiter job: (strict) wait for the lane, claim the ticket, sign and send. */
+  private async sendInLane(job: SendJob): Promise<Sent> {
+    // Strict nonces must arrive in order: one private request in flight at a time.
+    const lock = job.creds !== undefined ? this.deps.sendLock : undefined;
+    const release = lock === undefined ? undefined : await lock.acquire(job.priority);
+    try {
+      // The deadline covers the wait for the lane too; after the claim the request leaves.
+      job.ticket.claim();
+      return await this.send(job);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async nextNonce(pool: PoolName): Promise<number> {
+    try {
+      return await this.deps.nonce.next();
+    } catch (err) {
+      if (err instanceof BotError) throw err;
+      throw notSent(pool, 'store_down', 'no nonce from the shared rate-limit store');
+    }
+  }
+
   /** Signs (inside the limiter job and the send lane, so nonces leave in order) and sends. */
-  private async send(
-    call: RawCall,
-    method: 'GET' | 'POST',
-    path: string,
-    creds: Credentials | undefined,
-    markSent: () => void,
-  ): Promise<HttpResponse> {
+  private async send(job: SendJob): Promise<Sent> {
+    const { call, method, path, creds } = job;
     let headers: Record<string, string> = {};
     let body: string | undefined;
+    let nonce: number | undefined;
     if (creds !== undefined) {
-      const signed = sign({
-        apiKey: creds.apiKey,
-        apiSecret: creds.apiSecret,
-        path,
-        fields: call.fields ?? {},
-        nonce: this.deps.nonce.next(),
-        nonceWindow: this.deps.nonceWindow,
-      });
+      nonce = await this.nextNonce(job.pool);
+      const signed = sign({ apiKey: creds.apiKey, apiSecret: creds.apiSecret, path, fields: call.fields ?? {}, nonce, nonceWindow: this.deps.nonceWindow });
       headers = signed.headers;
       body = signed.body;
     }
-    markSent();
     const started = this.deps.clock.now();
     const log = { endpoint: call.endpoint, attempt: call.attempt };
     try {
@@ -188,7 +221,7 @@ export class RawClient {
       const localMs = this.deps.clock.now();
       this.deps.logger.debug({ ...log, status: r.status, durationMs: localMs - started }, 'api request');
       if (r.dateMs !== undefined) this.deps.onServerTime?.(r.dateMs, localMs);
-      return r;
+      return { res: r, nonce };
     } catch (err) {
       // Only our own error code is logged, never the error object.
       const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'UNEXPECTED';

@@ -14,6 +14,36 @@ import type { NoncePersistence } from './gateway.js';
 
 export type NonceMode = 'strict' | 'window';
 
+/** Where a request's nonce comes from: this process (NonceGenerator) or the shared store. */
+export interface NonceSource {
+  next(): number | Promise<number>;
+  /** The last nonce handed out (0 before the first). */
+  readonly lastNonce: number;
+}
+
+/**
+ * Window-mode nonces taken from the shared store (redis-store.ts), so that processes signing
+ * with one key never send the same one.
+ */
+export class SharedNonce implements NonceSource {
+  private last = 0;
+
+  constructor(
+    private readonly take: (nowMs: number) => Promise<number>,
+    private readonly clock: Clock,
+  ) {}
+
+  get lastNonce(): number {
+    return this.last;
+  }
+
+  async next(): Promise<number> {
+    const n = await this.take(this.clock.now());
+    this.last = Math.max(this.last, n);
+    return n;
+  }
+}
+
 export interface NonceGeneratorOptions {
   clock: Clock;
   persistence?: NoncePersistence | undefined;
@@ -21,7 +51,7 @@ export interface NonceGeneratorOptions {
   reserveAheadMs?: number | undefined;
 }
 
-export class NonceGenerator {
+export class NonceGenerator implements NonceSource {
   private last: number;
   private reservedUntil: number;
   private readonly reserveAheadMs: number;

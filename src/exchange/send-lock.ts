@@ -4,6 +4,8 @@
  * requests in flight on two sockets can overtake each other, so strict mode sends private
  * requests one at a time: sign, send, and wait for the reply (or timeout) before the next one
  * signs. Waiters are served by priority (cancels first), then in arrival order.
+ * It is taken inside a pool's Bottleneck job, after the bucket granted the tokens: that is why
+ * the pools behind it let only one job's weight wait here at a time (rate-limits/limiters.ts).
  * Window mode (`nonceWindow`) accepts any unique nonce within ±5 s and needs no lane.
  */
 export class PriorityLock {

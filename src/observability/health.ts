@@ -1,8 +1,8 @@
 /**
  * `/healthz` and `/metrics` on 127.0.0.1 only: the daemon's state is not for the network.
  * `/healthz` answers 200 while the daemon is running normally and 503 while starting,
- * stopping, halted or when reconciliation is failing, so a supervisor can alert on the status
- * code alone; the JSON body says why.
+ * stopping, halted, when reconciliation is failing or the request queue is degraded, so a
+ * supervisor can alert on the status code alone; the JSON body says why.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,25 @@ import type { AddressInfo } from 'node:net';
  * state through the browser; its requests carry that name as `Host`.
  */
 const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/i;
+
+/** The request queue's part of `/healthz` (the client's `requestQueueHealth()`). */
+export interface RequestQueueReport {
+  /** Where the rate-limit budget lives: this process, or Redis shared by every process on the key. */
+  store: 'local' | 'redis';
+  storeUp: boolean;
+  /** Clock time the store became unreachable, or null. */
+  storeDownSinceMs: number | null;
+  /** Nonce refusals suggest another process signs with the same API key. */
+  nonceCollisionSuspected: boolean;
+}
+
+/**
+ * The queue degrades the daemon while its store is down (no request leaves) or while another
+ * signer on the key makes the venue refuse our nonces.
+ */
+export function requestQueueDegraded(q: RequestQueueReport | undefined): boolean {
+  return q !== undefined && (!q.storeUp || q.nonceCollisionSuspected);
+}
 
 /** The body of `/healthz`. */
 export interface HealthReport {
@@ -26,6 +45,8 @@ export interface HealthReport {
   quarantined: string[];
   /** Venue clock minus local clock, ms (null before the first reply with a `Date` header). */
   clockSkewMs: number | null;
+  /** The request queue: rate-limit store and the second-signer watch. */
+  requestQueue?: RequestQueueReport;
   nowMs: number;
 }
 

@@ -6,13 +6,14 @@
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { registerRateLimitMetrics, type RateLimitCollected } from './rate-limit-metrics.js';
+
+export type { RateLimitPoolState, RequestQueueState } from './rate-limit-metrics.js';
 
 /** Scrape-time state, assembled by the composition root from the store and the client. */
-export interface CollectedState {
+export interface CollectedState extends RateLimitCollected {
   /** Order state → number of journaled orders in it. */
   ordersByState: Record<string, number>;
-  /** Rate-limit pool → budget left in the current window (weight). */
-  rateLimitRemaining: Record<string, number>;
 }
 
 export const TRADING_STATES = ['ACTIVE', 'REDUCE_ONLY', 'HALTED'] as const;
@@ -57,16 +58,7 @@ export class BotMetrics {
         this.set(read()?.ordersByState['UNKNOWN'] ?? 0);
       },
     });
-    new Gauge({
-      name: 'bot_rate_limit_remaining',
-      help: 'Rate-limit budget left in the current window, by pool',
-      labelNames: ['pool'],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [pool, n] of Object.entries(read()?.rateLimitRemaining ?? {})) this.set({ pool }, n);
-      },
-    });
+    registerRateLimitMetrics(this.registry, read);
     new Gauge({
       name: 'bot_event_loop_lag_seconds',
       help: 'Event-loop delay since the last scrape (p99)',

@@ -86,6 +86,37 @@ describe('loadConfig', () => {
     expect(err.context['keys']).toEqual(['API_BASE_URL']);
   });
 
+  it('the request queue: strict nonces and local budgets by default; window nonces with a shared Redis budget', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    const plain = loadConfig({ cwd, env });
+    expect(plain.nonceMode).toBe('strict');
+    expect(plain.rateLimitRedisUrl).toBeNull();
+    const url = 'redis://:pw-9f2c@10.0.0.5:6379/2';
+    const shared = loadConfig({ cwd, env: { ...env, NONCE_MODE: 'window', RATE_LIMIT_REDIS_URL: url } });
+    expect(shared.nonceMode).toBe('window');
+    expect(shared.rateLimitRedisUrl?.reveal()).toBe(url);
+    // The URL may carry a password: no dump shows it.
+    expect(JSON.stringify(redactConfig(shared))).not.toContain('pw-9f2c');
+  });
+
+  it.each([
+    ['NONCE_MODE unset', {}],
+    ['NONCE_MODE=strict', { NONCE_MODE: 'strict' }],
+  ])('a shared Redis budget with strict nonces is refused, naming both keys (%s)', (_name, extra) => {
+    const { cwd, env } = withFile(validFileConfig());
+    const err = refusal(() => loadConfig({ cwd, env: { ...env, RATE_LIMIT_REDIS_URL: 'redis://127.0.0.1:6379', ...extra } }));
+    expect(err.context['keys']).toEqual(['NONCE_MODE']);
+    expect(err.message).toContain('NONCE_MODE');
+    expect(err.message).toContain('RATE_LIMIT_REDIS_URL');
+  });
+
+  it('refuses a rate-limit store URL that is not redis:// without echoing it', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    const err = refusal(() => loadConfig({ cwd, env: { ...env, NONCE_MODE: 'window', RATE_LIMIT_REDIS_URL: 'http://user:pw-77aa@host' } }));
+    expect(err.context['keys']).toEqual(['RATE_LIMIT_REDIS_URL']);
+    expect(err.message).not.toContain('pw-77aa');
+  });
+
   describe('refuses invalid configurations, naming the key', () => {
     it.each(INVALID_CONFIGS.map((c) => [c.name, c] as const))('%s', (_name, c) => {
       const cwd = tempDir();

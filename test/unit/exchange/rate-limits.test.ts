@@ -1,131 +1,165 @@
+/**
+ * The token bucket of a pool: the plan's bound (checked by simulating the bucket against random
+ * arrivals, not by re-deriving the formula), its sustained share, and the local refill on the
+ * injected clock driving a real Bottleneck limiter.
+ */
+import Bottleneck from 'bottleneck';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { TransientError } from '../../../src/core/errors.js';
-import { PRIORITY, RatePool } from '../../../src/exchange/rate-limits.js';
+import { DEFAULT_POOLS, POOL_NAMES } from '../../../src/exchange/rate-limits.js';
+import { planBucket, type BucketPlan } from '../../../src/exchange/rate-limits/bucket.js';
+import { GridRefill } from '../../../src/exchange/rate-limits/grid-refill.js';
+import { SendLog } from '../../../src/exchange/rate-limits/send-log.js';
 
-// Jobs resume on promise continuations: let the event loop run a little between clock steps.
-const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 2));
-
-/** Advances the manual clock in steps, letting the jobs run between them. */
-async function step(clock: ManualClock, ms: number, stepMs: number): Promise<void> {
-  for (let t = 0; t < ms; t += stepMs) {
-    clock.advance(Math.min(stepMs, ms - t));
-    await tick();
+/**
+ * Grants of the bucket (start full, A tokens at each grid point, capped at C) when requests
+ * arrive at `arrivals` (ms, sorted) and are served greedily in order.
+ */
+function grants(plan: BucketPlan, arrivals: number[]): number[] {
+  const out: number[] = [];
+  let level = plan.capacity;
+  let nextGrid = plan.increaseIntervalMs;
+  for (const t of arrivals) {
+    let at = t;
+    for (;;) {
+      while (nextGrid <= at) {
+        level = Math.min(plan.capacity, level + plan.increaseAmount);
+        nextGrid += plan.increaseIntervalMs;
+      }
+      if (level >= 1) break;
+      at = nextGrid;
+    }
+    level -= 1;
+    out.push(at);
   }
+  return out;
 }
 
-function pool(clock: ManualClock, over: { limit?: number; windowMs?: number; maxQueued?: number } = {}): RatePool {
-  return new RatePool({
-    name: 'orders',
-    spec: { limit: over.limit ?? 10, windowMs: over.windowMs ?? 1000, safetyMargin: 0.5 },
-    clock,
-    maxQueued: over.maxQueued ?? 100,
-    pause: { baseMs: 100, maxMs: 1000 },
-    random: () => 0.5,
-  });
+function maxInWindow(times: number[], windowMs: number): number {
+  let max = 0;
+  let from = 0;
+  for (let i = 0; i < times.length; i++) {
+    while (times[i]! - times[from]! >= windowMs) from++;
+    max = Math.max(max, i - from + 1);
+  }
+  return max;
 }
 
-describe('RatePool (manual clock)', () => {
-  it('never starts more than the budget within any sliding window', async () => {
-    const clock = new ManualClock(0);
-    const p = pool(clock); // budget 5 per 1000 ms
-    const starts: number[] = [];
-    const jobs: Promise<void>[] = [];
-    // Arrivals spread unevenly so aligned and unaligned windows both get tested.
-    for (let i = 0; i < 40; i++) {
-      jobs.push(p.schedule(PRIORITY.read, 1, async () => { starts.push(clock.now()); }));
-      if (i % 7 === 0) await step(clock, 130, 10);
-    }
-    for (let i = 0; i < 200 && starts.length < 40; i++) await step(clock, 50, 10);
-    await Promise.all(jobs);
-    expect(starts).toHaveLength(40);
-    for (const t of starts) {
-      expect(starts.filter((s) => s >= t && s < t + 1000).length).toBeLessThanOrEqual(5);
-    }
-    expect(p.status().limit).toBe(5);
-    await p.stop();
+describe('planBucket', () => {
+  it('no sliding window is granted more than the budget, whatever the arrivals (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 20_000 }),
+        fc.integer({ min: 100, max: 20_000 }),
+        fc.integer({ min: 30, max: 100 }),
+        fc.integer({ min: 0, max: 2 }),
+        // Bursts separated by idle gaps: the bucket fills up, then is drained at once.
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 30_000 }), fc.integer({ min: 1, max: 400 })), { minLength: 1, maxLength: 12 }),
+        (limit, windowMs, marginPct, slack, bursts) => {
+          const spec = { limit, windowMs, safetyMargin: marginPct / 100 };
+          let plan: BucketPlan;
+          try {
+            plan = planBucket(spec, { slack, minCapacity: 1 });
+          } catch {
+            return Math.floor(limit * spec.safetyMargin) - slack < 2; // only too-small budgets are refused
+          }
+          expect(plan.windowBound).toBeLessThanOrEqual(plan.budget - slack);
+          expect(plan.capacity).toBeGreaterThanOrEqual(plan.increaseAmount);
+          expect(plan.heartbeatMs).toBeLessThanOrEqual(plan.increaseIntervalMs);
+          let t = 0;
+          const arrivals: number[] = [];
+          for (const [gap, n] of bursts) {
+            t += gap;
+            for (let i = 0; i < n; i++) arrivals.push(t);
+          }
+          expect(maxInWindow(grants(plan, arrivals), windowMs)).toBeLessThanOrEqual(plan.budget - slack);
+          return true;
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
-  it('remembers only the sends of the last window, even when nobody reads its status (no growth)', async () => {
+  it('the declared pools keep ≥ 97 % of their budget for the sustained rate (≥ 75 % of the venue limit)', () => {
+    for (const name of POOL_NAMES) {
+      const spec = DEFAULT_POOLS[name];
+      const plan = planBucket(spec, { slack: 1, minCapacity: 1 });
+      const sustained = (plan.increaseAmount * spec.windowMs) / plan.increaseIntervalMs;
+      expect(sustained / plan.budget, name).toBeGreaterThanOrEqual(0.97);
+      expect(sustained / spec.limit, name).toBeGreaterThanOrEqual(0.75);
+      expect(plan.capacity / plan.budget, name).toBeLessThanOrEqual(0.03);
+    }
+  });
+
+  it('the heaviest job fits the bucket, and a budget below two tokens is refused', () => {
+    const plan = planBucket({ limit: 100, windowMs: 1000, safetyMargin: 0.8 }, { slack: 0, minCapacity: 20 });
+    expect(plan.capacity).toBeGreaterThanOrEqual(20);
+    expect(() => planBucket({ limit: 1, windowMs: 300, safetyMargin: 1 }, { slack: 0, minCapacity: 1 })).toThrow(RangeError);
+  });
+});
+
+describe('GridRefill (injected clock, real Bottleneck)', () => {
+  const plan: BucketPlan = { budget: 13, capacity: 4, increaseAmount: 3, increaseIntervalMs: 100, heartbeatMs: 100, steps: 3, windowBound: 13 };
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 2));
+  };
+
+  it('adds A per grid point, catches up whole intervals after a late timer, never above C', async () => {
     const clock = new ManualClock(0);
-    const p = new RatePool({ name: 'orders', spec: { limit: 10_000, windowMs: 1000, safetyMargin: 0.8 }, clock, maxQueued: 100, pause: { baseMs: 100, maxMs: 1000 }, random: () => 0.5 });
+    const limiter = new Bottleneck({ reservoir: 0 });
+    const refill = new GridRefill(limiter, plan, clock, (err) => {
+      throw err;
+    });
+    clock.advance(100);
+    await settle();
+    expect(await limiter.currentReservoir()).toBe(3);
+    clock.advance(99);
+    await settle();
+    expect(await limiter.currentReservoir()).toBe(3);
+    await limiter.incrementReservoir(-3);
+    clock.advance(1); // grid point 200
+    await settle();
+    expect(await limiter.currentReservoir()).toBe(3);
+    await limiter.incrementReservoir(-3);
+    clock.advance(250); // 450: grid points 300 and 400 at once, clipped at C
+    await settle();
+    expect(await limiter.currentReservoir()).toBe(4);
+    clock.advance(50); // 500: the grid did not move with the late timer
+    await settle();
+    expect(await limiter.currentReservoir()).toBe(4);
+    refill.stop();
+    await limiter.stop();
+  });
+
+  it('a pause below zero is paid back by the refill, one grid point at a time', async () => {
+    const clock = new ManualClock(0);
+    const limiter = new Bottleneck({ reservoir: 4 });
+    const refill = new GridRefill(limiter, plan, clock, (err) => {
+      throw err;
+    });
+    await refill.adjust((level) => -6 - level);
+    expect(await limiter.currentReservoir()).toBe(-6);
+    clock.advance(100);
+    await settle();
+    expect(await limiter.currentReservoir()).toBe(-3);
+    clock.advance(200);
+    await settle();
+    expect(await limiter.currentReservoir()).toBe(3);
+    refill.stop();
+    await limiter.stop();
+  });
+});
+
+describe('SendLog', () => {
+  it('remembers only the sends of the last window, even when nobody reads it (no growth)', () => {
+    const clock = new ManualClock(0);
+    const log = new SendLog(clock, 1000);
     for (let i = 0; i < 300; i++) {
-      await p.schedule(PRIORITY.read, 1, async () => undefined);
+      log.record(1);
       clock.advance(100); // 10 sends per window
     }
-    expect(p.remembered).toBeLessThanOrEqual(11);
-    expect(p.status().used).toBeLessThanOrEqual(10);
-  });
-
-  it('lets bursts up to the budget go at once, then waits for the window', async () => {
-    const clock = new ManualClock(0);
-    const p = pool(clock);
-    let done = 0;
-    const jobs = Array.from({ length: 7 }, () => p.schedule(PRIORITY.read, 1, async () => { done++; }));
-    for (let i = 0; i < 10; i++) await tick();
-    expect(done).toBe(5);
-    expect(p.status()).toMatchObject({ used: 5, queued: 2 });
-    await step(clock, 1000, 100);
-    await Promise.all(jobs);
-    expect(done).toBe(7);
-    await p.stop();
-  });
-
-  it('counts weight', async () => {
-    const clock = new ManualClock(0);
-    const p = pool(clock);
-    let done = 0;
-    const jobs = [0, 1].map(() => p.schedule(PRIORITY.placement, 3, async () => { done++; }).catch((e: unknown) => e));
-    for (let i = 0; i < 10; i++) await tick();
-    expect(done).toBe(1);
-    expect(p.status().used).toBe(3);
-    await p.stop();
-    // Stopping drops the waiting job with a clear error instead of leaving it hanging.
-    expect(((await jobs[1]) as Error).message).toContain('closed');
-  });
-
-  it('runs queued cancels before queued reads', async () => {
-    const clock = new ManualClock(0);
-    const p = pool(clock, { limit: 2 }); // budget 1
-    const order: string[] = [];
-    const jobs = [p.schedule(PRIORITY.read, 1, async () => { order.push('r0'); })];
-    for (let i = 1; i <= 3; i++) jobs.push(p.schedule(PRIORITY.read, 1, async () => { order.push(`r${i}`); }));
-    jobs.push(p.schedule(PRIORITY.cancel, 1, async () => { order.push('c'); }));
-    for (let i = 0; i < 6; i++) await step(clock, 1000, 250);
-    await Promise.all(jobs);
-    expect(order).toEqual(['r0', 'c', 'r1', 'r2', 'r3']);
-    await p.stop();
-  });
-
-  it('refuses new jobs beyond the bounded queue with a rate_limited TransientError', async () => {
-    const clock = new ManualClock(0);
-    const p = pool(clock, { limit: 2, maxQueued: 2 });
-    const jobs = [0, 1, 2].map(() => p.schedule(PRIORITY.read, 1, async () => undefined));
-    await tick();
-    const err = await p.schedule(PRIORITY.read, 1, async () => undefined).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(TransientError);
-    expect((err as TransientError).kind).toBe('rate_limited');
-    expect((err as Error).message).toContain('queue');
-    await step(clock, 3000, 500);
-    await Promise.all(jobs);
-    await p.stop();
-  });
-
-  it('a venue 429 pauses the pool with growing backoff', async () => {
-    const clock = new ManualClock(0);
-    const p = pool(clock);
-    expect(p.pauseFor429()).toBe(75); // 100 × (0.5 + 0.5 × 0.5)
-    expect(p.pauseFor429()).toBe(150);
-    let ran = false;
-    const job = p.schedule(PRIORITY.read, 1, async () => { ran = true; });
-    await step(clock, 100, 10);
-    expect(ran).toBe(false);
-    expect(p.status().paused).toBe(true);
-    await step(clock, 100, 10);
-    await job;
-    expect(ran).toBe(true);
-    p.noteSuccess();
-    expect(p.pauseFor429()).toBe(75);
-    await p.stop();
+    expect(log.size).toBeLessThanOrEqual(11);
+    expect(log.used()).toBeLessThanOrEqual(10);
   });
 });

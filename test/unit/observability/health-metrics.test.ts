@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHealthServer, type HealthReport, type HealthServer } from '../../../src/observability/health.js';
+import { requestQueueDegraded, startHealthServer, type HealthReport, type HealthServer } from '../../../src/observability/health.js';
 import { BotMetrics } from '../../../src/observability/metrics.js';
 
 function report(over: Partial<HealthReport> = {}): HealthReport {
@@ -51,6 +51,38 @@ describe('metrics', () => {
     expect(text).toContain('bot_reconcile_ok 1');
     expect(text).toContain('bot_strategy_quarantined{strategy="bad"} 1');
     expect(text).toContain('bot_clock_skew_seconds -2.5');
+  });
+
+  it('exposes the request queue per pool: budget, used, queued, paused, refused; store and second-signer state', async () => {
+    const m = new BotMetrics();
+    m.setCollector(() => ({
+      ordersByState: {},
+      rateLimits: {
+        orders: { limit: 8000, used: 120, queued: 7, paused: false, refused: 0 },
+        mainBalance: { limit: 800, used: 800, queued: 40, paused: true, refused: 3 },
+      },
+      requestQueue: { storeUp: false, nonceCollisionSuspected: true, nonceRefusalsUnexplained: 4 },
+    }));
+    const text = await m.text();
+    expect(text).toContain('bot_rate_limit_budget{pool="orders"} 8000');
+    expect(text).toContain('bot_rate_limit_used{pool="orders"} 120');
+    expect(text).toContain('bot_rate_limit_queued{pool="mainBalance"} 40');
+    expect(text).toContain('bot_rate_limit_paused{pool="mainBalance"} 1');
+    expect(text).toContain('bot_rate_limit_paused{pool="orders"} 0');
+    expect(text).toContain('bot_rate_limit_refused_total{pool="mainBalance"} 3');
+    expect(text).toContain('bot_rate_limit_remaining{pool="orders"} 7880');
+    expect(text).toContain('bot_rate_limit_remaining{pool="mainBalance"} 0');
+    expect(text).toContain('bot_rate_limit_store_up 0');
+    expect(text).toContain('bot_nonce_collision_suspected 1');
+    expect(text).toContain('bot_nonce_refusals_unexplained_total 4');
+  });
+
+  it('the request queue degrades health while its store is down or a second signer is suspected', () => {
+    const ok = { store: 'redis' as const, storeUp: true, storeDownSinceMs: null, nonceCollisionSuspected: false };
+    expect(requestQueueDegraded(undefined)).toBe(false);
+    expect(requestQueueDegraded(ok)).toBe(false);
+    expect(requestQueueDegraded({ ...ok, storeUp: false, storeDownSinceMs: 5 })).toBe(true);
+    expect(requestQueueDegraded({ ...ok, nonceCollisionSuspected: true })).toBe(true);
   });
 
   it('two instances do not share counters', async () => {
