@@ -79,22 +79,6 @@ export default tseslint.config(
       ],
     },
   },
-  // Temporary: these files are being split elsewhere; this block goes away once they are.
-  {
-    files: [
-      'src/engine/kernels/*.ts',
-      'src/engine/fill-applier.ts',
-      'src/engine/reconciler.ts',
-      'src/engine/resolver.ts',
-      'src/engine/order-manager.ts',
-      'src/engine/strategy-inputs.ts',
-      'src/engine/risk-gate.ts',
-      'src/engine/positions.ts',
-      'src/engine/read-models.ts',
-      'src/exchange/*.ts',
-    ],
-    rules: { complexity: 'off', 'max-depth': 'off', 'max-len': 'off' },
-  },
   ...Object.entries(layers).map(([layer, banned]) => ({
     files: [`src/${layer}/**/*.ts`],
     rules: {

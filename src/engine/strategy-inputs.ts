@@ -41,7 +41,8 @@ export function orderView(o: OrderRecord): OrderView {
 }
 
 export function fillView(f: FillRecord): FillView {
-  return { dealId: f.dealId, clientOrderId: f.clientOrderId, market: f.market, side: f.side, role: f.role, amount: f.amount, price: f.price, quote: f.quote, fee: f.fee, timeMs: f.timeMs };
+  const { dealId, clientOrderId, market, side, role, amount, price, quote, fee, timeMs } = f;
+  return { dealId, clientOrderId, market, side, role, amount, price, quote, fee, timeMs };
 }
 
 const INVEST_ACTIONS = new Set(['INVEST', 'OPEN_INVESTMENT', 'REINVEST']);

@@ -134,9 +134,10 @@ export interface ApiClient {
   futures(): Promise<FuturesMarket[]>;
   /**
    * Splits into chunks of ≤ 20 sent in order; results keep request order. Throws only for local
-   * validation before anything is sent; once sending starts every item carries its outcome.
+   * validation before anything is sent; once sending starts every item carries its outcome. An
+   * order without clientOrderId is matched by position (bulk-reply.ts).
    */
-  bulkLimitOrders(orders: readonly LimitOrderInput[], options?: BulkOptions): Promise<BulkItemResult[]>; // an order without clientOrderId is matched by position (bulk-reply.ts)
+  bulkLimitOrders(orders: readonly LimitOrderInput[], options?: BulkOptions): Promise<BulkItemResult[]>;
   /** Without `clientOrderId` the body has none. */
   collateralLimitOrder(order: CollateralOrderInput): Promise<VenueOrder>;
   cancelOrder(request: CancelRequest): Promise<VenueOrder>;
