@@ -1,5 +1,5 @@
 /**
- * Composition root (design.md section 2): the only code, with src/daemon/ and cli/, that wires
+ * Composition root (docs/architecture.md §1): the only code, with src/daemon/ and cli/, that wires
  * concrete parts together. The start-up sequence reads top to bottom in src/daemon/start.ts.
  */
 export { loadConfiguredStrategies, strategyLoaderPaths } from './daemon/strategies.js';

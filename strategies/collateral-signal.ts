@@ -7,7 +7,7 @@
  * touch (ask for a buy, bid for a sell), `stopLoss` `stopLossPct` away and `takeProfit`
  * `takeProfitPct` away. An entry not filled within `entryTimeoutMs` is cancelled.
  *
- * Safety rule (failure-modes 18): a position is never left without its protective leg. When the
+ * Safety rule (docs/failure-modes.md #18): a position is never left without its protective leg. When the
  * instance holds a position whose stop-loss leg is missing (never created, cancelled, or lost) for
  * longer than `protectionGraceMs`, it exits with an immediate-or-cancel order at a price
  * `exitSlippagePct` through the touch. It never re-places a stop on its own: re-arming a stop on

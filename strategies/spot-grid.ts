@@ -10,7 +10,7 @@
  * When the price leaves the ladder by more than one spacing, the grid cancels its orders in that
  * market and re-centres on the next tick.
  *
- * The reference price is the futures listing's price for the market (design.md: strategies see
+ * The reference price is the futures listing's price for the market (docs/architecture.md §8.9: strategies see
  * prices from the futures listing). Amounts and prices are rounded to the market rules by the
  * engine; the risk gate bounds notional, open orders, position and the instance budget.
  *

@@ -2,7 +2,7 @@
  * Loads the configuration: dotenv file (`ENV_FILE`, default `.env`), then the process
  * environment (which wins), then the `BOT_CONFIG` JSON file. Pure apart from reading files: it
  * never touches `process.env` and never makes a network call, so the daemon can refuse a bad
- * configuration before anything else happens (failure-modes 15).
+ * configuration before anything else happens (docs/failure-modes.md #15).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

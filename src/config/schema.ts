@@ -1,5 +1,5 @@
 /**
- * The one strict configuration schema (design.md convention 7). Two sources, two schemas:
+ * The one strict configuration schema (docs/architecture.md §8.7). Two sources, two schemas:
  * `envSchema` for the process environment (after dotenv) and `fileSchema` for `BOT_CONFIG`.
  * Every object is strict (unknown keys are refused, a typo never silently falls back to a
  * default), every default is written here, and units are in the key names.
@@ -90,7 +90,7 @@ export const jobsSchema = z.strictObject({
   maxConcurrentJobs: z.int().min(1).max(64).default(4),
 });
 
-/** Plugin safety (failure-modes 14). */
+/** Plugin safety (docs/failure-modes.md #14). */
 export const pluginsSchema = z.strictObject({
   /** Deadline of one hook call, ms. Default 5000. */
   hookDeadlineMs: z.int().min(10).max(600_000).default(5_000),
@@ -134,7 +134,7 @@ export const paperSchema = z.strictObject({
     .default([]),
 });
 
-/** Shutdown behaviour (failure-modes 20). */
+/** Shutdown behaviour (docs/failure-modes.md #20). */
 export const shutdownSchema = z.strictObject({
   /** Cancel this bot's open orders on SIGINT/SIGTERM. Default false (resting orders survive a restart). */
   cancelOwnOrdersOnStop: z.boolean().default(false),
@@ -179,7 +179,7 @@ export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SEC
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
- * The environment (design.md section 1). Unknown variables are ignored here (the environment
+ * The environment (README, configuration). Unknown variables are ignored here (the environment
  * holds PATH and friends); strictness applies to what we read.
  */
 export const envSchema = z.object({

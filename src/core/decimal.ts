@@ -44,7 +44,7 @@ export function tryDec(value: unknown): Decimal | undefined {
 }
 
 /**
- * Converts a JSON number that a venue sent where a string was expected (service-notes 7: futures
+ * Converts a JSON number that a venue sent where a string was expected (docs/live-service.md §7: futures
  * fields may be numbers). Uses the shortest round-trip representation of the double, which is
  * exactly what the venue serialised.
  */

@@ -1,5 +1,5 @@
 /**
- * Error classes by consequence (design.md section 3): what the caller must do decides the class.
+ * Error classes by consequence (docs/architecture.md §8.4): what the caller must do decides the class.
  *
  * - `ConfigError`, `AuthError`: stop, a human must act.
  * - `InvalidRequestError` / `InvalidOrderError`: the venue provably refused; skip or repair.

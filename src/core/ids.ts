@@ -3,7 +3,7 @@
  * rather than silently losing digits. Client order ids follow the venue's charset and length.
  */
 
-/** Letters, digits, dash, dot, underscore; 1..32 characters (service-notes 3). */
+/** Letters, digits, dash, dot, underscore; 1..32 characters (docs/live-service.md §3). */
 export const CLIENT_ORDER_ID_RE = /^[A-Za-z0-9._-]{1,32}$/;
 export const CLIENT_ORDER_ID_MAX = 32;
 

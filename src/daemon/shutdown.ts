@@ -1,5 +1,5 @@
 /**
- * The graceful stop (failure-modes 20): no new intents, a bounded drain of running work, the
+ * The graceful stop (docs/failure-modes.md #20): no new intents, a bounded drain of running work, the
  * strategies' `onStop`, optional cancels of own open orders within what is left of the bound,
  * then everything closed. Unfinished work stays in the journal for the next start.
  */

@@ -1,5 +1,5 @@
 /**
- * The daemon's start-up, as a list of steps. The order is the safety argument (failure-modes 8,
+ * The daemon's start-up, as a list of steps. The order is the safety argument (docs/failure-modes.md #8,
  * 15, 19):
  *  1. strategies were loaded and validated by the caller (a bad config stopped there, no network);
  *  2. the store opens: instance lock, migrations, persisted nonce;

@@ -1,5 +1,5 @@
 /**
- * Equity and the drawdown kill switch (failure-modes: a strategy that bleeds must stop itself).
+ * Equity and the drawdown kill switch (docs/failure-modes.md: a strategy that bleeds must stop itself).
  *
  * Equity is the sum of the main balances valued in one asset: the asset itself at 1, every other
  * asset at the last price of `ASSET_<equityAsset>`. Assets without such a price are left out

@@ -1,5 +1,5 @@
 /**
- * The order state machine of design.md section 3, as pure functions. Only the transitions listed
+ * The order state machine of docs/architecture.md §8.5, as pure functions. Only the transitions listed
  * here are legal; everything else is a programming error surfaced as `IllegalTransitionError`.
  *
  * PENDING (journaled, maybe sent) → OPEN / PARTIALLY_FILLED / FILLED / CANCELLED (placed; IOC

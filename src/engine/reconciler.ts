@@ -1,5 +1,5 @@
 /**
- * The reconciliation loop body (design.md section 3): conditional listing → executed-history
+ * The reconciliation loop body (docs/architecture.md §4): conditional listing → executed-history
  * scan → diff of that listing against the legs still live → resolve unknown outcomes. The daemon runs `reconcileOnce()` at start-up before
  * any strategy tick (and refuses to trade if it throws), then on its schedule.
  *

@@ -1,6 +1,6 @@
 /**
- * Settles orders whose outcome is not known, from evidence only (design.md section 3,
- * failure-modes 1, 3, 4). It never resends and never calls an ambiguous order REJECTED.
+ * Settles orders whose outcome is not known, from evidence only (docs/architecture.md §8.5,
+ * docs/failure-modes.md #1, 3, 4). It never resends and never calls an ambiguous order REJECTED.
  *
  * Evidence, in order: executed history filtered by clientOrderId (fills prove existence, a
  * complete fill settles it), the conditional listing (a collateral parent resting under its OTO),

@@ -1,5 +1,5 @@
 /**
- * The risk gate (design.md section 3): a pure function from an order and plain data (market
+ * The risk gate (docs/architecture.md §3): a pure function from an order and plain data (market
  * rules, open orders, positions, budget, trading state, equity) to "pass" or a refusal with a
  * stable reason code. It runs on every order intent after the strategy runner truncated the
  * amount to the step and rounded the price to the tick; it checks them again anyway, because an

@@ -1,6 +1,6 @@
 /**
  * One bulk chunk's reply → per-item outcomes. The venue answers an array in request order
- * (service-notes 3), e.g. for two orders with `stopOnFail: false`:
+ * (docs/live-service.md §3), e.g. for two orders with `stopOnFail: false`:
  *
  *   [{"result":{"orderId":4180284841,"clientOrderId":"b-0",...,"status":"NEW"},"error":null},
  *    {"result":null,"error":{"code":10,"message":"Inner validation failed","errors":{"amount":["Not enough balance."]}}}]

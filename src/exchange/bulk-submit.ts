@@ -1,5 +1,5 @@
 /**
- * Limit orders go out in requests of ≤ 20 (service-notes 3), one request at a time: the next one
+ * Limit orders go out in requests of ≤ 20 (docs/live-service.md §3), one request at a time: the next one
  * leaves only when the consumer asks for the next batch of outcomes, so whoever journals the
  * orders records each outcome before more orders are sent.
  */

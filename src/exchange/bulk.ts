@@ -1,5 +1,5 @@
 /**
- * Bulk placement semantics (service-notes 3, failure-modes 2): chunks of ≤ 20 sent in order,
+ * Bulk placement semantics (docs/live-service.md §3, docs/failure-modes.md #2): chunks of ≤ 20 sent in order,
  * every item gets its own outcome, and once sending has started nothing throws. How one chunk's
  * reply is matched to its items: bulk-reply.ts.
  */

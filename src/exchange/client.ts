@@ -487,7 +487,7 @@ class ApiClientImpl implements ApiClient {
     } catch (err) {
       if (!(err instanceof FallbackSignal)) throw err;
     }
-    // The live service serves the other path (service-notes 5): use it for a while.
+    // The live service serves the other path (docs/live-service.md §5): use it for a while.
     route.primaryMissing(this.clock.now());
     return this.read('conditionalOrders', fields, parse, () => route.fallback);
   }

@@ -1,5 +1,5 @@
 /**
- * Clock skew from reply `Date` headers (failure-modes 7). A header far from local time is not a
+ * Clock skew from reply `Date` headers (docs/failure-modes.md #7). A header far from local time is not a
  * skew to act on: a proxy or cache serving a stale or zeroed `Date` (1970) would otherwise move
  * the reconciler's scan anchor to the epoch and invalidate every window-mode nonce. Such a header
  * is ignored for the measurement, counted, and warned about once.

@@ -1,5 +1,5 @@
 /**
- * The endpoint table and the raw client (design.md convention 1): one entry per spec endpoint,
+ * The endpoint table and the raw client (docs/architecture.md §8.1): one entry per spec endpoint,
  * and one path for every call: the pool's Bottleneck limiter → (strict nonces) the send lane →
  * (private) sign with a fresh nonce inside the limiter job → HTTP. The raw client returns the
  * HTTP reply unclassified; client.ts classifies, retries reads and parses.
@@ -34,7 +34,7 @@ export interface EndpointSpec {
   method: 'GET' | 'POST';
   /** Path with the `/api/v4` prefix (also the signed `request` field). */
   path: string;
-  /** Alternative path tried on a 404 (service-notes 5). */
+  /** Alternative path tried on a 404 (docs/live-service.md §5). */
   fallbackPath?: string;
   pool: PoolName;
   priority: PriorityClass;

@@ -3,7 +3,7 @@
  * acted on (an order is marked rejected, a read stops retrying), so an object that merely sits
  * where an error would be (`{}`, `code: null`, `code: "x"`) is unreadable, never a refusal.
  *
- * Shapes the service sends (spec 2.10, service-notes 1, 6, 7):
+ * Shapes the service sends (docs/api-v4.md §2.10, docs/live-service.md §1, 6, 7):
  * - private `{"code":30,"message":"Validation failed","errors":{"amount":["Amount is less than 0.001"]}}`
  *   (`errors` may be absent: `{"code":0,"message":"No active loan at the moment"}`)
  * - public `{"success":false,"message":"api.futures.unavailable","errors":[]}` (or `params: []`)

@@ -38,7 +38,7 @@ export interface CallContext {
   privateEndpoint?: boolean;
 }
 
-/** Venue code → order refusal kind (service-notes 3). 37/40 are resolved with the request. */
+/** Venue code → order refusal kind (docs/live-service.md §3). 37/40 are resolved with the request. */
 const ORDER_CODE_KINDS: Readonly<Record<number, InvalidOrderKind>> = {
   1: 'invalid_argument', // 400 {"code":1,"message":"Inner validation failed","errors":{}}
   2: 'order_not_found', // 400 {"code":2,...,"errors":{"orderId":["Unexecuted order was not found."]}}
@@ -54,7 +54,7 @@ const ORDER_CODE_KINDS: Readonly<Record<number, InvalidOrderKind>> = {
   40: 'rpi_ioc', // 422 {"code":40,"message":"Validation failed"} (rpi+ioc per current vendor docs)
 };
 
-/** Auth texts (service-notes 1) → kinds. */
+/** Auth texts (docs/live-service.md §1) → kinds. */
 const AUTH_TEXTS: readonly [RegExp, AuthKind][] = [
   [/^Unauthorized request/i, 'unauthorized'], // {"code":0,"message":"Unauthorized request."}
   [/This action is unauthorized/i, 'key_disabled'], // "This action is unauthorized. Enable your key in API settings"

@@ -135,7 +135,7 @@ export class Reader {
     return this.has(field) ? this.dec(field, sign) : undefined;
   }
 
-  /** Decimal from a string or a JSON number (service-notes 7: futures); non-negative unless `signed`. */
+  /** Decimal from a string or a JSON number (docs/live-service.md §7: futures); non-negative unless `signed`. */
   looseDec(field: string, sign: Sign = 'nonNegative'): Decimal {
     const v = this.obj[field];
     if (typeof v !== 'number') return this.dec(field, sign);

@@ -1,6 +1,6 @@
 /**
- * The interface the engine uses to talk to the venue, in domain words (design.md conventions 1
- * and 11): `base`/`quote`, `filled`, `remaining`, Decimal money, millisecond timestamps, safe
+ * The interface the engine uses to talk to the venue, in domain words (docs/architecture.md §8.1
+ * and §8.2): `base`/`quote`, `filled`, `remaining`, Decimal money, millisecond timestamps, safe
  * integer ids; and the domain types the raw client (`createApiClient`, src/exchange/client.ts)
  * parses replies into. `createVenueGateway` (venue-gateway.ts) implements the interface over the
  * client; tests implement it with a hand-written fake.
@@ -170,7 +170,7 @@ export interface ConditionalLeg {
   activated?: boolean;
   /** `activated` as sent: the spec's integer (a boolean is given as 1 or 0). */
   rawActivated?: number;
-  /** Fee rates (`takerFee`, `makerFee`; spec 2.5, not sent live). Signed: a maker rebate is negative. */
+  /** Fee rates (`takerFee`, `makerFee`; docs/api-v4.md §2.5, not sent live). Signed: a maker rebate is negative. */
   takerFeeRate?: Decimal;
   makerFeeRate?: Decimal;
   /** `post_only` (spec, OCO legs) or `postOnly` (live). */

@@ -1,5 +1,5 @@
 /**
- * Executed-history paging (failure-modes 11): a fixed `endDate` anchor, newest-first pages of
+ * Executed-history paging (docs/failure-modes.md #11): a fixed `endDate` anchor, newest-first pages of
  * ≤ 100, de-duplication by deal id. New deals arriving while paging shift later pages down, so a
  * deal may show up twice (dropped here) but never goes missing; deals newer than the anchor are
  * left for the next scan, whose start re-reads an overlap before the previous anchor.

@@ -1,5 +1,5 @@
 /**
- * One nonce generator per client (failure-modes 6): strictly increasing `max(now, last + 1)` in
+ * One nonce generator per client (docs/failure-modes.md #6): strictly increasing `max(now, last + 1)` in
  * milliseconds, so two calls in the same millisecond still differ and a clock step backwards
  * never reuses a value.
  *

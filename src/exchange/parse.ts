@@ -1,7 +1,7 @@
 /**
- * Wire → domain (design.md convention 1 and 11): Decimal money, ms timestamps, safe integer ids,
+ * Wire → domain (docs/architecture.md §8.1 and §8.2): Decimal money, ms timestamps, safe integer ids,
  * explicit enum maps, venue words turned into domain words. Tolerant of every variant listed in
- * service-notes, strict about everything else: an unknown status, type or shape is a
+ * docs/live-service.md, strict about everything else: an unknown status, type or shape is a
  * `BadResponseError` naming the endpoint and field, never a guess. Signs and time ranges are
  * checked by the field readers (fields.ts). A reply sample for every parser: `REPLY_SAMPLES` in
  * samples.ts, named in each parser's comment.
@@ -68,7 +68,7 @@ function positionSide(r: Reader, field = 'positionSide'): PositionSide | undefin
   return v;
 }
 
-/** An Order (spec 2.1), from placement or cancel. Samples: `ORDER_SAMPLE`, `REPLY_SAMPLES.collateral`, `.cancel`. */
+/** An Order (docs/api-v4.md §2.1), from placement or cancel. Samples: `ORDER_SAMPLE`, `REPLY_SAMPLES.collateral`, `.cancel`. */
 export function parseOrder(endpoint: string, value: unknown, path = ''): VenueOrder {
   const r = Reader.of(endpoint, value, path);
   const st = status(r);
@@ -117,7 +117,7 @@ function legType(r: Reader): { type: string; rawType: string } {
   return { type, rawType: raw };
 }
 
-/** Order-like object of a conditional record (spec 2.5), snake_case or camelCase. */
+/** Order-like object of a conditional record (docs/api-v4.md §2.5), snake_case or camelCase. */
 function parseLeg(r: Reader): ConditionalLeg {
   const t = legType(r);
   let st: VenueOrderStatus | null = null;
@@ -158,7 +158,7 @@ function addLegOptions(r: Reader, leg: ConditionalLeg): void {
   if (stp !== undefined) leg.stp = stp;
 }
 
-/** The stop leg's trigger (spec 2.5: `activated` is an integer; live may send a boolean). */
+/** The stop leg's trigger (docs/api-v4.md §2.5: `activated` is an integer; live may send a boolean). */
 function addActivation(r: Reader, leg: ConditionalLeg): void {
   const apField = r.pick('activation_price', 'activationPrice');
   if (apField !== undefined) leg.activationPrice = r.dec(apField);

@@ -1,5 +1,5 @@
 /**
- * An endpoint served at one of two paths (service-notes 5: the conditional listing). After the
+ * An endpoint served at one of two paths (docs/live-service.md §5: the conditional listing). After the
  * primary path answers 404 the fallback is used, but only for a while: a venue that once lacked
  * the spec's path may add it, and a 404 from a misrouted proxy must not pin the client to the
  * other path for the life of the process. Time comes from the caller (the injected clock).

@@ -1,5 +1,5 @@
 /**
- * Venue replies that look like failures but carry a meaning (service-notes 4, 5, 6). One table,
+ * Venue replies that look like failures but carry a meaning (docs/live-service.md §4, 5, 6). One table,
  * consulted by client.ts before the generic classification (errors.ts), each row with the reply
  * as the venue sends it. A quirk matches only a well-formed error body (or, for the path 404, the
  * status alone, since that reply comes from the venue's router, not the API).
@@ -45,7 +45,7 @@ export const QUIRKS: readonly Quirk[] = [
   },
   {
     endpoint: 'executedHistory',
-    // 422 per service-notes 4; 400 is accepted too, as some deployments answer validation with it.
+    // 422 per docs/live-service.md §4; 400 is accepted too, as some deployments answer validation with it.
     statuses: [422, 400],
     body: (e) => e?.code === 30 && e.fieldErrors['orderHistory'] !== undefined,
     meaning: 'order_history_not_found',

@@ -1,6 +1,6 @@
 /**
- * Rate limits as data (design.md convention 3): the declared table of pools (spec section 8 +
- * service-notes section 2). Each pool becomes one Bottleneck limiter (rate-limits/: the token
+ * Rate limits as data (docs/architecture.md §8.3): the declared table of pools (docs/api-v4.md §8 +
+ * docs/live-service.md §2). Each pool becomes one Bottleneck limiter (rate-limits/: the token
  * bucket in bucket.ts, the limiter in pool-limiter.ts, the shared Redis store in redis-store.ts).
  *
  * Priorities (lower first): cancels, then protective/collateral orders, then placements, then
@@ -26,7 +26,7 @@ export interface PoolSpec {
   safetyMargin: number;
 }
 
-/** The declared table: per IP, per 10 s (service-notes 2). Conditional uses the safe 1 000. */
+/** The declared table: per IP, per 10 s (docs/live-service.md §2). Conditional uses the safe 1 000. */
 export const DEFAULT_POOLS: Readonly<Record<PoolName, PoolSpec>> = {
   public: { limit: 2000, windowMs: 10_000, safetyMargin: 0.8 },
   orders: { limit: 10_000, windowMs: 10_000, safetyMargin: 0.8 },
@@ -71,7 +71,7 @@ export interface PoolStatus {
 export interface RateLimitOverrides {
   /** Per-pool overrides of limit, windowMs, safetyMargin. */
   pools?: Partial<Record<PoolName, Partial<PoolSpec>>>;
-  /** Weight of one bulk request in the orders pool (service-notes 2: undocumented). Default 1. */
+  /** Weight of one bulk request in the orders pool (docs/live-service.md §2: undocumented). Default 1. */
   bulkWeight?: number;
   /** Backoff of a venue 429 pause and the cap on `Retry-After`. */
   pause?: Partial<PauseSettings>;

@@ -13,7 +13,7 @@ export type LimitOrderInput = Omit<LimitOrderRequest, 'clientOrderId'> & { clien
 /** A collateral order; without `clientOrderId` (or with `''`) the order has none. */
 export type CollateralOrderInput = Omit<CollateralOrderRequest, 'clientOrderId'> & { clientOrderId?: string };
 
-/** The active conditional orders query (spec 4.5); without `market` the venue lists every market. */
+/** The active conditional orders query (docs/api-v4.md §4.5); without `market` the venue lists every market. */
 export interface ConditionalQuery {
   market?: string;
   /** ≥ 0, default 0. */
@@ -32,7 +32,7 @@ export function namedCids(orders: readonly { clientOrderId?: string | undefined 
   return orders.map(cidOf).filter((c) => c !== '');
 }
 
-/** A bulk item on the wire; an order without clientOrderId sends `''` (spec 2.2: "may be empty"). */
+/** A bulk item on the wire; an order without clientOrderId sends `''` (docs/api-v4.md §2.2: "may be empty"). */
 export function orderItem(o: LimitOrderInput): WireOrderItem {
   const item: WireOrderItem = {
     market: o.market,
@@ -47,7 +47,7 @@ export function orderItem(o: LimitOrderInput): WireOrderItem {
   return item;
 }
 
-/** A collateral order body; without clientOrderId the key is left out (spec 4.4 gives no empty form). */
+/** A collateral order body; without clientOrderId the key is left out (docs/api-v4.md §4.4 gives no empty form). */
 export function collateralBody(o: CollateralOrderInput): WireCollateralBody {
   const { clientOrderId, ...rest } = orderItem(o);
   const body: WireCollateralBody = clientOrderId === '' ? rest : { ...rest, clientOrderId };

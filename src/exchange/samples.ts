@@ -1,11 +1,11 @@
 /**
  * Venue replies as the service sends them, one per shape the parsers (parse.ts) and the error
- * table (errors.ts) map: from the spec's field tables and the bodies quoted in service-notes.
+ * table (errors.ts) map: from the spec's field tables and the bodies quoted in docs/live-service.md.
  * They document the mapping where it is read, and tests parse every one of them and mutate them
  * to fuzz the client (test/unit/exchange/samples.test.ts, reply-fuzz tests).
  */
 
-/** An Order (spec 2.1; bulk result, collateral, cancel). Live status spellings: `OPEN`, `CANCELED`. */
+/** An Order (docs/api-v4.md §2.1; bulk result, collateral, cancel). Live status spellings: `OPEN`, `CANCELED`. */
 export const ORDER_SAMPLE = {
   orderId: 4180284841,
   clientOrderId: 'bot-1',
@@ -27,7 +27,7 @@ export const ORDER_SAMPLE = {
   rpi: false,
 } as const;
 
-/** An executed deal (spec 2.6); `feeAsset` may be absent on older deals. */
+/** An executed deal (docs/api-v4.md §2.6); `feeAsset` may be absent on older deals. */
 export const DEAL_SAMPLE = {
   id: 160305483,
   clientOrderId: 'bot-1',
@@ -65,7 +65,7 @@ const OCO_LEG = {
 export const REPLY_SAMPLES = {
   /** Spec 4.1. */
   ping: ['pong'],
-  /** Spec 2.11 + service-notes 7 (numbers may arrive as strings or numbers, extra funding fields). */
+  /** Spec 2.11 + docs/live-service.md §7 (numbers may arrive as strings or numbers, extra funding fields). */
   futures: {
     success: true,
     message: null,
@@ -138,7 +138,7 @@ export const REPLY_SAMPLES = {
   balanceMap: { BTC: { main_balance: '0.5' }, USDT: { main_balance: '1000.25' } },
   /** Service-notes 6: with `ticker`, a single object. */
   balanceOne: { main_balance: '0.5' },
-  /** Spec 2.7; the transaction id key may be `transaction_id` (service-notes 6). */
+  /** Spec 2.7; the transaction id key may be `transaction_id` (docs/live-service.md §6). */
   flexHistory: {
     data: [
       { createdAt: 1700000000, planId: 'p-1', investmentId: 'i-1', currency: 'USDT', amount: '1.25', actionType: 4, transactionId: 't-1' },
@@ -165,7 +165,7 @@ export interface ErrorSample {
   expected: { class: 'InvalidOrderError' | 'InvalidRequestError' | 'AuthError' | 'NonceError' | 'TransientError'; kind?: string };
 }
 
-/** Error replies (spec 7, service-notes 1, 2, 3, 6, 7) and their classes (errors.ts). */
+/** Error replies (spec 7, docs/live-service.md §1, 2, 3, 6, 7) and their classes (errors.ts). */
 export const ERROR_SAMPLES: readonly ErrorSample[] = [
   { status: 422, body: '{"code":30,"message":"Validation failed","errors":{"amount":["Amount is less than 0.001"]}}', orderEndpoint: true, expected: { class: 'InvalidOrderError', kind: 'validation' } },
   { status: 422, body: '{"code":30,"message":"Validation failed","errors":{"total":["Total (amount * price) is less than 5.05"]}}', orderEndpoint: true, expected: { class: 'InvalidOrderError', kind: 'min_total' } },

@@ -1,5 +1,5 @@
 /**
- * Request signing (service-notes section 1). Pure: no clock, no I/O, so it is tested byte for
+ * Request signing (docs/live-service.md §1). Pure: no clock, no I/O, so it is tested byte for
  * byte against an HMAC computed independently.
  *
  * body      = compact JSON of the endpoint fields plus `request` (the path) and `nonce` (string)

@@ -1,5 +1,5 @@
 /**
- * Request bodies exactly as on the wire (spec section 4, service-notes 3). Money is a plain
+ * Request bodies exactly as on the wire (docs/api-v4.md §4, docs/live-service.md §3). Money is a plain
  * decimal string, ids are integers, flags are booleans. `request` and `nonce` are added by signing.
  * Replies are validated field by field in parse.ts, so they are typed `unknown` until then.
  */
@@ -11,7 +11,7 @@ export interface WireOrderItem {
   price: string;
   postOnly: boolean;
   ioc: boolean;
-  /** `''` when the order has none (spec 2.2: "may be empty"). */
+  /** `''` when the order has none (docs/api-v4.md §2.2: "may be empty"). */
   clientOrderId: string;
   rpi?: boolean;
 }
@@ -21,7 +21,7 @@ export interface WireBulkBody {
   stopOnFail: boolean;
 }
 
-/** Without a clientOrderId the key is left out (spec 4.4 gives no empty form). */
+/** Without a clientOrderId the key is left out (docs/api-v4.md §4.4 gives no empty form). */
 export interface WireCollateralBody extends Omit<WireOrderItem, 'clientOrderId'> {
   clientOrderId?: string;
   stopLoss?: string;

@@ -1,5 +1,5 @@
 /**
- * Request authentication, written from service-notes 1 (independently of the client):
+ * Request authentication, written from docs/live-service.md §1 (independently of the client):
  * key known → HMAC-SHA512(secret, base64 payload header) in lowercase hex equals the signature →
  * body equals the decoded payload (else 400 code 9) → `request` equals the path → nonce.
  * Nonce: strictly increasing per key; or, with `"nonceWindow": true` in the body, a millisecond

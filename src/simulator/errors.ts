@@ -1,6 +1,6 @@
 /**
  * Error answers of the simulated venue. A handler throws `SimHttpError`; the server turns it into
- * the exact status and body. Bodies follow api-v4.md 2.10 and the service-notes texts: every
+ * the exact status and body. Bodies follow docs/api-v4.md §2.10 and the docs/live-service.md texts: every
  * private error carries `errors` (empty when no parameter is to blame), as the spec's Error object
  * has it, even where the live service leaves it out (the client tolerates both).
  */
@@ -20,7 +20,7 @@ export class SimHttpError extends Error {
   }
 }
 
-/** 422 request validation (codes 30..37, service-notes 3). */
+/** 422 request validation (codes 30..37, docs/live-service.md §3). */
 export function validation(errors: FieldMessages = {}, code = 30): SimHttpError {
   return new SimHttpError(422, { code, message: 'Validation failed', errors });
 }

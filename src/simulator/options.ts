@@ -127,7 +127,7 @@ export interface EndpointFaults {
 export type FaultOptions = Record<string, EndpointFaults>;
 
 /**
- * Rate-limit pools (api-v4 8, service-notes 2): orders (bulk, collateral limit, cancel), executed
+ * Rate-limit pools (api-v4 8, docs/live-service.md §2): orders (bulk, collateral limit, cancel), executed
  * history, conditional listing, and one pool each for main balance, flex history, flex close and
  * credit line (each its own 1 000 / 10 s), and the public endpoints.
  */
@@ -177,7 +177,7 @@ export interface SimulatorOptions {
   logger?: Logger;
 }
 
-/** Defaults of api-v4 8 and service-notes 2 (per 10 s). */
+/** Defaults of api-v4 8 and docs/live-service.md §2 (per 10 s). */
 export const DEFAULT_RATE_LIMITS: Record<RatePool, RateLimit> = {
   orders: { limit: 10_000, windowMs: 10_000 },
   history: { limit: 12_000, windowMs: 10_000 },

@@ -1,5 +1,5 @@
 /**
- * Sliding-window rate limits per pool (service-notes 2), on the simulator clock. Everything
+ * Sliding-window rate limits per pool (docs/live-service.md §2), on the simulator clock. Everything
  * arrives from loopback, so one window per pool stands in for the venue's per-IP limit.
  */
 import type { RateLimit, RatePool } from './options.js';

@@ -172,7 +172,7 @@ class SqliteStore implements Store {
 
 function configure(db: Database.Database): void {
   db.pragma('journal_mode = WAL');
-  // FULL: a commit is on disk before it returns (failure-modes 9: kill -9 during a write).
+  // FULL: a commit is on disk before it returns (docs/failure-modes.md #9: kill -9 during a write).
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');

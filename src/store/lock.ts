@@ -1,5 +1,5 @@
 /**
- * Exclusive instance lock for a data dir (failure-modes 19). The lock is an OS file lock held by
+ * Exclusive instance lock for a data dir (docs/failure-modes.md #19). The lock is an OS file lock held by
  * a tiny SQLite file in `locking_mode=EXCLUSIVE`: the kernel releases it when the holder dies, even
  * by SIGKILL, so a crashed daemon never leaves a stale lock behind. The holder's pid is written
  * beside it only to make the error message useful.

@@ -1,5 +1,5 @@
 /**
- * Safe hook calls (failure-modes 14): every call has a deadline on the injected clock, and
+ * Safe hook calls (docs/failure-modes.md #14): every call has a deadline on the injected clock, and
  * every failure (throw, deadline, garbage intents) spends the instance's error budget. When the
  * budget within the window is spent, the instance is quarantined for the life of the process:
  * its hooks are no longer called and its intents refused; its orders stay under the risk rules.

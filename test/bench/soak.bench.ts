@@ -1,5 +1,5 @@
 /**
- * Soak (`npm run bench -- soak`; failure-modes 21): the real daemon with the example strategies
+ * Soak (`npm run bench -- soak`; docs/failure-modes.md #21): the real daemon with the example strategies
  * on one-second schedules, for `SOAK_SECONDS` (default 180), in a child process of its own
  * against the simulator running here (paper mode would embed the venue, whose books grow with
  * every order by design, in the measured heap), sampled after a forced GC every

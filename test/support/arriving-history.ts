@@ -1,6 +1,6 @@
 /**
  * A venue history where new deals (with times up to `latenessSec` in the past) arrive between
- * page requests: the case that makes newest-first paging repeat deals (failure-modes 11).
+ * page requests: the case that makes newest-first paging repeat deals (docs/failure-modes.md #11).
  */
 import type { ManualClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';

@@ -22,12 +22,12 @@ export function fixtureClient(baseUrl: string, overrides: Partial<ApiClientOptio
   });
 }
 
-/** An Order (spec 2.1) as the venue sends it (ORDER_SAMPLE), with overrides. */
+/** An Order (docs/api-v4.md §2.1) as the venue sends it (ORDER_SAMPLE), with overrides. */
 export function wireOrder(over: Record<string, unknown> = {}): Record<string, unknown> {
   return { ...ORDER_SAMPLE, ...over };
 }
 
-/** A deal (spec 2.6, DEAL_SAMPLE), with overrides. */
+/** A deal (docs/api-v4.md §2.6, DEAL_SAMPLE), with overrides. */
 export function wireDeal(over: Record<string, unknown> = {}): Record<string, unknown> {
   return { ...DEAL_SAMPLE, ...over };
 }

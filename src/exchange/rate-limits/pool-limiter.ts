@@ -1,5 +1,5 @@
 /**
- * One venue pool = one Bottleneck limiter (design.md section 3): the token bucket of bucket.ts,
+ * One venue pool = one Bottleneck limiter (docs/architecture.md §8.3): the token bucket of bucket.ts,
  * priorities 0-9 (cancels first), a bounded queue, a deadline on every queued call, and a pause
  * after a venue 429.
  *

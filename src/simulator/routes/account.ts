@@ -1,4 +1,4 @@
-/** Main balance, flex history and close, credit line (api-v4 4.8-4.11, service-notes 6). */
+/** Main balance, flex history and close, credit line (api-v4 4.8-4.11, docs/live-service.md §6). */
 import { toWire } from '../../core/decimal.js';
 import { SimHttpError, type FieldMessages } from '../errors.js';
 import { closeInvestment } from '../flex.js';

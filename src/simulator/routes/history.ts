@@ -1,4 +1,4 @@
-/** Executed history (api-v4 4.6, service-notes 4) and the conditional listing (4.5, service-notes 5). */
+/** Executed history (api-v4 4.6, docs/live-service.md §4) and the conditional listing (4.5, docs/live-service.md §5). */
 import { validation } from '../errors.js';
 import { FieldReader } from '../validate.js';
 import { conditionalWire, dealWire } from '../wire.js';

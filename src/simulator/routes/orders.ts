@@ -1,4 +1,4 @@
-/** Order endpoints: bulk limit, collateral limit, cancel (api-v4 4.3, 4.4, 4.7; service-notes 3). */
+/** Order endpoints: bulk limit, collateral limit, cancel (api-v4 4.3, 4.4, 4.7; docs/live-service.md §3). */
 import { isValidClientOrderId } from '../../core/ids.js';
 import { isRecord } from '../../core/records.js';
 import { SimHttpError, validation } from '../errors.js';

@@ -1,6 +1,6 @@
 /**
  * One request per endpoint against the fixture server: the exact method, path, headers and
- * signed body, and every success shape of the spec and service-notes.
+ * signed body, and every success shape of docs/api-v4.md and docs/live-service.md.
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The error matrix: every venue error of spec section 7 and service-notes section 3 maps to its
+ * The error matrix: every venue error of docs/api-v4.md §7 and docs/live-service.md §3 maps to its
  * class and kind, reads are retried exactly as configured, writes are sent exactly once.
  */
 import http from 'node:http';

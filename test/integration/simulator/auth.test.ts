@@ -18,7 +18,7 @@ async function send(body: string, opts: Parameters<typeof signed>[1] = {}, path 
   return rawRequest(t.sim.baseUrl + path, { method: 'POST', headers: signed(body, opts), body });
 }
 
-describe('simulator auth (service-notes 1)', () => {
+describe('simulator auth (docs/live-service.md §1)', () => {
   it('accepts an independently computed HMAC-SHA512 over the base64 payload', async () => {
     t = await startTestSim({ accounts: [{ apiKey: 'key-1', apiSecret: 'secret-1', balances: { USDT: '12.5' } }] });
     const r = await send(JSON.stringify({ request: PATH, nonce: '1' }));

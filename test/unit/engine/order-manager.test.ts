@@ -264,7 +264,7 @@ describe('flex close', () => {
   });
 });
 
-describe('a failed store write (failure-modes 17; a real SQLite error, not a mock)', () => {
+describe('a failed store write (docs/failure-modes.md #17; a real SQLite error, not a mock)', () => {
   // Another connection holds the write lock: the store's writes fail (SQLITE_BUSY after its
   // 5 s busy timeout), as any write fails on a full disk.
   it('journal write fails: nothing is sent; the result write fails after sending: the row stays PENDING and is resolved, never resent', async () => {
