@@ -7,6 +7,7 @@
 import type { Decimal } from '../core/decimal.js';
 import { submitInChunks } from './bulk-submit.js';
 import type { ApiClient } from './client.js';
+import type { EndpointName } from './endpoints.js';
 import type {
   BulkItemResult,
   CancelRequest,
@@ -26,21 +27,8 @@ import type {
 import { fillsOfOrder, historyPages, HISTORY_PAGE_MAX } from './history-pages.js';
 import { conditionalListing, flexPages } from './paged-lists.js';
 
-/** The endpoints the adapter uses (an `ApiClient` has them all). */
-export type VenueApi = Pick<
-  ApiClient,
-  | 'futures'
-  | 'bulkLimitOrders'
-  | 'collateralLimitOrder'
-  | 'cancelOrder'
-  | 'conditionalOrders'
-  | 'executedHistory'
-  | 'mainBalance'
-  | 'flexHistory'
-  | 'closeFlex'
-  | 'creditLine'
-  | 'clockSkewMs'
->;
+/** The endpoints the adapter uses (an `ApiClient` has them all): every one but the liveness ping. */
+export type VenueApi = Pick<ApiClient, Exclude<EndpointName, 'ping'> | 'clockSkewMs'>;
 
 export interface VenueGatewayOptions {
   /** Deals per executed-history request, 1..100. Default 100. */
