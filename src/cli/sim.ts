@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ScaledClock, SystemClock, type Clock } from '../core/clock.js';
 import { isDecimalString } from '../core/decimal.js';
-import { DEFAULT_BALANCES, startSimulator } from '../simulator/index.js';
+import { DEFAULT_BALANCES, defaultMarkets, linkedMarkets, startSimulator } from '../simulator/index.js';
 
 const USAGE = `usage: npm run sim -- [--port N] [--api-key K [--api-secret-file F]] [--seed N]
                       [--balances ASSET=AMOUNT,...] [--admin] [--speed N] [--step-ms N]
@@ -168,6 +168,9 @@ async function main(): Promise<void> {
     port: args.port,
     host: '127.0.0.1',
     stepMs: args.stepMs,
+    // Like paper mode: a spot market and its perpetual share one price path, because the bot
+    // prices spot markets from the perpetual's futures listing entry.
+    markets: linkedMarkets(defaultMarkets()),
     admin: args.admin,
     accounts: [{ apiKey, apiSecret, balances: args.balances }],
   });

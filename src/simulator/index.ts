@@ -16,6 +16,8 @@ import type { AddressInfo } from 'node:net';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { toWire } from '../core/decimal.js';
 import type { AdminOps } from './admin.js';
+import type { Bracket } from './brackets.js';
+import { extraAdminOps } from './extra-ops.js';
 import { Faults } from './faults.js';
 import {
   DEFAULT_BALANCES,
@@ -27,6 +29,7 @@ import {
 } from './options.js';
 import { RateLimiter } from './rate-limit.js';
 import { createSimServer } from './server.js';
+import type { SettleOptions, SettleResult } from './settle.js';
 import { truthOf, type Truth } from './truth.js';
 import { Venue } from './venue.js';
 
@@ -43,6 +46,9 @@ export type {
 } from './options.js';
 export { defaultMarkets, DEFAULT_BALANCES, DEFAULT_RATE_LIMITS } from './options.js';
 export type { Truth, TruthOrder, DealSums } from './truth.js';
+export type { Bracket, BracketLeg } from './brackets.js';
+export type { SettleOptions, SettleResult } from './settle.js';
+export { linkedMarkets } from './linked-markets.js';
 
 /** API key pair of an account. */
 export interface KeyPair {
@@ -71,6 +77,14 @@ export interface SimulatorHandle {
   setFaults(faults: FaultOptions): void;
   /** Adds an account; missing key/secret are generated. Default balances: none. */
   createAccount(opts?: Partial<AccountOptions>): KeyPair;
+  /** Sets several prices at once (a spot market and its perpetual together). */
+  setPrices(prices: Record<string, string>): void;
+  /** Cancels open orders and OTO/OCO records of an account; `flatten` also closes positions. */
+  settle(apiKey?: string, opts?: SettleOptions): SettleResult;
+  /** Cancels the legs of one active OCO (as the venue or an operator might). */
+  cancelOco(ocoId: number, apiKey?: string): void;
+  /** Every OTO/OCO an account ever had, with its legs. */
+  brackets(apiKey?: string): Bracket[];
   /** Stops listening and drops every open connection (hung ones included). */
   close(): Promise<void>;
 }
@@ -146,7 +160,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const seed = options.seed ?? 1;
   const { venue, defaultAccount } = createVenue(options, clock, seed);
   const faults = new Faults(seed, options.faults ?? {});
-  const ops = adminOps(venue, faults, defaultAccount);
+  const extra = extraAdminOps(venue, defaultAccount.apiKey);
+  const ops: AdminOps = { ...adminOps(venue, faults, defaultAccount), extra };
   const server = createSimServer({
     venue,
     clock,
@@ -170,6 +185,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     advance: ops.advance,
     setFaults: ops.setFaults,
     createAccount: ops.createAccount,
+    setPrices: (prices) => extra.setPrices(prices),
+    settle: (apiKey, opts = {}) => extra.settle(apiKey, opts),
+    cancelOco: (ocoId, apiKey) => extra.cancelOco(apiKey, ocoId),
+    brackets: (apiKey) => extra.brackets(apiKey),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err === undefined ? resolve() : reject(err)));
