@@ -1,0 +1,173 @@
+/**
+ * The chaos checks on hand-built evidence: each one passes on a consistent history and names the
+ * order or deal when the history breaks its rule; the known-defect filters of issue 9 let only
+ * their own defect's shape through.
+ */
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/core/decimal.js';
+import type { Bracket, BracketLeg } from '../../src/simulator/index.js';
+import type { AlertRecord, FillRecord, OrderRecord } from '../../src/store/index.js';
+import { daemonNeverDied } from './checks/daemon-runs.js';
+import { exitsOnlyReduce } from './checks/exits.js';
+import { fillsMatchDeals, marketSumsMatch, orderFilledMatch } from './checks/fills.js';
+import { legFillsToTrueParent } from './checks/leg-attribution.js';
+import { noFalseLegAlert } from './checks/leg-alerts.js';
+import { everyOrderJournaled, noDuplicatePlacement } from './checks/orders.js';
+import { positionWithinLimit } from './checks/position-limit.js';
+import type { Evidence, VenueDeal, VenueOrder } from './evidence.js';
+import { ISSUE_9_DEFECTS } from './known-defects.js';
+
+const d = (s: string): Decimal => new Decimal(s);
+
+function deal(dealId: number, orderId: number, clientOrderId: string, side: 'buy' | 'sell', amount = '0.002', market = 'BTC_PERP'): VenueDeal {
+  return { dealId, orderId, clientOrderId, market, side, amount: d(amount), price: d('60000'), quote: d(amount).mul(60000), fee: d('0.01'), timeMs: dealId * 1000 };
+}
+
+function venueOrder(orderId: number, clientOrderId: string, side: 'buy' | 'sell', filled = '0.002', ocoId: number | null = null): VenueOrder {
+  return { orderId, clientOrderId, market: 'BTC_PERP', side, status: 'FILLED', amount: d('0.002'), filled: d(filled), ocoId };
+}
+
+function storeOrder(clientOrderId: string, orderId: number | null, side: 'buy' | 'sell', opts: { stopLoss?: string; filled?: string; state?: OrderRecord['state']; createdMs?: number; strategyId?: string } = {}): OrderRecord {
+  return {
+    clientOrderId, strategyId: opts.strategyId ?? 'sig', kind: 'collateral', market: 'BTC_PERP', side, amount: d('0.002'), price: d('60000'),
+    postOnly: false, ioc: opts.stopLoss === undefined, rpi: false, stopLoss: opts.stopLoss === undefined ? null : d(opts.stopLoss), takeProfit: null,
+    positionSide: null, state: opts.state ?? 'FILLED', orderId, otoId: null, reason: null, filledBase: d(opts.filled ?? '0.002'),
+    createdMs: opts.createdMs ?? 0, updatedMs: 0, unknownSinceMs: null, resolveLooks: 0,
+  };
+}
+
+function fillOf(x: VenueDeal, owner: string | null): FillRecord {
+  return { dealId: x.dealId, orderId: x.orderId, clientOrderId: x.clientOrderId, market: x.market, side: x.side, role: 'taker', timeMs: x.timeMs, amount: x.amount, price: x.price, quote: x.quote, fee: x.fee, feeAsset: 'USDT', strategyId: owner === null ? null : 'sig', ownerClientOrderId: owner };
+}
+
+function leg(orderId: number, status: string, mtimeMs: number, createdMs = 0): BracketLeg {
+  return { orderId, status, mtimeMs, createdMs, amount: '0.002' };
+}
+
+function bracket(parent: string, parentOrderId: number, sl: BracketLeg | null, tp: BracketLeg | null): Bracket {
+  return { otoId: parentOrderId + 1000, parentOrderId, parentClientOrderId: parent, market: 'BTC_PERP', otoActive: false, ocoId: parentOrderId + 2000, ocoActive: false, stopLoss: sl, takeProfit: tp };
+}
+
+/** A consistent history: entry e1 (order 1) long 0.002, closed by its take-profit leg (order 12). */
+function consistent(): Evidence {
+  const deals = [deal(100, 1, 'e1', 'buy'), deal(101, 12, '', 'sell')];
+  return {
+    venue: {
+      orders: [venueOrder(1, 'e1', 'buy'), venueOrder(11, '', 'sell', '0', 2001), venueOrder(12, '', 'sell', '0.002', 2001)],
+      deals,
+      brackets: [bracket('e1', 1, leg(11, 'CANCELLED', 101_000), leg(12, 'FILLED', 101_000))],
+      sums: { BTC_PERP: { count: 2, base: '0.004', quote: '240', fees: '0.02' } },
+    },
+    store: { orders: [storeOrder('e1', 1, 'buy', { stopLoss: '59000' })], fills: [fillOf(deals[0] as VenueDeal, 'e1'), fillOf(deals[1] as VenueDeal, 'e1')], alerts: [], everUnknown: [] },
+    runs: [{ index: 0, ready: true, endedBy: 'kill', code: null, signal: 'SIGKILL' }, { index: 1, ready: true, endedBy: 'term', code: 0, signal: null }],
+    limits: { BTC_PERP: '0.002' },
+    signalInstances: ['sig'],
+  };
+}
+
+const ALL = [fillsMatchDeals, marketSumsMatch, orderFilledMatch, noDuplicatePlacement, everyOrderJournaled, positionWithinLimit, exitsOnlyReduce, noFalseLegAlert, legFillsToTrueParent, daemonNeverDied];
+
+describe('chaos checks', () => {
+  it('all pass on a consistent history', () => {
+    for (const c of ALL) expect(c.run(consistent()), c.name).toEqual([]);
+  });
+
+  it('fills: a missing deal, a changed fee and a fill the venue never made are named', () => {
+    const ev = consistent();
+    ev.store.fills = [{ ...(ev.store.fills[0] as FillRecord), fee: d('0.02') }, { ...(ev.store.fills[1] as FillRecord), dealId: 999 }];
+    const v = fillsMatchDeals.run(ev);
+    expect(v).toHaveLength(3);
+    expect(v.join('\n')).toMatch(/deal 100: store has .*0\.02, venue has .*0\.01/);
+    expect(v.join('\n')).toContain('deal 101 (order 12 leg, BTC_PERP sell 0.002) is missing from the store');
+    expect(v.join('\n')).toContain('fill 999');
+    expect(marketSumsMatch.run(ev)).toEqual(['BTC_PERP: store 2 fills, base 0.004, quote 240, fees 0.03; venue 2 fills, base 0.004, quote 240, fees 0.02']);
+  });
+
+  it('per order: a filled amount that differs from the venue is named', () => {
+    const ev = consistent();
+    ev.store.orders = [storeOrder('e1', 1, 'buy', { stopLoss: '59000', filled: '0.001' })];
+    expect(orderFilledMatch.run(ev)).toEqual(['order e1 (venue 1): store filled 0.001, venue filled 0.002']);
+  });
+
+  it('orders: a clientOrderId placed twice, an order without journal row, a REJECTED order that exists', () => {
+    const ev = consistent();
+    ev.venue.orders.push(venueOrder(5, 'e1', 'buy'), venueOrder(6, 'ghost', 'buy'));
+    ev.store.orders.push(storeOrder('ghost2', null, 'buy', { state: 'REJECTED' }));
+    ev.venue.orders.push(venueOrder(7, 'ghost2', 'buy'));
+    expect(noDuplicatePlacement.run(ev)).toEqual(['clientOrderId e1 placed 2 times at the venue (orders 1, 5)']);
+    expect(everyOrderJournaled.run(ev)).toEqual(['venue order 6 (ghost) has no journal row', 'order ghost2 is REJECTED in the store but exists at the venue']);
+  });
+
+  it('position limit: the deal that takes the venue position beyond the limit is named, a reduction is not', () => {
+    const ev = consistent();
+    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(102, 2, 'e2', 'buy'), deal(103, 12, '', 'sell')];
+    expect(positionWithinLimit.run(ev)).toEqual(['BTC_PERP deal 102 (e2, buy 0.002): venue position 0.002 → 0.004, limit 0.002']);
+  });
+
+  it('exits: an exit against a flat or smaller position is named, a reducing one is not', () => {
+    const ev = consistent();
+    ev.store.orders.push(storeOrder('x1', 3, 'sell'), storeOrder('x2', 4, 'sell'));
+    // e1 long 0.002, its leg closes it, then exit x1 sells 0.002 (opens short), then x2 sells 0.001 (grows it).
+    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(101, 12, '', 'sell'), deal(102, 3, 'x1', 'sell'), deal(103, 4, 'x2', 'sell', '0.001')];
+    expect(exitsOnlyReduce.run(ev)).toEqual([
+      'exit x1 deal 102: sell 0.002 against a venue position of 0 (→ -0.002)',
+      'exit x2 deal 103: sell 0.001 against a venue position of -0.002 (→ -0.003)',
+    ]);
+    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(102, 3, 'x1', 'sell', '0.001')];
+    expect(exitsOnlyReduce.run(ev)).toEqual([]);
+  });
+
+  it('leg alerts: false when a leg had executed or was listed, true when the legs were cancelled before', () => {
+    const alert = (id: number, atMs: number): AlertRecord => ({ id, atMs, kind: 'protective_leg_missing', subject: 'e1', detail: 'leg no longer listed and no fill seen' });
+    const ev = consistent();
+    ev.store.alerts = [alert(1, 101_500)];
+    expect(noFalseLegAlert.run(ev)).toEqual(['alert 1 "leg no longer listed and no fill seen" for e1: its take-profit leg 12 had executed 500 ms before']);
+    ev.store.alerts = [alert(2, 100_500)];
+    expect(noFalseLegAlert.run(ev)[0]).toMatch(/stop-loss leg 11 was listed at the venue; its take-profit leg 12 was listed/);
+    ev.venue.brackets = [bracket('e1', 1, leg(11, 'CANCELLED', 100_400), leg(12, 'CANCELLED', 100_400))];
+    expect(noFalseLegAlert.run(ev)).toEqual([]);
+  });
+
+  it('leg attribution: a leg fill credited to another parent is named', () => {
+    const ev = consistent();
+    ev.store.fills[1] = fillOf(ev.venue.deals[1] as VenueDeal, 'e2');
+    expect(legFillsToTrueParent.run(ev)).toEqual(['deal 101 of the take-profit leg 12 of e1 is credited to e2']);
+  });
+
+  it('daemon runs: a run that ended on its own, or a SIGTERM that did not exit 0, is named', () => {
+    const ev = consistent();
+    ev.runs.push({ index: 2, ready: false, endedBy: null, code: 1, signal: null }, { index: 3, ready: true, endedBy: 'term', code: 1, signal: null });
+    expect(daemonNeverDied.run(ev)).toEqual(['daemon run 2 ended on its own (exit code 1, signal null, never ready)', 'daemon run 3 stopped by SIGTERM with exit code 1 (signal null)']);
+  });
+});
+
+describe('issue 9 known-defect filters', () => {
+  const known = (name: string) => ISSUE_9_DEFECTS.find((k) => k.check.name === name) ?? expect.unreachable(name);
+
+  it('(1) explain a breach by a collateral-signal entry, not one by another order', () => {
+    const ev = consistent();
+    ev.store.orders.push(storeOrder('e2', 2, 'buy', { stopLoss: '59000' }));
+    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(102, 2, 'e2', 'buy'), deal(103, 9, 'grid-1', 'buy')];
+    expect(known('venue position within the limit').unexplained(ev)).toEqual(['deal 103 is no collateral-signal entry']);
+  });
+
+  it('(2) explain an executed leg flagged missing and the exit after it, not a listed leg or an unprompted exit', () => {
+    const ev = consistent();
+    ev.store.alerts = [{ id: 1, atMs: 101_500, kind: 'protective_leg_missing', subject: 'e1', detail: '' }];
+    ev.store.orders.push(storeOrder('x1', 3, 'sell', { createdMs: 101_600 }), storeOrder('x0', 4, 'sell', { createdMs: 100_900 }));
+    ev.venue.deals = [deal(99, 4, 'x0', 'sell'), deal(100, 1, 'e1', 'buy'), deal(101, 12, '', 'sell'), deal(102, 3, 'x1', 'sell')];
+    expect(known('no false protective-leg alert').unexplained(ev)).toEqual([]);
+    expect(known('exits only reduce the position').unexplained(ev)).toEqual(['exit x0 follows no false leg alert of sig']);
+    ev.store.alerts = [{ id: 2, atMs: 100_500, kind: 'protective_leg_missing', subject: 'e1', detail: '' }];
+    expect(known('no false protective-leg alert').unexplained(ev)).toHaveLength(1);
+  });
+
+  it('(3) explain a leg fill credited to another entry in the market, not one credited to nobody', () => {
+    const ev = consistent();
+    ev.store.orders.push(storeOrder('e2', 2, 'buy', { stopLoss: '59000' }));
+    ev.store.fills[1] = fillOf(ev.venue.deals[1] as VenueDeal, 'e2');
+    expect(known('leg fills credited to their true parent').unexplained(ev)).toEqual([]);
+    ev.store.fills[1] = fillOf(ev.venue.deals[1] as VenueDeal, null);
+    expect(known('leg fills credited to their true parent').unexplained(ev)).toEqual(['deal 101 credited to nobody, no other bracketed entry']);
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * Ends a run so the store and the venue can be compared exactly: stop the daemon, settle the
+ * venue account (cancel open orders and OTO/OCO legs, so nothing fills any more), then start
+ * the daemon once more with every strategy disabled: its start-up and scheduled reconciliations
+ * take in every deal and resolve what is still UNKNOWN (bounded wait), and it stops cleanly.
+ */
+import { pollUntil } from '../support/daemon-process.js';
+import type { ChaosDaemon } from './daemon.js';
+import type { VenueAdmin } from './venue.js';
+
+/** Alerts the last run raises for legs the settle cancelled are true ones: the leg check knows it from the venue's leg history. */
+export async function finalSettle(daemon: ChaosDaemon, admin: VenueAdmin, quietConfig: string, waitUnknownMs: number): Promise<void> {
+  await daemon.end('term');
+  await admin.settle();
+  await daemon.start({ BOT_CONFIG: quietConfig });
+  const readyMs = Date.now();
+  try {
+    await pollUntil(async () => {
+      const h = await daemon.healthz();
+      if (h === undefined) return undefined;
+      const reconciled = (h.jobs['reconcile']?.lastRunMs ?? 0) > readyMs;
+      return reconciled && h.unknownOrders === 0 ? true : undefined;
+    }, waitUnknownMs, 'UNKNOWN orders resolved', 500);
+  } catch {
+    // Reported as a figure: the resolver's grace period can outlast a short run.
+  }
+  await daemon.end('term');
+}
