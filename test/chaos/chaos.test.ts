@@ -19,7 +19,7 @@ let report: ChaosReport;
 
 describe('chaos: live daemon, kills, dropped replies, moving prices (seed 7, 5 cycles)', () => {
   beforeAll(async () => {
-    report = await runChaos({ seed: 7, cycles: 5, faults: true, maxRunMs: undefined, settleUnknownMs: 8_000 });
+    report = await runChaos({ seed: 7, cycles: 5, faults: true, maxRunMs: undefined, settleUnknownMs: 8_000, keep: false });
     console.log(formatReport(report));
   }, 180_000);
 

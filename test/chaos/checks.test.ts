@@ -148,7 +148,20 @@ describe('issue 9 known-defect filters', () => {
     const ev = consistent();
     ev.store.orders.push(storeOrder('e2', 2, 'buy', { stopLoss: '59000' }));
     ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(102, 2, 'e2', 'buy'), deal(103, 9, 'grid-1', 'buy')];
-    expect(known('venue position within the limit').unexplained(ev)).toEqual(['deal 103 is no collateral-signal entry']);
+    expect(known('venue position within the limit').unexplained(ev)).toEqual([
+      'deal 103 (grid-1) is no collateral-signal entry, no exit after a false alert, no leg of an offset position',
+    ]);
+  });
+
+  it('(1) explain a leg breach after another signal order offset its position, not one after a foreign order', () => {
+    const ev = consistent();
+    ev.store.orders.push(storeOrder('e2', 2, 'sell', { stopLoss: '61000' }), storeOrder('e3', 3, 'sell', { stopLoss: '61000' }));
+    // e1 long; e2 and e3 short entries made on a stale flat view; then e1's take-profit leg sells.
+    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(101, 2, 'e2', 'sell'), deal(102, 3, 'e3', 'sell'), deal(103, 12, '', 'sell')];
+    expect(positionWithinLimit.run(ev)).toEqual(['BTC_PERP deal 103 (leg 12 of e1, sell 0.002): venue position -0.002 → -0.004, limit 0.002']);
+    expect(known('venue position within the limit').unexplained(ev)).toEqual([]);
+    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(101, 7, 'other-1', 'sell', '0.004'), deal(103, 12, '', 'sell')];
+    expect(known('venue position within the limit').unexplained(ev)).toHaveLength(1);
   });
 
   it('(2) explain an executed leg flagged missing and the exit after it, not a listed leg or an unprompted exit', () => {

@@ -5,6 +5,8 @@
  *   --minutes M    stop after M minutes even if cycles remain (default: no bound)
  *   --faults on|off  on: dropped write replies, a slow conditional listing, SIGKILLs and
  *                  restarts, OCO legs cancelled at the venue; off: none of these (default on)
+ *   --keep         keep the run's directory (the bot's store, venue.json with the venue's orders,
+ *                  deals and brackets) for a closer look, and print where it is
  */
 export interface ChaosOptions {
   seed: number;
@@ -14,9 +16,11 @@ export interface ChaosOptions {
   faults: boolean;
   /** How long the final settlement waits for UNKNOWN orders to resolve, ms. */
   settleUnknownMs: number;
+  /** Keep the run's directory instead of deleting it. */
+  keep: boolean;
 }
 
-export const DEFAULT_OPTIONS: ChaosOptions = { seed: 1, cycles: 20, maxRunMs: undefined, faults: true, settleUnknownMs: 40_000 };
+export const DEFAULT_OPTIONS: ChaosOptions = { seed: 1, cycles: 20, maxRunMs: undefined, faults: true, settleUnknownMs: 40_000, keep: false };
 
 export class UsageError extends Error {}
 
@@ -36,7 +40,10 @@ export function parseChaosArgs(argv: readonly string[]): ChaosOptions {
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i];
     const value = argv[i + 1];
-    if (flag === '--seed') out.seed = positiveInt(flag, value);
+    if (flag === '--keep') {
+      out.keep = true;
+      i--;
+    } else if (flag === '--seed') out.seed = positiveInt(flag, value);
     else if (flag === '--cycles') out.cycles = positiveInt(flag, value);
     else if (flag === '--minutes') out.maxRunMs = positiveInt(flag, value) * 60_000;
     else if (flag === '--faults') out.faults = onOff(flag, value);
@@ -45,4 +52,4 @@ export function parseChaosArgs(argv: readonly string[]): ChaosOptions {
   return out;
 }
 
-export const USAGE = 'usage: npm run chaos -- [--seed N] [--cycles N] [--minutes M] [--faults on|off]';
+export const USAGE = 'usage: npm run chaos -- [--seed N] [--cycles N] [--minutes M] [--faults on|off] [--keep]';

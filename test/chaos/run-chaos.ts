@@ -35,6 +35,12 @@ export interface ChaosReport {
   evidence: Evidence;
 }
 
+/** Decimals as strings, for the kept venue.json. */
+function truth(ev: Evidence): { orders: unknown[]; deals: unknown[] } {
+  const plain = (o: object): Record<string, unknown> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v instanceof Decimal ? v.toFixed() : v]));
+  return { orders: ev.venue.orders.map(plain), deals: ev.venue.deals.map(plain) };
+}
+
 async function gather(admin: VenueAdmin, dataDir: string, daemon: ChaosDaemon): Promise<Evidence> {
   const truth = await admin.truth();
   return {
@@ -81,11 +87,16 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     await finalSettle(daemon, admin, quiet, opts.settleUnknownMs);
     const ev = await gather(admin, dataDir, daemon);
     const checks = CHECKS.map((c) => ({ name: c.name, asserts: c.asserts, violations: c.run(ev) }));
-    const figures = { seed: opts.seed, faults: opts.faults ? 'on' : 'off', ...figuresOf(ev, counters) };
+    const figures: Figures = { seed: opts.seed, faults: opts.faults ? 'on' : 'off', ...figuresOf(ev, counters) };
+    if (opts.keep) {
+      // The venue's side of the evidence, for a closer look next to the store (no key in it).
+      writeFileSync(path.join(work, 'venue.json'), JSON.stringify({ orders: truth(ev).orders, deals: truth(ev).deals, brackets: ev.venue.brackets }, null, 1));
+      figures['kept in'] = work;
+    }
     return { options: opts, figures, checks, ok: checks.every((c) => c.violations.length === 0), evidence: ev };
   } finally {
     await daemon.end('kill');
     await sim.close();
-    rmSync(work, { recursive: true, force: true });
+    if (!opts.keep) rmSync(work, { recursive: true, force: true });
   }
 }
