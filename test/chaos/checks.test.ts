@@ -32,7 +32,7 @@ function storeOrder(clientOrderId: string, orderId: number | null, side: 'buy' |
     clientOrderId, strategyId: opts.strategyId ?? 'sig', kind: 'collateral', market: 'BTC_PERP', side, amount: d('0.002'), price: d('60000'),
     postOnly: false, ioc: opts.stopLoss === undefined, rpi: false, stopLoss: opts.stopLoss === undefined ? null : d(opts.stopLoss), takeProfit: null,
     positionSide: null, state: opts.state ?? 'FILLED', orderId, otoId: null, reason: null, filledBase: d(opts.filled ?? '0.002'),
-    createdMs: opts.createdMs ?? 0, updatedMs: 0, unknownSinceMs: null, resolveLooks: 0,
+    createdMs: opts.createdMs ?? 0, updatedMs: 0, unknownSinceMs: null, resolveLooks: 0, reportedFilledBase: d('0'), reportedFilledQuote: d('0'),
   };
 }
 

@@ -3,7 +3,8 @@
  * and restarted by the chaos run. Readiness and state come from `/healthz` only (never logs).
  * Every run is recorded: how it ended and whether it ended on its own.
  */
-import { freePort, pollUntil, spawnDaemon, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, spawnDaemon, type DaemonProcess } from '../support/daemon-process.js';
+import { eventually } from '../support/eventually.js';
 
 export interface DaemonRun {
   index: number;
@@ -66,10 +67,13 @@ export class ChaosDaemon {
   async waitReady(timeoutMs = 30_000): Promise<void> {
     const cur = this.current;
     if (cur === null) throw new Error('no daemon running');
-    await pollUntil(async () => {
-      if (cur.run.code !== null || cur.run.signal !== null) throw new Error(`daemon run ${cur.run.index} exited (code ${String(cur.run.code)}) before it was ready`);
-      return (await this.healthz()) === undefined ? undefined : true;
-    }, timeoutMs, `daemon run ${cur.run.index} ready`, 100);
+    const exited = cur.proc.exited.then(({ code }) => {
+      throw new Error(`daemon run ${cur.run.index} exited (code ${String(code)}) before it was ready`);
+    });
+    const ready = eventually(async () => (await this.healthz()) !== undefined, `daemon run ${cur.run.index} ready`, { timeoutMs, everyMs: 100 });
+    // Whichever settles first; the loser's rejection is handled so it never goes unobserved.
+    exited.catch(() => undefined);
+    await Promise.race([ready, exited]);
     cur.run.ready = true;
   }
 

@@ -4,7 +4,7 @@
  * the daemon once more with every strategy disabled: its start-up and scheduled reconciliations
  * take in every deal and resolve what is still UNKNOWN (bounded wait), and it stops cleanly.
  */
-import { pollUntil } from '../support/daemon-process.js';
+import { eventually } from '../support/eventually.js';
 import type { ChaosDaemon } from './daemon.js';
 import type { VenueAdmin } from './venue.js';
 
@@ -15,12 +15,10 @@ export async function finalSettle(daemon: ChaosDaemon, admin: VenueAdmin, quietC
   await daemon.start({ BOT_CONFIG: quietConfig });
   const readyMs = Date.now();
   try {
-    await pollUntil(async () => {
+    await eventually(async () => {
       const h = await daemon.healthz();
-      if (h === undefined) return undefined;
-      const reconciled = (h.jobs['reconcile']?.lastRunMs ?? 0) > readyMs;
-      return reconciled && h.unknownOrders === 0 ? true : undefined;
-    }, waitUnknownMs, 'UNKNOWN orders resolved', 500);
+      return h !== undefined && (h.jobs['reconcile']?.lastRunMs ?? 0) > readyMs && h.unknownOrders === 0;
+    }, 'UNKNOWN orders resolved', { timeoutMs: waitUnknownMs, everyMs: 500 });
   } catch {
     // Reported as a figure: the resolver's grace period can outlast a short run.
   }
