@@ -2,19 +2,13 @@
  * The short chaos run inside `npm test` (the long one is `npm run chaos`): the built daemon in
  * live mode against the simulator for a few price cycles with SIGKILLs, restarts, dropped write
  * replies and OCO legs cancelled at the venue, then every check against the venue's ground truth.
- *
- * While issue 9 is open, the four checks its defects break are held to "nothing but that
- * defect" (known-defects.ts); CHAOS_STRICT=1 holds every check to no violation at all, as
- * `npm run chaos` always does. When the fixes land, strict becomes the only mode: drop the
- * known-defect branch below and known-defects.ts.
+ * Before issue 9's fixes this run broke the position limit every time (seed 7: a second entry
+ * before the first fill was scanned) and often credited leg fills to the wrong parent.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS } from './checks/index.js';
-import { ISSUE_9_DEFECTS } from './known-defects.js';
 import { formatReport } from './report.js';
 import { runChaos, type ChaosReport } from './run-chaos.js';
-
-const STRICT = process.env['CHAOS_STRICT'] === '1';
 
 let report: ChaosReport;
 
@@ -35,16 +29,9 @@ describe('chaos: live daemon, kills, dropped replies, moving prices (seed 7, 5 c
   });
 
   for (const check of CHECKS) {
-    const known = STRICT ? undefined : ISSUE_9_DEFECTS.find((k) => k.check === check);
-    if (known === undefined) {
-      it(check.name, () => {
-        const result = report.checks.find((c) => c.name === check.name);
-        expect(result?.violations, check.asserts).toEqual([]);
-      });
-    } else {
-      it(`${check.name} (while issue 9 is open: only ${known.part})`, () => {
-        expect(known.unexplained(report.evidence), check.asserts).toEqual([]);
-      });
-    }
+    it(check.name, () => {
+      const result = report.checks.find((c) => c.name === check.name);
+      expect(result?.violations, check.asserts).toEqual([]);
+    });
   }
 });

@@ -1,7 +1,6 @@
 /**
  * The chaos checks on hand-built evidence: each one passes on a consistent history and names the
- * order or deal when the history breaks its rule; the known-defect filters of issue 9 let only
- * their own defect's shape through.
+ * order or deal when the history breaks its rule.
  */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
@@ -15,7 +14,6 @@ import { noFalseLegAlert } from './checks/leg-alerts.js';
 import { everyOrderJournaled, noDuplicatePlacement } from './checks/orders.js';
 import { positionWithinLimit } from './checks/position-limit.js';
 import type { Evidence, VenueDeal, VenueOrder } from './evidence.js';
-import { ISSUE_9_DEFECTS } from './known-defects.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 
@@ -138,49 +136,5 @@ describe('chaos checks', () => {
     const ev = consistent();
     ev.runs.push({ index: 2, ready: false, endedBy: null, code: 1, signal: null }, { index: 3, ready: true, endedBy: 'term', code: 1, signal: null });
     expect(daemonNeverDied.run(ev)).toEqual(['daemon run 2 ended on its own (exit code 1, signal null, never ready)', 'daemon run 3 stopped by SIGTERM with exit code 1 (signal null)']);
-  });
-});
-
-describe('issue 9 known-defect filters', () => {
-  const known = (name: string) => ISSUE_9_DEFECTS.find((k) => k.check.name === name) ?? expect.unreachable(name);
-
-  it('(1) explain a breach by a collateral-signal entry, not one by another order', () => {
-    const ev = consistent();
-    ev.store.orders.push(storeOrder('e2', 2, 'buy', { stopLoss: '59000' }));
-    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(102, 2, 'e2', 'buy'), deal(103, 9, 'grid-1', 'buy')];
-    expect(known('venue position within the limit').unexplained(ev)).toEqual([
-      'deal 103 (grid-1) is no collateral-signal entry, no exit after a false alert, no leg of an offset position',
-    ]);
-  });
-
-  it('(1) explain a leg breach after another signal order offset its position, not one after a foreign order', () => {
-    const ev = consistent();
-    ev.store.orders.push(storeOrder('e2', 2, 'sell', { stopLoss: '61000' }), storeOrder('e3', 3, 'sell', { stopLoss: '61000' }));
-    // e1 long; e2 and e3 short entries made on a stale flat view; then e1's take-profit leg sells.
-    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(101, 2, 'e2', 'sell'), deal(102, 3, 'e3', 'sell'), deal(103, 12, '', 'sell')];
-    expect(positionWithinLimit.run(ev)).toEqual(['BTC_PERP deal 103 (leg 12 of e1, sell 0.002): venue position -0.002 → -0.004, limit 0.002']);
-    expect(known('venue position within the limit').unexplained(ev)).toEqual([]);
-    ev.venue.deals = [deal(100, 1, 'e1', 'buy'), deal(101, 7, 'other-1', 'sell', '0.004'), deal(103, 12, '', 'sell')];
-    expect(known('venue position within the limit').unexplained(ev)).toHaveLength(1);
-  });
-
-  it('(2) explain an executed leg flagged missing and the exit after it, not a listed leg or an unprompted exit', () => {
-    const ev = consistent();
-    ev.store.alerts = [{ id: 1, atMs: 101_500, kind: 'protective_leg_missing', subject: 'e1', detail: '' }];
-    ev.store.orders.push(storeOrder('x1', 3, 'sell', { createdMs: 101_600 }), storeOrder('x0', 4, 'sell', { createdMs: 100_900 }));
-    ev.venue.deals = [deal(99, 4, 'x0', 'sell'), deal(100, 1, 'e1', 'buy'), deal(101, 12, '', 'sell'), deal(102, 3, 'x1', 'sell')];
-    expect(known('no false protective-leg alert').unexplained(ev)).toEqual([]);
-    expect(known('exits only reduce the position').unexplained(ev)).toEqual(['exit x0 follows no false leg alert of sig']);
-    ev.store.alerts = [{ id: 2, atMs: 100_500, kind: 'protective_leg_missing', subject: 'e1', detail: '' }];
-    expect(known('no false protective-leg alert').unexplained(ev)).toHaveLength(1);
-  });
-
-  it('(3) explain a leg fill credited to another entry in the market, not one credited to nobody', () => {
-    const ev = consistent();
-    ev.store.orders.push(storeOrder('e2', 2, 'buy', { stopLoss: '59000' }));
-    ev.store.fills[1] = fillOf(ev.venue.deals[1] as VenueDeal, 'e2');
-    expect(known('leg fills credited to their true parent').unexplained(ev)).toEqual([]);
-    ev.store.fills[1] = fillOf(ev.venue.deals[1] as VenueDeal, null);
-    expect(known('leg fills credited to their true parent').unexplained(ev)).toEqual(['deal 101 credited to nobody, no other bracketed entry']);
   });
 });
