@@ -8,13 +8,14 @@
  * division) is informational, rounded to 18 decimal places.
  */
 import { Decimal, ZERO } from '../core/decimal.js';
+import type { Side } from '../core/orders.js';
 
 /** The fields of a fill the fold needs. */
 export interface PositionFill {
   dealId: number;
   strategyId: string | null;
   market: string;
-  side: 'buy' | 'sell';
+  side: Side;
   timeMs: number;
   /** Base amount (> 0). */
   amount: Decimal;

@@ -9,6 +9,7 @@
  * orders cannot each pass a limit that the twenty together break.
  */
 import { ZERO, isMultipleOf, type Decimal } from '../core/decimal.js';
+import type { Side } from '../core/orders.js';
 
 export type TradingState = 'ACTIVE' | 'REDUCE_ONLY' | 'HALTED';
 
@@ -91,7 +92,7 @@ export interface RiskSnapshot {
 /** An order as the gate sees it. */
 export interface GateOrder {
   market: string;
-  side: 'buy' | 'sell';
+  side: Side;
   /** Base, already truncated to step. */
   amount: Decimal;
   /** Quote per base, already rounded to tick. */

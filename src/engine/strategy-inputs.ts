@@ -14,6 +14,7 @@ import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
 import type { MarketExposure, MarketRules, RiskLimits, RiskSnapshot, TradingState } from './risk-gate.js';
+import type { Side } from '../core/orders.js';
 
 /** Filled so far: the deals applied, or more when a reply already reported more. */
 export function filledOf(o: OrderRecord): Decimal {
@@ -61,7 +62,7 @@ export function openFlexInvestments(rows: readonly FlexRecordRow[]): FlexView['i
 }
 
 /** Adds what an order (or a leg) could still fill to a market's exposure. */
-function addOpen(e: MarketExposure, side: 'buy' | 'sell', amount: Decimal, orders = 1): void {
+function addOpen(e: MarketExposure, side: Side, amount: Decimal, orders = 1): void {
   e.openOrders += orders;
   if (side === 'buy') e.openBuyBase = e.openBuyBase.plus(amount);
   else e.openSellBase = e.openSellBase.plus(amount);
@@ -128,7 +129,7 @@ export class StrategyInputs {
    * opposite side, sized to what the parent filled. A stop-loss and a take-profit are one OCO:
    * at most one of them executes, so they count once.
    */
-  private protectiveLegs(): { market: string; side: 'buy' | 'sell'; amount: Decimal }[] {
+  private protectiveLegs(): { market: string; side: Side; amount: Decimal }[] {
     const { store } = this.deps;
     const parents = new Set(store.children.live().filter((c) => c.state === 'armed' || c.state === 'active').map((c) => c.parentClientOrderId));
     return [...parents].flatMap((cid) => {

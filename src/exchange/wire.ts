@@ -3,10 +3,11 @@
  * decimal string, ids are integers, flags are booleans. `request` and `nonce` are added by signing.
  * Replies are validated field by field in parse.ts, so they are typed `unknown` until then.
  */
+import type { Side } from '../core/orders.js';
 
 export interface WireOrderItem {
   market: string;
-  side: 'buy' | 'sell';
+  side: Side;
   amount: string;
   price: string;
   postOnly: boolean;

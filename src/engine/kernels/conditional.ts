@@ -8,7 +8,7 @@
  */
 import type { Decimal } from '../../core/decimal.js';
 import type { ConditionalLeg, ConditionalRecord, OcoRecord } from '../../exchange/gateway.js';
-import type { OrderState } from '../../core/orders.js';
+import type { OrderState, Side } from '../../core/orders.js';
 import type { ChildKind, ChildState } from '../../store/types.js';
 
 export interface ChildView {
@@ -21,7 +21,7 @@ export interface ChildView {
   parent: {
     clientOrderId: string;
     market: string;
-    side: 'buy' | 'sell';
+    side: Side;
     state: OrderState;
     otoId: number | null;
     filledBase: Decimal;

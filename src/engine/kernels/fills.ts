@@ -12,7 +12,7 @@
  */
 import { ZERO, type Decimal } from '../../core/decimal.js';
 import type { Fill } from '../../exchange/gateway.js';
-import type { OrderState } from '../../core/orders.js';
+import type { OrderState, Side } from '../../core/orders.js';
 import type { ChildKind, FillRecord } from '../../store/types.js';
 import { acceptsFillTransition, canTransition } from '../order-state.js';
 
@@ -22,7 +22,7 @@ export interface OrderView {
   strategyId: string;
   orderId: number | null;
   market: string;
-  side: 'buy' | 'sell';
+  side: Side;
   amount: Decimal;
   filledBase: Decimal;
   state: OrderState;
@@ -36,7 +36,7 @@ export interface LegView {
   strategyId: string;
   market: string;
   /** Side of the leg (opposite of the parent). */
-  side: 'buy' | 'sell';
+  side: Side;
   price: Decimal;
   orderId: number | null;
   /** Base filled on the parent so far; a leg exists on the venue only once this is > 0. */
