@@ -29,6 +29,10 @@ export interface WorkerExecutorOptions {
   logger: Logger;
 }
 
+function logObject(obj: JsonValue | undefined): object {
+  return typeof obj === 'object' && obj !== null && !Array.isArray(obj) ? obj : { value: obj };
+}
+
 interface Pending {
   seq: number;
   request: HookRequest;
@@ -128,7 +132,7 @@ export class WorkerExecutor implements HookExecutor {
       return;
     }
     if (m.type === 'log') {
-      this.o.logger[m.level](typeof m.obj === 'object' && m.obj !== null && !Array.isArray(m.obj) ? m.obj : { value: m.obj }, m.msg);
+      this.o.logger[m.level](logObject(m.obj), m.msg);
       return;
     }
     const p = this.pending;
