@@ -68,6 +68,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
+  // Strategy hooks run in worker threads (src/engine/strategy-host/): their uncaught errors end
+  // their worker and quarantine the instance, they never reach these handlers.
   process.on('unhandledRejection', (reason) => {
     logger.error({ err: reason, code: errorCode(reason) }, 'unhandled rejection');
     if (reason instanceof StoreError || reason instanceof AuthError) daemon?.halt(`${errorCode(reason)}: ${errorMessage(reason).slice(0, 120)}`);

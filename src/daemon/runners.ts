@@ -1,21 +1,40 @@
 /**
- * One runner per strategy instance, on its own scheduler lane, and the path of committed fills
- * to the owning strategy's `onFill`.
+ * One runner per strategy instance, on its own scheduler lane, with its hooks in its own worker
+ * thread, and the path of committed fills to the owning strategy's `onFill`.
  */
+import { pathToFileURL } from 'node:url';
 import type { Scheduler } from '../engine/scheduler.js';
+import { WorkerExecutor } from '../engine/strategy-host/worker-executor.js';
 import { fillView } from '../engine/strategy-inputs.js';
 import { StrategyRunner } from '../engine/strategy-runner.js';
-import type { LoadedStrategy, StateBackend } from '../strategy-api/host.js';
+import { resolveStrategyFile, type JsonValue, type LoadedStrategy, type StateBackend } from '../strategy-api/host.js';
 import type { Base, Engine } from './engine.js';
+import { strategyLoaderPaths } from './strategies.js';
 
 export type Runners = ReadonlyMap<string, StrategyRunner>;
 
 /** The scheduler lane of a strategy instance: its ticks, fills and init never overlap. */
 export const laneOf = (strategyId: string): string => `strategy:${strategyId}`;
 
+/** The instance's worker: the module the loader found, the params as configured, no environment. */
+function workerOf(b: Base, s: LoadedStrategy): WorkerExecutor {
+  const file = resolveStrategyFile(s.module, strategyLoaderPaths());
+  if (file === null) throw new Error(`strategy ${s.id}: module ${s.module} not found`);
+  const store = b.store.strategyState(s.id);
+  return new WorkerExecutor({
+    moduleUrl: pathToFileURL(file).href,
+    instanceId: s.id,
+    params: b.config.strategies.find((c) => c.id === s.id)?.params,
+    knownMarkets: Object.keys(b.config.markets),
+    stateEntries: () => store.entries() as Record<string, JsonValue>,
+    logger: b.logger.child({ strategy: s.id }),
+  });
+}
+
 function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () => boolean): StrategyRunner {
   const { metrics, config } = b;
   return new StrategyRunner({
+    executor: workerOf(b, s),
     strategy: s,
     clock: b.clock,
     logger: b.logger,

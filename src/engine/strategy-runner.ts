@@ -14,8 +14,9 @@ import { roundToTick, truncateToStep, type Decimal } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { BufferedState, buildContext, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
-import type { FillView, Intent, LoadedStrategy, PlaceCollateralIntent, PlaceLimitsIntent, StrategyContext } from '../strategy-api/host.js';
+import { BufferedState, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
+import type { FillView, Intent, LoadedStrategy, PlaceCollateralIntent, PlaceLimitsIntent } from '../strategy-api/host.js';
+import { InlineExecutor, type HookExecutor, type HookName } from './strategy-host/executor.js';
 import { checkOrders, checkStanding, type GateDecision, type GateOrder, type MarketRules, type RiskSnapshot } from './risk-gate.js';
 import type { CancelOutcome, CollateralOrderSpec, FlexCloseOutcome, LimitOrderSpec, PlaceOutcome } from './order-manager.js';
 
@@ -56,9 +57,17 @@ export interface StrategyRunnerOptions {
   deadlineMs: number;
   errorBudget: number;
   errorWindowMs: number;
+  /**
+   * Where the hooks run: the daemon gives each instance a `WorkerExecutor` (its own worker
+   * thread); without one they run in the calling thread.
+   */
+  executor?: HookExecutor;
 }
 
-type Hook = 'init' | 'onTick' | 'onFill';
+type Hook = Exclude<HookName, 'onStop'>;
+
+/** Longest wait for an instance's worker to start and load its module before a call goes ahead. */
+const START_BOUND_MS = 30_000;
 
 function rules(snap: RiskSnapshot, market: string): MarketRules | undefined {
   return snap.markets[market];
@@ -74,10 +83,13 @@ export class StrategyRunner {
   readonly id: string;
   readonly guard: HookGuard;
   private readonly log: Logger;
+  private readonly executor: HookExecutor;
 
   constructor(private readonly o: StrategyRunnerOptions) {
     this.id = o.strategy.id;
     this.log = o.logger.child({ strategy: this.id });
+    this.executor = o.executor ?? new InlineExecutor(o.strategy, this.log);
+    this.executor.onFault((err) => this.fault(err));
     this.guard = new HookGuard({
       clock: o.clock,
       instanceId: this.id,
@@ -87,8 +99,17 @@ export class StrategyRunner {
       onQuarantine: (err) => {
         this.log.error({ err }, 'strategy quarantined: its intents are refused from now on');
         o.events.quarantined(this.id);
+        void this.executor.close();
       },
     });
+  }
+
+  /** An error the strategy raised outside any hook's result (a timer): quarantined at once. */
+  private fault(err: Error): void {
+    const e = new StrategyError('threw', `strategy ${this.id} raised outside a hook: ${errorMessage(err).slice(0, 200)}`, { instanceId: this.id });
+    this.log.error({ err: e }, 'strategy fault outside a hook');
+    this.o.events.strategyError(this.id, e.code);
+    this.guard.quarantine(e);
   }
 
   get quarantined(): boolean {
@@ -96,39 +117,50 @@ export class StrategyRunner {
   }
 
   async init(): Promise<void> {
-    const fn = this.o.strategy.definition.init;
-    if (fn !== undefined) await this.run('init', (ctx) => fn(ctx));
+    if (this.o.strategy.definition.init !== undefined) await this.run('init');
   }
 
   async tick(): Promise<void> {
-    await this.run('onTick', (ctx) => this.o.strategy.definition.onTick(ctx));
+    await this.run('onTick');
   }
 
   async fill(fill: FillView): Promise<void> {
-    const fn = this.o.strategy.definition.onFill;
-    if (fn !== undefined) await this.run('onFill', (ctx) => fn(ctx, fill));
+    if (this.o.strategy.definition.onFill !== undefined) await this.run('onFill', fill);
   }
 
-  /** Calls `onStop` (guarded); anything it returns is ignored. */
+  /** Calls `onStop` (guarded); anything it returns is ignored. Then stops the instance's worker. */
   async stop(): Promise<void> {
-    const fn = this.o.strategy.definition.onStop;
-    if (fn === undefined || this.guard.quarantined) return;
-    const data = await this.o.snapshot(this.id);
-    const state = new BufferedState(this.o.state);
-    const r = await this.guard.call('onStop', () => fn(this.context(data, state)));
-    if (r.ok) state.commit();
+    try {
+      if (this.o.strategy.definition.onStop === undefined || this.guard.quarantined) return;
+      await this.prepared();
+      const data = await this.o.snapshot(this.id);
+      const state = new BufferedState(this.o.state);
+      const r = await this.guarded('onStop', data, state);
+      if (r.ok) state.commit();
+    } finally {
+      await this.executor.close();
+    }
   }
 
-  private context(data: SnapshotData, state: BufferedState): StrategyContext<unknown> {
-    return buildContext(this.id, this.o.strategy.params, data, state, this.log);
+  /** Waits (bounded) until the executor can take a call, so a worker's start is not charged to the hook's deadline. */
+  private async prepared(): Promise<void> {
+    const abort = new AbortController();
+    const bound = this.o.clock.sleep(START_BOUND_MS, abort.signal).catch(() => undefined);
+    await Promise.race([this.executor.prepare(), bound]);
+    abort.abort();
   }
 
-  private async run(hook: Hook, fn: (ctx: StrategyContext<unknown>) => unknown): Promise<void> {
+  private guarded(hook: HookName, data: SnapshotData, state: BufferedState, fill?: FillView): ReturnType<HookGuard['call']> {
+    const request = fill === undefined ? { hook, data, state } : { hook, data, state, fill };
+    return this.guard.call(hook, () => this.executor.run(request), () => this.executor.abandon());
+  }
+
+  private async run(hook: Hook, fill?: FillView): Promise<void> {
     if (this.guard.quarantined) return;
+    await this.prepared();
     const data = await this.o.snapshot(this.id);
     const state = new BufferedState(this.o.state);
-    const ctx = this.context(data, state);
-    const result = await this.guard.call(hook, () => fn(ctx));
+    const result = await this.guarded(hook, data, state, fill);
     if (!result.ok) {
       this.log.warn({ err: result.error, hook }, 'strategy hook failed');
       this.o.events.strategyError(this.id, result.error.code);

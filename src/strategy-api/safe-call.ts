@@ -43,10 +43,11 @@ export class HookGuard {
   }
 
   /**
-   * Runs `fn` with the deadline. Never throws: a failure is returned (and counted). A hook that
-   * hangs is abandoned, not cancelled: JavaScript cannot stop it, but its result is ignored.
+   * Runs `fn` with the deadline. Never throws: a failure is returned (and counted). At the
+   * deadline `onDeadline` is called (a worker-hosted hook is terminated there); without it a hook
+   * that hangs is abandoned, not cancelled, and its result ignored.
    */
-  async call<T>(hook: string, fn: () => T | Promise<T>): Promise<GuardedResult<T>> {
+  async call<T>(hook: string, fn: () => T | Promise<T>, onDeadline?: () => void): Promise<GuardedResult<T>> {
     const { instanceId } = this.options;
     if (this.quarantinedBy !== null) {
       return { ok: false, error: new StrategyError('quarantined', `strategy ${instanceId} is quarantined`, { instanceId, hook }) };
@@ -64,6 +65,7 @@ export class HookGuard {
       );
     const outcome = await Promise.race([run, deadline]);
     abort.abort();
+    if (outcome.kind === 'deadline') onDeadline?.();
     if (outcome.kind === 'ok') return { ok: true, value: outcome.value };
     const error =
       outcome.kind === 'threw'
@@ -82,6 +84,13 @@ export class HookGuard {
       this.quarantinedBy = error;
       this.options.onQuarantine?.(error);
     }
+  }
+
+  /** Quarantines at once, whatever the budget (a fault raised outside any hook call). */
+  quarantine(error: StrategyError): void {
+    if (this.quarantinedBy !== null) return;
+    this.quarantinedBy = error;
+    this.options.onQuarantine?.(error);
   }
 
   private prune(): void {

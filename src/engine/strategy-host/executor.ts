@@ -1,0 +1,62 @@
+/**
+ * Where a strategy's hooks run. `InlineExecutor` calls them in the engine's own thread (tests of
+ * engine logic with closures); `WorkerExecutor` (worker-executor.ts) runs each instance in its
+ * own worker thread, where a runaway hook can be stopped.
+ */
+import type { BufferedState, FillView, LoadedStrategy, SnapshotData, StrategyLogger } from '../../strategy-api/host.js';
+import { buildContext } from '../../strategy-api/host.js';
+import type { HookName } from './protocol.js';
+
+export type { HookName } from './protocol.js';
+
+export interface HookRequest {
+  hook: HookName;
+  data: SnapshotData;
+  /** The call's buffered state: the hook's writes land here (the runner commits them). */
+  state: BufferedState;
+  fill?: FillView;
+}
+
+export interface HookExecutor {
+  /** Resolves once a call can start (a worker started and loaded its module); not bounded here. */
+  prepare(): Promise<void>;
+  /** Runs a hook and resolves with its raw return value; rejects when the hook throws. */
+  run(request: HookRequest): Promise<unknown>;
+  /** The call in flight passed its deadline: stop it (the next call starts afresh). */
+  abandon(): void;
+  /** `listener` hears of a fault raised outside any hook's result (an uncaught error in a timer). */
+  onFault(listener: (err: Error) => void): void;
+  /** Stops for good. */
+  close(): Promise<void>;
+}
+
+/** Runs hooks in the calling thread. A hook past its deadline cannot be stopped, only ignored. */
+export class InlineExecutor implements HookExecutor {
+  constructor(
+    private readonly strategy: LoadedStrategy,
+    private readonly log: StrategyLogger,
+  ) {}
+
+  async run(r: HookRequest): Promise<unknown> {
+    const d = this.strategy.definition;
+    const ctx = buildContext(this.strategy.id, this.strategy.params, r.data, r.state, this.log);
+    switch (r.hook) {
+      case 'init':
+        return d.init?.(ctx);
+      case 'onTick':
+        return d.onTick(ctx);
+      case 'onFill':
+        return r.fill === undefined ? undefined : d.onFill?.(ctx, r.fill);
+      case 'onStop':
+        return d.onStop?.(ctx);
+    }
+  }
+
+  async prepare(): Promise<void> {}
+
+  abandon(): void {}
+
+  onFault(): void {}
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,37 @@
+/** Messages between a strategy worker and its host (plain, structured-clone safe). */
+import type { JsonValue } from '../../strategy-api/host.js';
+import type { WireFill, WireSnapshot } from './codec.js';
+
+export type HookName = 'init' | 'onTick' | 'onFill' | 'onStop';
+
+/** `workerData` of a strategy worker: no secrets, only what the instance needs. */
+export interface WorkerInit {
+  /** file: URL of the strategy module. */
+  moduleUrl: string;
+  instanceId: string;
+  /** The instance's params as configured (validated in the worker with the module's schema). */
+  params: unknown;
+  knownMarkets: string[];
+}
+
+export interface CallMessage {
+  type: 'call';
+  seq: number;
+  hook: HookName;
+  snapshot: WireSnapshot;
+  state: Record<string, JsonValue>;
+  fill?: WireFill;
+}
+
+export interface StateChanges {
+  set: Record<string, JsonValue>;
+  deleted: string[];
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'log'; level: LogLevel; obj: JsonValue | undefined; msg: string | undefined }
+  | { type: 'result'; seq: number; ok: true; value: JsonValue | undefined; stateChanges: StateChanges }
+  | { type: 'result'; seq: number; ok: false; message: string };

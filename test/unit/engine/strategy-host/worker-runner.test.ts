@@ -1,0 +1,172 @@
+/**
+ * Strategy hooks in real worker threads: a runaway is terminated at its deadline and quarantined
+ * while other instances go on; a fault outside a hook quarantines only its instance; the worker
+ * sees no environment; the context is what a strategy sees in-process.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { SystemClock } from '../../../../src/core/clock.js';
+import { Decimal } from '../../../../src/core/decimal.js';
+import type { RiskSnapshot } from '../../../../src/engine/risk-gate.js';
+import { StrategyRunner, type OrderPort, type RunnerEvents } from '../../../../src/engine/strategy-runner.js';
+import type { LimitOrderSpec } from '../../../../src/engine/order-manager.js';
+import { WorkerExecutor } from '../../../../src/engine/strategy-host/worker-executor.js';
+import { silentLogger } from '../../../../src/observability/logger.js';
+import type { JsonValue, LoadedStrategy, StrategyDefinition } from '../../../../src/strategy-api/host.js';
+import { MemoryState, price, snapshot } from '../../../support/daemon-ctx.js';
+import { eventually } from '../../../support/eventually.js';
+
+const d = (s: string | number): Decimal => new Decimal(s);
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+class EntriesState extends MemoryState {
+  entries(): Record<string, JsonValue> {
+    return Object.fromEntries(this.data);
+  }
+}
+
+class Orders implements OrderPort {
+  calls: { op: string; strategyId: string; arg?: unknown }[] = [];
+  async placeLimitOrders(strategyId: string, specs: readonly LimitOrderSpec[]) {
+    this.calls.push({ op: 'limits', strategyId, arg: specs });
+    return specs.map((_, i) => ({ status: 'placed' as const, clientOrderId: `${strategyId}-${i}`, orderId: i + 1, state: 'OPEN' as const }));
+  }
+  async placeCollateralOrder(): Promise<never> {
+    throw new Error('not used');
+  }
+  async cancelOrder(): Promise<never> {
+    throw new Error('not used');
+  }
+  async cancelAll(strategyId: string, market?: string) {
+    this.calls.push({ op: 'cancelAll', strategyId, arg: market });
+    return [];
+  }
+  async closeFlex(): Promise<never> {
+    throw new Error('not used');
+  }
+}
+
+class Events implements RunnerEvents {
+  errors: string[] = [];
+  quarantines: string[] = [];
+  engine: unknown[] = [];
+  refusal(): void {}
+  strategyError(_s: string, code: string): void {
+    this.errors.push(code);
+  }
+  engineError(_s: string, err: unknown): void {
+    this.engine.push(err);
+  }
+  quarantined(s: string): void {
+    this.quarantines.push(s);
+  }
+  placed(): void {}
+}
+
+const risk = (): RiskSnapshot => ({
+  tradingState: 'ACTIVE',
+  markets: { BTC_USDT: { tick: d('0.01'), step: d('0.001'), minAmount: d('0.001'), minTotalQuote: d(5), maxPositionBase: d(10), maxOpenOrders: 50 } },
+  limits: { maxNotionalPerOrderQuote: d(10_000), maxDrawdownPct: d(10) },
+  exposure: {},
+  strategy: { id: 'x', quarantined: false, budgetQuote: d(100_000), committedQuote: d(0), positionBase: {} },
+  equity: null,
+});
+
+interface Instance {
+  runner: StrategyRunner;
+  executor: WorkerExecutor;
+  orders: Orders;
+  events: Events;
+  state: EntriesState;
+}
+
+const started: Instance[] = [];
+afterEach(async () => {
+  for (const i of started.splice(0)) await i.executor.close();
+});
+
+async function instance(id: string, module: string, params: unknown, deadlineMs = 2_000): Promise<Instance> {
+  const moduleUrl = pathToFileURL(path.join(fixtures, `${module}.ts`)).href;
+  const definition = ((await import(moduleUrl)) as { default: StrategyDefinition<unknown> }).default;
+  const strategy: LoadedStrategy = { id, module, definition, params: definition.params.parse(params), schedule: '* * * * * *' };
+  const state = new EntriesState();
+  const orders = new Orders();
+  const events = new Events();
+  const executor = new WorkerExecutor({ moduleUrl, instanceId: id, params, knownMarkets: ['BTC_USDT'], stateEntries: () => state.entries(), logger: silentLogger() });
+  const runner = new StrategyRunner({
+    strategy,
+    clock: new SystemClock(),
+    logger: silentLogger(),
+    orders,
+    snapshot: async () => snapshot({ prices: { BTC_USDT: price('BTC_USDT', '100.5') } }),
+    risk,
+    onDrawdown: () => undefined,
+    state,
+    accepting: () => true,
+    events,
+    deadlineMs,
+    errorBudget: 2,
+    errorWindowMs: 600_000,
+    executor,
+  });
+  const i = { runner, executor, orders, events, state };
+  started.push(i);
+  return i;
+}
+
+describe('strategy hooks in worker threads', () => {
+  it('terminates a synchronous endless loop at the deadline and quarantines it while another instance keeps ticking', async () => {
+    const bad = await instance('spin', 'spinner', { spin: true }, 300);
+    const good = await instance('calm', 'spinner', { spin: false });
+    await good.runner.tick();
+    const badTick = bad.runner.tick();
+    // The engine's thread is free while the loop spins: the other instance ticks meanwhile.
+    await good.runner.tick();
+    expect(bad.executor.running).toBe(true);
+    await badTick;
+    expect(bad.events.errors).toEqual(['STRATEGY_DEADLINE']);
+    expect(bad.executor.running).toBe(false);
+    await bad.runner.tick();
+    expect(bad.runner.quarantined).toBe(true);
+    expect(bad.events.quarantines).toEqual(['spin']);
+    await good.runner.tick();
+    expect(good.runner.quarantined).toBe(false);
+    expect(good.orders.calls.map((c) => `${c.op} ${c.strategyId}`)).toEqual(['cancelAll calm', 'cancelAll calm', 'cancelAll calm']);
+    expect(bad.orders.calls).toEqual([]);
+  });
+
+  it.each(['timer', 'rejection'] as const)('quarantines only the instance whose %s throws outside a hook', async (how) => {
+    const bad = await instance('stray', 'stray-timer', { how });
+    const good = await instance('calm', 'spinner', { spin: false });
+    await bad.runner.tick();
+    await eventually(() => bad.runner.quarantined, 'the quarantine');
+    expect(bad.events.quarantines).toEqual(['stray']);
+    expect(bad.events.engine).toEqual([]);
+    expect(bad.executor.running).toBe(false);
+    await bad.runner.tick();
+    await good.runner.tick();
+    expect(good.runner.quarantined).toBe(false);
+    expect(good.events.engine).toEqual([]);
+    expect(good.orders.calls).toHaveLength(1);
+  });
+
+  it('gives the hook no environment, the context it has in-process, and round-trips state, intents and fills', async () => {
+    process.env['API_SECRET'] = 'do-not-leak';
+    try {
+      const probe = await instance('probe', 'probe', { market: 'BTC_USDT', amount: '0.5' });
+      await probe.runner.tick();
+      await probe.runner.tick();
+      expect(probe.events.errors).toEqual([]);
+      expect(Object.fromEntries(probe.state.data)).toEqual({ n: 2, secret: null, decimals: true, frozen: true });
+      const specs = probe.orders.calls.map((c) => (c.arg as LimitOrderSpec[]).map((s) => `${s.side} ${s.amount.toFixed()}@${s.price.toFixed()}`));
+      expect(specs).toEqual([['buy 0.5@100.5'], ['buy 0.5@100.5']]);
+      const fill = { dealId: 1, clientOrderId: 'probe-1', market: 'BTC_USDT', side: 'buy' as const, role: 'maker' as const, amount: d('0.5'), price: d('100.5'), quote: d('50.25'), fee: d('0'), timeMs: 0 };
+      await probe.runner.fill(fill);
+      expect(probe.state.get('fill')).toBe('0.5@100.5');
+    } finally {
+      delete process.env['API_SECRET'];
+    }
+  });
+});
