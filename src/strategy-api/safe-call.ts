@@ -32,10 +32,6 @@ export class HookGuard {
     return this.quarantinedBy !== null;
   }
 
-  get quarantineReason(): StrategyError | null {
-    return this.quarantinedBy;
-  }
-
   /** Failures counted in the current window. */
   get recentFailures(): number {
     this.prune();
