@@ -3,3 +3,4 @@ export { redactConfig } from './redact.js';
 export { Secret, REDACTED, revealed } from './secret.js';
 export { configError, problemsFromIssues, formatPath, type ConfigProblem } from './errors.js';
 export * from './schema.js';
+export { secretValues, scrubSecretEnv, SECRET_ENV_VARS } from './secret-values.js';
