@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   // a child process) can read them from the environment.
   scrubSecretEnv(process.env);
   const logger: Logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, base: { app: 'v4-bot' }, secrets: secretValues(config) });
+  for (const w of config.warnings) logger.warn({ code: w.code, subject: w.subject }, w.message);
   let strategies;
   try {
     strategies = await loadConfiguredStrategies(config);

@@ -1,3 +1,4 @@
+export { type ConfigWarning } from './safety.js';
 export { loadConfig, isConfigError, type BotConfig, type LiveApiConfig, type LoadConfigOptions } from './load.js';
 export { redactConfig } from './redact.js';
 export { Secret, REDACTED, revealed } from './secret.js';
