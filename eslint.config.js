@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -31,6 +32,12 @@ const restrictDate = {
   message: 'Read time from the injected Clock (src/core/clock.ts).',
 };
 
+const restrictedGlobals = [
+  { name: 'parseFloat', message: 'Money is never a JS number: use Decimal.' },
+  { name: 'setTimeout', message: 'Use the injected Clock.' },
+  { name: 'setInterval', message: 'Use the injected Clock.' },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**'] },
   js.configs.recommended,
@@ -54,12 +61,7 @@ export default tseslint.config(
     ignores: ['src/core/clock.ts', 'src/core/decimal.ts'],
     rules: {
       'no-restricted-syntax': ['error', restrictDate],
-      'no-restricted-globals': [
-        'error',
-        { name: 'parseFloat', message: 'Money is never a JS number: use Decimal.' },
-        { name: 'setTimeout', message: 'Use the injected Clock.' },
-        { name: 'setInterval', message: 'Use the injected Clock.' },
-      ],
+      'no-restricted-globals': ['error', ...restrictedGlobals],
       'no-restricted-properties': [
         'error',
         { object: 'Number', property: 'parseFloat', message: 'Money is never a JS number: use Decimal.' },
@@ -97,10 +99,23 @@ export default tseslint.config(
     },
   })),
   // Strategies see the author surface only (src/strategy-api/index.ts): not the host side that
-  // runs them, not the rest of src/, and no second copy of decimal.js or zod.
+  // runs them, not the rest of src/, no Node builtin, no process environment, and no second copy
+  // of decimal.js or zod.
   {
     files: ['strategies/**/*.ts'],
     rules: {
+      'no-restricted-syntax': [
+        'error',
+        restrictDate,
+        { selector: 'ImportExpression', message: 'Strategies import statically, and only src/strategy-api/index.js.' },
+        { selector: "CallExpression[callee.name='require']", message: 'Strategies import only src/strategy-api/index.js.' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...restrictedGlobals,
+        { name: 'process', message: 'Strategies read params from ctx, never the process environment.' },
+        { name: 'globalThis', message: 'Strategies use only what ctx and src/strategy-api/index.js give them.' },
+      ],
       'no-restricted-imports': [
         'error',
         {
@@ -109,6 +124,12 @@ export default tseslint.config(
             { name: 'zod', message: 'Import z from src/strategy-api/index.js.' },
           ],
           patterns: [
+            {
+              // Node builtins, with or without the `node:` scheme (`fs`, `node:fs`, `fs/promises`):
+              // a strategy reads no files, spawns nothing and opens no sockets.
+              group: ['node:*', ...builtinModules.flatMap((m) => [m, `${m}/*`])],
+              message: 'Strategies do not use Node builtins (files, processes, network): only src/strategy-api/index.js.',
+            },
             {
               // gitignore semantics: a file is re-included only if its folder is not excluded.
               group: ['**/src/*', '!**/src/strategy-api', '**/src/*/**', '!**/src/strategy-api/index.js'],

@@ -9,7 +9,7 @@
  * Exit codes: 0 clean stop; 1 start-up failure (store locked, start-up reconciliation failed,
  * ...) or a fatal error; 2 invalid configuration.
  */
-import { loadConfig, redactConfig, type BotConfig } from '../config/index.js';
+import { loadConfig, redactConfig, scrubSecretEnv, secretValues, type BotConfig } from '../config/index.js';
 import { SystemClock } from '../core/clock.js';
 import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from '../core/errors.js';
 import { createLogger, type Logger } from '../observability/logger.js';
@@ -31,7 +31,11 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) refuse(err);
     throw err;
   }
-  const logger: Logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, base: { app: 'v4-bot' } });
+  // The secrets now live in the config (as Secret values); nothing later (a strategy, a library,
+  // a child process) can read them from the environment.
+  scrubSecretEnv(process.env);
+  const logger: Logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, base: { app: 'v4-bot' }, secrets: secretValues(config) });
+  for (const w of config.warnings) logger.warn({ code: w.code, subject: w.subject }, w.message);
   let strategies;
   try {
     strategies = await loadConfiguredStrategies(config);

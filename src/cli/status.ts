@@ -1,11 +1,16 @@
 /**
  * `npm run status [-- --json] [-- --data-dir DIR]`: what the bot holds and has done, read from the
  * store through a read-only connection (no lock, works while the daemon runs; WAL keeps the view
- * consistent). Data dir: `--data-dir`, else `BOT_DATA_DIR`, else `./data`.
+ * consistent). Without `--data-dir` the data dir and mode come from the daemon's own config
+ * loading (`ENV_FILE`, the environment, `BOT_CONFIG`; strategies are not loaded), so status reads
+ * the store the daemon with the same environment uses. Exit codes: 0 shown, 1 no readable store,
+ * 2 bad arguments or invalid configuration.
  */
+import path from 'node:path';
+import { loadConfig } from '../config/index.js';
 import { SystemClock } from '../core/clock.js';
 import { toWire, type Decimal } from '../core/decimal.js';
-import { errorMessage } from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
 import { flexEarnings, flexEarningsTotal } from '../engine/flex-job.js';
 import { marketSums } from '../engine/positions.js';
 import { ReadModels } from '../engine/read-models.js';
@@ -88,6 +93,7 @@ function creditLine(c: Record<string, Json> | null): string {
 
 function printText(st: Record<string, Json>): void {
   const out: string[] = [];
+  out.push(`Data dir: ${String(st['dataDir'])} (mode: ${String(st['mode'] ?? 'not read, --data-dir given')})`);
   const o = st['orders'] as { byState: Record<string, number>; unresolved: Json[] };
   out.push('Orders by state:');
   for (const [k, v] of Object.entries(o.byState).sort()) out.push(`  ${k.padEnd(18)} ${v}`);
@@ -113,17 +119,47 @@ function printText(st: Record<string, Json>): void {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
+const USAGE = 'usage: status [--json] [--data-dir DIR]\n  without --data-dir: the data dir and mode of the daemon\'s configuration (ENV_FILE, environment, BOT_CONFIG)';
+
+interface StatusArgs {
+  json: boolean;
+  dataDir: string | null;
+}
+
+/** Parses the flags; null for anything else. */
+export function parseStatusArgs(argv: readonly string[]): StatusArgs | null {
+  const out: StatusArgs = { json: false, dataDir: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') out.json = true;
+    else if (a === '--data-dir' && argv[i + 1] !== undefined && !(argv[i + 1] as string).startsWith('--')) out.dataDir = argv[++i] as string;
+    else return null;
+  }
+  return out;
+}
+
+/** Where to read: `--data-dir` as given (mode unknown), else the configuration's data dir and mode. */
+function target(args: StatusArgs): { dataDir: string; mode: 'paper' | 'live' | null; envFile: string | null } {
+  if (args.dataDir !== null) return { dataDir: path.resolve(args.dataDir), mode: null, envFile: null };
+  const config = loadConfig({ env: process.env, cwd: process.cwd() });
+  return { dataDir: config.dataDir, mode: config.mode, envFile: config.envFile };
+}
+
 function main(argv: readonly string[]): number {
-  const i = argv.indexOf('--data-dir');
-  const dataDir = i >= 0 && argv[i + 1] !== undefined ? (argv[i + 1] as string) : (process.env['BOT_DATA_DIR'] ?? './data');
+  const args = parseStatusArgs(argv);
+  if (args === null) {
+    process.stderr.write(`status: unknown argument in ${JSON.stringify(argv.join(' '))}\n${USAGE}\n`);
+    return 2;
+  }
   try {
-    const st = buildStatus(dataDir);
-    if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(st)}\n`);
+    const where = target(args);
+    const st = { dataDir: where.dataDir, mode: where.mode, envFile: where.envFile, ...buildStatus(where.dataDir) };
+    if (args.json) process.stdout.write(`${JSON.stringify(st)}\n`);
     else printText(st);
     return 0;
   } catch (err) {
     process.stderr.write(`status: ${errorMessage(err)}\n`);
-    return 1;
+    return err instanceof ConfigError ? 2 : 1;
   }
 }
 

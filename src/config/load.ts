@@ -11,6 +11,7 @@ import { ConfigError } from '../core/errors.js';
 import { configError, problemsFromIssues } from './errors.js';
 import { envSchema, fileSchema, type EnvConfig, type FileConfig } from './schema.js';
 import { Secret } from './secret.js';
+import { checkApiBaseUrl, checkDataDir, checkEnvFile, type ConfigWarning } from './safety.js';
 
 /** Live venue credentials; present only in live mode. */
 export interface LiveApiConfig {
@@ -37,6 +38,8 @@ export interface BotConfig extends FileConfig {
   nonceMode: 'strict' | 'window';
   /** Shared rate-limit store (`RATE_LIMIT_REDIS_URL`), or null for per-process budgets. */
   rateLimitRedisUrl: Secret | null;
+  /** Safety warnings found while loading (src/config/safety.ts); the daemon logs each with its code. */
+  warnings: ConfigWarning[];
 }
 
 export interface LoadConfigOptions {
@@ -113,6 +116,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
   const env = envParsed.data;
 
+  const warnings = [...checkEnvFile(envFile, env.BOT_MODE), ...checkApiBaseUrl(env.API_BASE_URL, env.BOT_MODE)];
   let api: LiveApiConfig | null = null;
   if (env.BOT_MODE === 'live') {
     const missing = (['API_BASE_URL', 'API_KEY', 'API_SECRET'] as const).filter((k) => env[k] === undefined);
@@ -132,17 +136,19 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   const parsed = fileSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) throw configError(env.BOT_CONFIG, problemsFromIssues(parsed.error.issues));
 
+  const dataDir = path.resolve(options.cwd, env.BOT_DATA_DIR);
   return {
     ...parsed.data,
     mode: env.BOT_MODE,
     configPath,
     envFile,
-    dataDir: path.resolve(options.cwd, env.BOT_DATA_DIR),
+    dataDir,
     httpPort: env.BOT_HTTP_PORT,
     logLevel: env.LOG_LEVEL,
     api,
     nonceMode: env.NONCE_MODE,
     rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),
+    warnings: [...warnings, ...checkDataDir(dataDir)],
   };
 }
 

@@ -2,6 +2,8 @@
  * pino logger with redaction. Secrets never reach a log line: keys, secrets, signatures and
  * signed payloads are censored by path wherever they appear (top level or one object deep), and
  * the HTTP layer never hands raw requests or library errors to the logger in the first place.
+ * As a last line of defence, the configured secret values themselves (`secrets`) are replaced by
+ * `[redacted]` wherever they occur in a finished line: message, nested field, error text.
  */
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
@@ -43,6 +45,26 @@ export interface LoggerSettings {
   destination?: DestinationStream;
   /** Bound fields on every line. */
   base?: Record<string, unknown>;
+  /** Secret values (API key and secret, credentials in URLs) cut out of every line, wherever they appear. */
+  secrets?: readonly string[];
+}
+
+/** Values shorter than this are not scrubbed by value (they would cut ordinary words out of lines). */
+export const MIN_SCRUBBED_LENGTH = 4;
+
+/**
+ * A function that replaces every occurrence of each value in a finished line, in the forms a
+ * line may hold it: as written, JSON-escaped and URL-encoded.
+ */
+export function secretScrubber(values: readonly string[]): (line: string) => string {
+  const forms = new Set<string>();
+  for (const v of values) {
+    if (v.length < MIN_SCRUBBED_LENGTH) continue;
+    forms.add(v).add(JSON.stringify(v).slice(1, -1)).add(encodeURIComponent(v));
+  }
+  const ordered = [...forms].sort((a, b) => b.length - a.length);
+  if (ordered.length === 0) return (line) => line;
+  return (line) => ordered.reduce((out, form) => (out.includes(form) ? out.split(form).join('[redacted]') : out), line);
 }
 
 export function createLogger(settings: LoggerSettings = {}): Logger {
@@ -52,6 +74,7 @@ export function createLogger(settings: LoggerSettings = {}): Logger {
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: serializeError },
   };
+  if (settings.secrets !== undefined && settings.secrets.length > 0) options.hooks = { streamWrite: secretScrubber(settings.secrets) };
   if (settings.destination !== undefined) return pino(options, settings.destination);
   if (settings.pretty === true) {
     return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true } } });

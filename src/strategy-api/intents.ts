@@ -9,10 +9,13 @@ import { Decimal, isDecimalString } from '../core/decimal.js';
 import { StrategyError } from '../core/errors.js';
 import { CLIENT_ORDER_ID_RE } from '../core/ids.js';
 import { MARKET_RE } from '../core/market-names.js';
+import { describeIssue, keyOf } from './issues.js';
 
 /** A Decimal, or a plain decimal string, > 0. */
 const positive = z
-  .union([z.custom<Decimal>((v) => Decimal.isDecimal(v), { message: 'a Decimal' }), z.string().refine(isDecimalString, 'a decimal string')])
+  .union([z.custom<Decimal>((v) => Decimal.isDecimal(v), { message: 'a Decimal' }), z.string().refine(isDecimalString, 'a plain decimal string such as "0.01"')], {
+    error: 'a decimal string such as "0.01" or a Decimal',
+  })
   .transform((v) => new Decimal(v))
   .refine((d) => d.isFinite() && d.gt(0), { message: 'a positive decimal' });
 
@@ -56,7 +59,7 @@ export const placeCollateralSchema = z
   .superRefine((o, ctx) => {
     if (o.exit === true) return;
     if (o.stopLoss === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['stopLoss'], message: 'an entry needs a stopLoss (or exit: true)' });
+      ctx.addIssue({ code: 'custom', path: ['stopLoss'], message: 'a stopLoss on an entry (or exit: true)' });
       return;
     }
     const below = o.side === 'buy';
@@ -92,16 +95,19 @@ export type CloseFlexIntent = z.output<typeof closeFlexSchema>;
 /** What a hook may return. */
 export type HookResult = readonly IntentInput[] | undefined | void;
 
-/** Validates a hook's return value. Throws `StrategyError('bad_intent')` naming the first problem. */
+/**
+ * Validates a hook's return value. Throws `StrategyError('bad_intent')` naming the first problem as
+ * `intents[0].orders[0].price: expected a decimal string such as "0.01" or a Decimal, found 12`.
+ */
 export function parseIntents(value: unknown, instanceId: string): Intent[] {
   if (value === undefined || value === null) return [];
   const parsed = intentsSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
-  const where = first === undefined ? '' : first.path.map(String).join('.');
-  throw new StrategyError('bad_intent', `strategy ${instanceId} returned an invalid intent at [${where}]: ${first?.message ?? 'invalid'}`, {
+  const detail = first === undefined ? 'intents: invalid' : describeIssue(first, 'intents', value);
+  throw new StrategyError('bad_intent', `strategy ${instanceId} returned an invalid intent: ${detail}`, {
     instanceId,
-    path: where,
+    path: keyOf('intents', first?.path ?? []),
   });
 }
 

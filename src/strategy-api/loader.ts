@@ -11,8 +11,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
-import { ConfigError, errorMessage } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 import { isStrategyDefinition, type StrategyDefinition } from './define.js';
+import { locatedMessage, withLocatedErrors } from './locate.js';
 import { withConfiguredMarkets } from './market-scope.js';
 
 /** One configured instance, as the config holds it. */
@@ -72,10 +73,22 @@ async function importDefinition(spec: InstanceSpec, options: LoaderOptions): Pro
   try {
     mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {
-    throw fail(key, 'a module that loads', `${show(spec.module)} failing with: ${errorMessage(err).slice(0, 200)}`);
+    throw fail(key, 'a module that loads', `${show(spec.module)} failing with: ${locatedMessage(err, file).slice(0, 400)}`);
   }
-  if (!isStrategyDefinition(mod.default)) throw fail(key, 'a module whose default export is defineStrategy({...})', show(spec.module));
-  return mod.default;
+  if (!isStrategyDefinition(mod.default)) throw fail(key, 'a module whose default export is defineStrategy({...})', `${show(spec.module)} (${file})`);
+  return located(mod.default, file);
+}
+
+/** One wrapped definition per module, so instances of one module share it. */
+const wrapped = new WeakMap<StrategyDefinition<unknown>, StrategyDefinition<unknown>>();
+
+function located(definition: StrategyDefinition<unknown>, file: string): StrategyDefinition<unknown> {
+  let out = wrapped.get(definition);
+  if (out === undefined) {
+    out = withLocatedErrors(definition, file);
+    wrapped.set(definition, out);
+  }
+  return out;
 }
 
 function parseParams(spec: InstanceSpec, definition: StrategyDefinition<unknown>, options: LoaderOptions): unknown {

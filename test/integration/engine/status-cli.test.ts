@@ -47,7 +47,9 @@ describe('npm run status', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts'), '--json', '--data-dir', t.dir]);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON document
     const st = JSON.parse(stdout) as Record<string, any>;
-    expect(Object.keys(st).sort()).toEqual(['credit', 'fills', 'flex', 'orders', 'positions', 'reconciledAt']);
+    expect(Object.keys(st).sort()).toEqual(['credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'positions', 'reconciledAt']);
+    expect(st.dataDir).toBe(path.resolve(t.dir));
+    expect(st.mode).toBeNull();
     expect(st.orders.byState).toEqual({ FILLED: 2, OPEN: 1, UNKNOWN: 1 });
     expect(st.orders.unresolved.map((u: { market: string; state: string }) => [u.market, u.state])).toEqual([['ETH_USDT', 'UNKNOWN']]);
     expect(st.fills.count).toBe(2);
@@ -57,7 +59,7 @@ describe('npm run status', () => {
     expect(st.credit).toMatchObject({ active: true, asset: 'USDT', amount: '100', currentLtv: '0.3', marginCallLtv: '0.7' });
     expect(st.reconciledAt).toBe(new Date(clock.now()).toISOString());
 
-    const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, BOT_DATA_DIR: t.dir } });
+    const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, ENV_FILE: '', BOT_DATA_DIR: t.dir } });
     expect(text.stdout.length).toBeGreaterThan(0);
   });
 

@@ -39,3 +39,31 @@ describe('logger redaction', () => {
     expect(lines[0]).not.toContain('leaky');
   });
 });
+
+describe('logger scrubs the configured secret values wherever they appear', () => {
+  const secret = 'S3cr3t-"quoted"\\value/+=';
+  const redisPassword = 'p@ss:w/rd';
+  const secrets = [secret, 'API-KEY-0123', redisPassword, `redis://default:${encodeURIComponent(redisPassword)}@cache.internal:6379`];
+
+  it('in the message, under any key at any depth, in arrays and in error messages and stacks', () => {
+    const { stream, lines } = collector();
+    const log = createLogger({ level: 'info', destination: stream, secrets });
+    log.info(`read .env.live: API_SECRET=${secret}`);
+    log.info({ a: { b: { c: { d: [`x${secret}y`] } } }, note: 'API-KEY-0123' }, 'nested');
+    log.error({ err: new Error(`refused key API-KEY-0123 with ${secret}`) }, 'failed');
+    log.warn({ url: `redis://default:${encodeURIComponent(redisPassword)}@cache.internal:6379` }, `pw ${redisPassword}`);
+    log.child({ instance: 'g1' }).info({ leaked: secret }, 'from a child logger');
+    expect(lines).toHaveLength(5);
+    const all = lines.join('\n');
+    for (const form of [secret, JSON.stringify(secret).slice(1, -1), 'API-KEY-0123', redisPassword, encodeURIComponent(redisPassword)]) {
+      expect(all).not.toContain(form);
+    }
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toHaveLength(5);
+  });
+
+  it('leaves lines without secrets as they are', () => {
+    const { stream, lines } = collector();
+    createLogger({ level: 'info', destination: stream, secrets }).info({ n: 1 }, 'plain');
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ n: 1, msg: 'plain' });
+  });
+});

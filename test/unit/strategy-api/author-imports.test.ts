@@ -44,6 +44,37 @@ describe('strategies import only the author surface', () => {
     expect(await importProblems('strategies/probe/index.ts', source)).toEqual([refused(1), refused(2), refused(3)]);
   });
 
+  it('refuses Node builtins, with or without the node: scheme, as imports and re-exports', async () => {
+    const source = [
+      "import { readFileSync } from 'node:fs';",
+      "import { exec } from 'child_process';",
+      "import net from 'net';",
+      "import * as http from 'node:http';",
+      "import { Worker } from 'worker_threads';",
+      "import process from 'process';",
+      "import { readFile } from 'fs/promises';",
+      "export { env } from 'node:process';",
+      'export const x = [readFileSync, exec, net, http, Worker, process, readFile];',
+    ].join('\n');
+    expect(await importProblems('strategies/probe.ts', source)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map(refused));
+  });
+
+  it('refuses dynamic imports, require and the process global', async () => {
+    const source = [
+      "export const a = async () => import('node:fs');",
+      "export const b = () => require('fs');",
+      "export const c = () => process.env['API_SECRET'];",
+      "export const d = () => globalThis.process;",
+    ].join('\n');
+    const [result] = await eslint.lintText(source, { filePath: path.resolve('strategies/probe.ts') });
+    const found = (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-globals').map((m) => m.line);
+    expect(found).toEqual([1, 2, 3, 4]);
+  });
+
+  it('leaves src/ free to use Node builtins', async () => {
+    expect(await importProblems('src/config/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([]);
+  });
+
   it('leaves the engine free to use the host side', async () => {
     const source = "import { HookGuard } from '../strategy-api/host.js';\nexport const x = HookGuard;\n";
     expect(await importProblems('src/engine/probe.ts', source)).toEqual([]);

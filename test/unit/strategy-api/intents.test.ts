@@ -50,3 +50,35 @@ describe('parseIntents', () => {
     }
   });
 });
+
+describe('parseIntents messages name the field, the expectation and the value found', () => {
+  const limit = (over: Record<string, unknown>) => [{ type: 'placeLimits', orders: [{ market: 'BTC_USDT', side: 'buy', amount: '1', price: '100', ...over }] }];
+  const message = (value: unknown): string => {
+    try {
+      parseIntents(value, 't1');
+    } catch (err) {
+      return (err as StrategyError).message;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it.each([
+    ['a JS number price', limit({ price: 12 }), 'intents[0].orders[0].price: expected a decimal string such as "0.01" or a Decimal, found 12'],
+    ['a missing price', limit({ price: undefined }), 'intents[0].orders[0].price: expected a decimal string such as "0.01" or a Decimal, found nothing (the key is missing)'],
+    ['an exponent', limit({ amount: '1e5' }), 'intents[0].orders[0].amount: expected a plain decimal string such as "0.01", found "1e5"'],
+    ['a negative price', limit({ price: '-1' }), 'intents[0].orders[0].price: expected a positive decimal, found "-1"'],
+    ['an unknown type', [{ type: 'withdraw', amount: '1' }], 'intents[0].type: expected one of "placeLimits", "placeCollateral", "cancel", "cancelAll", "closeFlex", found "withdraw"'],
+    ['an unknown key', [{ type: 'cancel', clientOrderId: 'a', now: true }], 'intents[0].now: expected no such key (unknown keys are refused), found an unknown key'],
+    ['not an array', { type: 'cancelAll' }, 'intents: expected an array, found {"type":"cancelAll"}'],
+    ['a bad market', [{ type: 'cancelAll' }, { type: 'cancelAll', market: 'btc' }], 'intents[1].market: expected a market name such as BTC_USDT, found "btc"'],
+    [
+      'an entry without a stop-loss',
+      [{ type: 'placeCollateral', market: 'BTC_PERP', side: 'buy', amount: '1', price: '100' }],
+      'intents[0].stopLoss: expected a stopLoss on an entry (or exit: true), found nothing (the key is missing)',
+    ],
+  ])('%s', (_name, value, expected) => {
+    const text = message(value);
+    expect(text).toBe(`strategy t1 returned an invalid intent: ${expected}`);
+    expect(text).not.toMatch(/expected expected|Invalid input/);
+  });
+});
