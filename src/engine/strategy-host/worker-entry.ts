@@ -8,8 +8,9 @@
  * and the host quarantines the instance.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { errorMessage } from '../../core/errors.js';
+import { fileURLToPath } from 'node:url';
 import { buildContext, isStrategyDefinition, type JsonValue, type StrategyDefinition, type StrategyLogger, type StrategyState } from '../../strategy-api/host.js';
+import { locatedMessage } from '../../strategy-api/locate.js';
 import { withConfiguredMarkets } from '../../strategy-api/market-scope.js';
 import { decodeFill, decodeSnapshot, toPlain } from './codec.js';
 import type { CallMessage, LogLevel, StateChanges, WorkerInit, WorkerMessage } from './protocol.js';
@@ -97,7 +98,8 @@ async function handle(msg: CallMessage): Promise<void> {
     const value: unknown = await invoke(definition, msg, ctx);
     post({ type: 'result', seq: msg.seq, ok: true, value: toPlain(value), stateChanges: state.changes() });
   } catch (err) {
-    post({ type: 'result', seq: msg.seq, ok: false, message: errorMessage(err).slice(0, 500) });
+    // The strategy's file and line lead the message, as for hooks run in the daemon's thread.
+    post({ type: 'result', seq: msg.seq, ok: false, message: locatedMessage(err, fileURLToPath(init.moduleUrl)).slice(0, 500) });
   }
 }
 

@@ -14,7 +14,7 @@ import { StrategyRunner, type OrderPort, type RunnerEvents } from '../../../../s
 import type { LimitOrderSpec } from '../../../../src/engine/order-manager.js';
 import { WorkerExecutor } from '../../../../src/engine/strategy-host/worker-executor.js';
 import { silentLogger } from '../../../../src/observability/logger.js';
-import type { JsonValue, LoadedStrategy, StrategyDefinition } from '../../../../src/strategy-api/host.js';
+import { BufferedState, type JsonValue, type LoadedStrategy, type StrategyDefinition } from '../../../../src/strategy-api/host.js';
 import { MemoryState, price, snapshot } from '../../../support/daemon-ctx.js';
 import { eventually } from '../../../support/eventually.js';
 
@@ -168,5 +168,13 @@ describe('strategy hooks in worker threads', () => {
     } finally {
       delete process.env['API_SECRET'];
     }
+  });
+
+  it("a hook's error names the strategy's file and line", async () => {
+    const i = await instance('thrower', 'thrower', {});
+    await i.executor.prepare();
+    const data = snapshot({ prices: {} });
+    const err = await i.executor.run({ hook: 'onTick', data, state: new BufferedState(i.state) }).catch((e: unknown) => e);
+    expect(String((err as Error).message)).toMatch(/thrower\.ts:\d+:\d+: boom in the strategy/);
   });
 });
