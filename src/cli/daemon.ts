@@ -73,12 +73,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
   // Strategy hooks run in worker threads (src/engine/strategy-host/): their uncaught errors end
-  // their worker and quarantine the instance, they never reach these handlers.
+  // their worker and quarantine the instance, they never reach these handlers. A module's own
+  // top-level code runs here: its faults quarantine that strategy, not the bot.
   process.on('unhandledRejection', (reason) => {
+    if (daemon?.strategyFault(reason) === true) return void logger.error({ err: reason }, 'strategy fault outside its hooks: quarantined');
     logger.error({ err: reason, code: errorCode(reason) }, 'unhandled rejection');
     if (reason instanceof StoreError || reason instanceof AuthError) daemon?.halt(`${errorCode(reason)}: ${errorMessage(reason).slice(0, 120)}`);
   });
   process.on('uncaughtException', (err) => {
+    if (daemon?.strategyFault(err) === true) return void logger.error({ err }, 'strategy fault outside its hooks: quarantined');
     logger.fatal({ err, code: errorCode(err) }, 'uncaught exception: stopping');
     daemon?.halt(`uncaught ${errorCode(err)}`);
     shutdown('uncaughtException', 1);

@@ -3,6 +3,7 @@
  * thread, and the path of committed fills to the owning strategy's `onFill`.
  */
 import { pathToFileURL } from 'node:url';
+import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { WorkerExecutor } from '../engine/strategy-host/worker-executor.js';
 import { fillView } from '../engine/strategy-inputs.js';
@@ -77,4 +78,23 @@ export function buildRunners(
     void scheduler.enqueue(laneOf(strategyId), `fill:${strategyId}`, () => runner.fill(fillView(fill)));
   });
   return runners;
+}
+
+/**
+ * A strategy module's own top-level code (a timer started at import) runs in the daemon's thread,
+ * where the loader validated it; an error it raises later names the module's file in its stack.
+ * Such a fault quarantines every instance of that module instead of stopping the bot. Returns
+ * whether the error was a strategy's.
+ */
+export function quarantineFaulting(runners: Runners, strategies: readonly LoadedStrategy[], err: unknown): boolean {
+  const stack = err instanceof Error ? (err.stack ?? '') : '';
+  const hit = strategies.filter((s) => {
+    const file = resolveStrategyFile(s.module, strategyLoaderPaths());
+    return file !== null && stack.includes(file);
+  });
+  for (const s of hit) {
+    const reason = new StrategyError('threw', `strategy ${s.id}: uncaught outside a hook: ${errorMessage(err)}`, { instanceId: s.id });
+    runners.get(s.id)?.guard.quarantine(reason);
+  }
+  return hit.length > 0;
 }

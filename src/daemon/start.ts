@@ -20,7 +20,7 @@ import type { LoadedStrategy } from '../strategy-api/host.js';
 import { buildEngine, type Base, type Engine } from './engine.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from './jobs.js';
 import { startObservability, type Phase } from './observability.js';
-import { buildRunners, laneOf, type Runners } from './runners.js';
+import { buildRunners, laneOf, quarantineFaulting, type Runners } from './runners.js';
 import { stopper } from './shutdown.js';
 import { openVenue, type OpenedVenue } from './venue.js';
 
@@ -30,6 +30,8 @@ export interface Daemon {
   stop(reason: string): Promise<void>;
   /** Halts trading (cancels only) after an engine fault. */
   halt(reason: string): void;
+  /** An uncaught error raised by a strategy module's own code quarantines that strategy; false when it is not a strategy's. */
+  strategyFault(err: unknown): boolean;
   readonly healthPort: number | null;
   readonly simulatorUrl: string | null;
 }
@@ -96,7 +98,8 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     logger.info({ mode: config.mode, strategies: [...runners.keys()], tradingState: engine.tradingState.get() }, 'daemon ready');
     const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (phase = 'stopping') });
     const server = health;
-    return { stop, halt: engine.halt, healthPort: server?.port ?? null, simulatorUrl: venue.sim?.baseUrl ?? null };
+    const strategyFault = (err: unknown): boolean => quarantineFaulting(runners, options.strategies, err);
+    return { stop, halt: engine.halt, strategyFault, healthPort: server?.port ?? null, simulatorUrl: venue.sim?.baseUrl ?? null };
   } catch (err) {
     await close().catch(() => undefined);
     throw err;
