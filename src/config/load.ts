@@ -116,7 +116,8 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
   const env = envParsed.data;
 
-  const warnings = [...checkEnvFile(envFile, env.BOT_MODE), ...checkApiBaseUrl(env.API_BASE_URL, env.BOT_MODE)];
+  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL'].some((k) => vars[k] !== undefined);
+  const warnings = [...checkEnvFile(envFile, env.BOT_MODE, holdsSecret), ...checkApiBaseUrl(env.API_BASE_URL, env.BOT_MODE)];
   let api: LiveApiConfig | null = null;
   if (env.BOT_MODE === 'live') {
     const missing = (['API_BASE_URL', 'API_KEY', 'API_SECRET'] as const).filter((k) => env[k] === undefined);

@@ -2,7 +2,8 @@
  * Operator-safety checks on a loaded configuration (README › Configuration › Safety checks):
  *
  * - an env file readable by group or others: refused in live mode (it holds the API secret),
- *   a warning in paper mode;
+ *   a warning in paper mode when it holds a secret anyway (the repository's paper env files hold
+ *   none and are checked out readable: no warning for those);
  * - a data dir readable by group or others: a warning (the store holds the account's orders);
  * - credentials in `API_BASE_URL` (`https://user:pass@host`): refused, never echoed;
  * - plain `http://` to a host other than loopback in live mode: a warning (signed requests and the
@@ -32,9 +33,9 @@ function modeOf(file: string): number | null {
 
 const octal = (mode: number): string => `0${mode.toString(8).padStart(3, '0')}`;
 
-/** Env file readable by group or others: refused in live mode, a warning in paper mode. */
-export function checkEnvFile(file: string | null, mode: 'paper' | 'live'): ConfigWarning[] {
-  if (file === null || process.platform === 'win32') return [];
+/** Env file readable by group or others: refused in live mode, a warning in paper mode if it holds a secret. */
+export function checkEnvFile(file: string | null, mode: 'paper' | 'live', holdsSecret: boolean): ConfigWarning[] {
+  if (file === null || process.platform === 'win32' || (mode === 'paper' && !holdsSecret)) return [];
   const bits = modeOf(file);
   if (bits === null || (bits & 0o077) === 0) return [];
   if (mode === 'live') {

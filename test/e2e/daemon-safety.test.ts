@@ -52,7 +52,7 @@ describe('daemon operator safety', () => {
 
   it('starts in paper mode with an env file and a data dir others can read, logging a coded warning for each', async () => {
     const port = await freePort();
-    const cwd = project(`BOT_MODE=paper\nBOT_DATA_DIR=./data\nBOT_HTTP_PORT=${port}\n`, 0o644);
+    const cwd = project(`BOT_MODE=paper\nBOT_DATA_DIR=./data\nBOT_HTTP_PORT=${port}\nAPI_KEY=paper-key-5678\nAPI_SECRET=${SECRET}\n`, 0o644);
     mkdirSync(path.join(cwd, 'data'));
     chmodSync(path.join(cwd, 'data'), 0o755);
     running = spawnDaemon({ ENV_FILE: 'app.env' }, cwd);

@@ -52,9 +52,13 @@ describe('config safety checks', () => {
     expect(load(project(LIVE, 0o600)).warnings).toEqual([]);
   });
 
-  it('warns on a paper env file readable by others', () => {
-    const dir = project('BOT_MODE=paper\n', 0o640);
+  it('warns on a paper env file readable by others that holds a secret', () => {
+    const dir = project('BOT_MODE=paper\nAPI_SECRET=paper-secret-1234\n', 0o640);
     expect(load(dir).warnings).toEqual([expect.objectContaining({ code: 'ENV_FILE_PERMISSIONS', subject: path.join(dir, 'app.env') })]);
+  });
+
+  it('does not warn on a readable paper env file without secrets (as the repository ships them)', () => {
+    expect(load(project('BOT_MODE=paper\n', 0o644)).warnings).toEqual([]);
   });
 
   it('warns on a data dir readable by others', () => {
