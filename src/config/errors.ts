@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import { SECRET_ENV_KEYS } from './schema.js';
+import { showValue } from '../core/show.js';
 
 /** One refused key. */
 export interface ConfigProblem {
@@ -29,13 +30,7 @@ export function describeFound(value: unknown, key: string): string {
   if (value === undefined) return 'nothing (the key is missing)';
   const last = key.split(/[.[]/).pop() ?? key;
   if (SECRET_ENV_KEYS.has(last) || /secret|apikey|password|token/i.test(last)) return 'a value (hidden)';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return showValue(value);
 }
 
 function describeExpected(issue: z.core.$ZodIssue): string {

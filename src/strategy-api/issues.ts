@@ -5,6 +5,7 @@
  * a wrong discriminator names the `type` that was given, and a missing key says so.
  */
 import type { z } from 'zod';
+import { showValue } from '../core/show.js';
 
 /** `root[0].orders[1].price` from `['0', 'orders', 1, 'price']` (numbers as indexes). */
 export function keyOf(root: string, path: readonly PropertyKey[]): string {
@@ -21,16 +22,7 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** A short description of a found value. */
-export function showFound(value: unknown): string {
-  if (value === undefined) return 'nothing (the key is missing)';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
+export const showFound = showValue;
 
 const article = (noun: string): string => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 
