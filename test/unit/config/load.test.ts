@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configErrorOf } from '../../support/config-error.js';
 import { loadConfig, redactConfig } from '../../../src/config/index.js';
-import { ConfigError } from '../../../src/core/errors.js';
 import { INVALID_CONFIGS, validFileConfig } from '../../support/daemon-configs.js';
 
 function tempDir(): string {
@@ -16,15 +16,7 @@ function withFile(config: unknown): { cwd: string; env: Record<string, string> }
   return { cwd, env: { BOT_CONFIG: 'bot.json' } };
 }
 
-function refusal(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+const refusal = configErrorOf;
 
 describe('loadConfig', () => {
   it('loads a valid config with explicit defaults, paper mode by default', () => {

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/core/errors.js';
+import { configErrorOf } from '../../support/config-error.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
 
@@ -29,15 +29,7 @@ function project(envText: string, mode: number, dataMode = 0o700): string {
 const LIVE = 'BOT_MODE=live\nAPI_BASE_URL=https://venue.example\nAPI_KEY=key-123\nAPI_SECRET=secret-value-xyz\n';
 const load = (cwd: string, env: Record<string, string> = {}) => loadConfig({ env: { ENV_FILE: 'app.env', ...env }, cwd });
 
-function refusal(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
+const refusal = configErrorOf;
 
 describe('config safety checks', () => {
   it('refuses a live env file readable by others, naming the file and chmod 600', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { RecordingEvents } from '../../support/runner-events.js';
 import { z } from 'zod';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { RiskSnapshot } from '../../../src/engine/risk-gate.js';
-import { StrategyRunner, type OrderPort, type RunnerEvents } from '../../../src/engine/strategy-runner.js';
+import { StrategyRunner, type OrderPort } from '../../../src/engine/strategy-runner.js';
 import type { CollateralOrderSpec, LimitOrderSpec } from '../../../src/engine/order-manager.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import type { LoadedStrategy } from '../../../src/strategy-api/host.js';
@@ -36,25 +37,6 @@ class FakeOrders implements OrderPort {
   }
 }
 
-class Events implements RunnerEvents {
-  refusals: string[] = [];
-  errors: string[] = [];
-  quarantines: string[] = [];
-  engine: unknown[] = [];
-  refusal(_s: string, code: string): void {
-    this.refusals.push(code);
-  }
-  strategyError(_s: string, code: string): void {
-    this.errors.push(code);
-  }
-  engineError(_s: string, err: unknown): void {
-    this.engine.push(err);
-  }
-  quarantined(s: string): void {
-    this.quarantines.push(s);
-  }
-  placed(): void {}
-}
 
 function risk(over: Partial<RiskSnapshot> = {}): RiskSnapshot {
   return {
@@ -75,16 +57,16 @@ function loaded(id: string, onTick: (ctx: StrategyContext<unknown>) => HookResul
 interface Harness {
   runner: StrategyRunner;
   orders: FakeOrders;
-  events: Events;
+  events: RecordingEvents;
   clock: ManualClock;
   state: MemoryState;
   halts: number;
 }
 
-function harness(id: string, onTick: (ctx: StrategyContext<unknown>) => HookResult | Promise<HookResult>, over: { risk?: Partial<RiskSnapshot>; accepting?: () => boolean; clock?: ManualClock; orders?: FakeOrders; events?: Events } = {}): Harness {
+function harness(id: string, onTick: (ctx: StrategyContext<unknown>) => HookResult | Promise<HookResult>, over: { risk?: Partial<RiskSnapshot>; accepting?: () => boolean; clock?: ManualClock; orders?: FakeOrders; events?: RecordingEvents } = {}): Harness {
   const clock = over.clock ?? new ManualClock();
   const orders = over.orders ?? new FakeOrders();
-  const events = over.events ?? new Events();
+  const events = over.events ?? new RecordingEvents();
   const state = new MemoryState();
   const h: Harness = { runner: undefined as unknown as StrategyRunner, orders, events, clock, state, halts: 0 };
   h.runner = new StrategyRunner({

@@ -4,13 +4,14 @@
  * sees no environment; the context is what a strategy sees in-process.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { RecordingEvents } from '../../../support/runner-events.js';
 import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { SystemClock } from '../../../../src/core/clock.js';
 import { Decimal } from '../../../../src/core/decimal.js';
 import type { RiskSnapshot } from '../../../../src/engine/risk-gate.js';
-import { StrategyRunner, type OrderPort, type RunnerEvents } from '../../../../src/engine/strategy-runner.js';
+import { StrategyRunner, type OrderPort } from '../../../../src/engine/strategy-runner.js';
 import type { LimitOrderSpec } from '../../../../src/engine/order-manager.js';
 import { WorkerExecutor } from '../../../../src/engine/strategy-host/worker-executor.js';
 import { silentLogger } from '../../../../src/observability/logger.js';
@@ -48,22 +49,6 @@ class Orders implements OrderPort {
   }
 }
 
-class Events implements RunnerEvents {
-  errors: string[] = [];
-  quarantines: string[] = [];
-  engine: unknown[] = [];
-  refusal(): void {}
-  strategyError(_s: string, code: string): void {
-    this.errors.push(code);
-  }
-  engineError(_s: string, err: unknown): void {
-    this.engine.push(err);
-  }
-  quarantined(s: string): void {
-    this.quarantines.push(s);
-  }
-  placed(): void {}
-}
 
 const risk = (): RiskSnapshot => ({
   tradingState: 'ACTIVE',
@@ -78,7 +63,7 @@ interface Instance {
   runner: StrategyRunner;
   executor: WorkerExecutor;
   orders: Orders;
-  events: Events;
+  events: RecordingEvents;
   state: EntriesState;
 }
 
@@ -93,7 +78,7 @@ async function instance(id: string, module: string, params: unknown, deadlineMs 
   const strategy: LoadedStrategy = { id, module, definition, params: definition.params.parse(params), schedule: '* * * * * *' };
   const state = new EntriesState();
   const orders = new Orders();
-  const events = new Events();
+  const events = new RecordingEvents();
   const executor = new WorkerExecutor({ moduleUrl, instanceId: id, params, knownMarkets: ['BTC_USDT'], stateEntries: () => state.entries(), logger: silentLogger() });
   const runner = new StrategyRunner({
     strategy,
