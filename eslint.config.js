@@ -15,6 +15,7 @@ const layers = {
   engine: ['simulator', 'config', 'cli', 'main', 'daemon'],
   'strategy-api': ['simulator', 'engine', 'store', 'config', 'cli', 'main', 'daemon'],
   config: ['exchange', 'simulator', 'engine', 'store', 'cli', 'main', 'daemon'],
+  web: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'cli', 'main', 'daemon'],
   observability: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
 };
 
