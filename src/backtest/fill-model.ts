@@ -9,7 +9,7 @@
  *   or `volumePerStep` when the file has no volume column (partial fills follow);
  * - fees: `makerFee` / `takerFee` × quote amount, charged in the quote asset.
  */
-import { Decimal, truncateToStep } from '../core/decimal.js';
+import { truncateToStep, type Decimal } from '../core/decimal.js';
 import type { PriceSpan } from '../simulator/types.js';
 
 export interface FillModel {

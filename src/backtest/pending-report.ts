@@ -13,6 +13,23 @@ interface Lot {
   feePerUnit: Decimal;
 }
 
+function closeAgainst(lot: Lot, f: BacktestFill, take: Decimal, feePerUnit: Decimal): BacktestTrade {
+  const long = !lot.amount.isNeg();
+  const gross = new Decimal(f.price).minus(lot.price).mul(take).mul(long ? 1 : -1);
+  const fees = lot.feePerUnit.plus(feePerUnit).mul(take);
+  return {
+    strategy: f.strategy,
+    market: f.market,
+    direction: long ? 'long' : 'short',
+    openedMs: lot.timeMs,
+    closedMs: f.timeMs,
+    amount: take.toFixed(),
+    entryPrice: lot.price.toFixed(),
+    exitPrice: f.price,
+    pnl: gross.minus(fees).toFixed(),
+  };
+}
+
 /** FIFO round trips per strategy and market: one trade per lot (part) a fill closes. */
 export function roundTrips(fills: BacktestFill[]): BacktestTrade[] {
   const books = new Map<string, Lot[]>();
@@ -27,21 +44,8 @@ export function roundTrips(fills: BacktestFill[]): BacktestTrade[] {
     while (!rest.isZero() && lots.length > 0 && (lots[0] as Lot).amount.isNeg() !== rest.isNeg()) {
       const lot = lots[0] as Lot;
       const take = Decimal.min(lot.amount.abs(), rest.abs());
-      const long = !lot.amount.isNeg();
-      const gross = new Decimal(f.price).minus(lot.price).mul(take).mul(long ? 1 : -1);
-      const fees = lot.feePerUnit.plus(feePerUnit).mul(take);
-      trades.push({
-        strategy: f.strategy,
-        market: f.market,
-        direction: long ? 'long' : 'short',
-        openedMs: lot.timeMs,
-        closedMs: f.timeMs,
-        amount: take.toFixed(),
-        entryPrice: lot.price.toFixed(),
-        exitPrice: f.price,
-        pnl: gross.minus(fees).toFixed(),
-      });
-      lot.amount = long ? lot.amount.minus(take) : lot.amount.plus(take);
+      trades.push(closeAgainst(lot, f, take, feePerUnit));
+      lot.amount = lot.amount.isNeg() ? lot.amount.plus(take) : lot.amount.minus(take);
       rest = rest.isNeg() ? rest.plus(take) : rest.minus(take);
       if (lot.amount.isZero()) lots.shift();
     }

@@ -138,7 +138,8 @@ function progressReporter(state: RunState, inputs: RunInputs): (t: number) => vo
     if (inputs.onProgress === undefined || t - lastReport < every) return;
     lastReport = t;
     const { store } = state.wired;
-    inputs.onProgress({ nowMs: t, fromMs: inputs.span.fromMs, toMs: inputs.span.toMs, orders: Object.values(store.orders.countByState()).reduce((a, b) => a + b, 0), fills: store.fills.count() });
+    const orders = Object.values(store.orders.countByState()).reduce((a, b) => a + b, 0);
+    inputs.onProgress({ nowMs: t, fromMs: inputs.span.fromMs, toMs: inputs.span.toMs, orders, fills: store.fills.count() });
   };
 }
 

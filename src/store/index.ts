@@ -14,6 +14,7 @@ import { ensurePrivateDir, ensurePrivateFile, tightenIfExists } from './files.js
 import { FillsRepository } from './fills-repo.js';
 import { CreditRepository, FlexRepository } from './flex-credit-repos.js';
 import { ScanStage } from './scan-stage.js';
+import { PriceSamplesRepository } from './price-samples-repo.js';
 import { acquireInstanceLock, type InstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
 import {
@@ -33,6 +34,7 @@ export type { OrdersRepository } from './orders-repo.js';
 export type { FillsRepository } from './fills-repo.js';
 export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';
+export type { PriceSamplesRepository, PriceSample } from './price-samples-repo.js';
 export type { AlertsRepository, CheckpointsRepository, ChildrenRepository, MetaRepository } from './misc-repos.js';
 
 /**
@@ -67,6 +69,8 @@ export interface Store {
   readonly credit: CreditRepository;
   readonly alerts: AlertsRepository;
   readonly meta: MetaRepository;
+  /** Futures-listing prices the daemon saw (backtest recorder). */
+  readonly prices: PriceSamplesRepository;
   /** Bounded-memory staging of one history scan (a TEMP table of this connection). */
   readonly scanStage: ScanStage;
   /** Runs `fn` in one transaction (nested calls join the outer one). */
@@ -93,6 +97,7 @@ class SqliteStore implements Store {
   readonly credit: CreditRepository;
   readonly alerts: AlertsRepository;
   readonly meta: MetaRepository;
+  readonly prices: PriceSamplesRepository;
   readonly scanStage: ScanStage;
   private closed = false;
 
@@ -110,6 +115,7 @@ class SqliteStore implements Store {
     this.credit = new CreditRepository(db);
     this.alerts = new AlertsRepository(db);
     this.meta = new MetaRepository(db);
+    this.prices = new PriceSamplesRepository(db);
     this.scanStage = new ScanStage(db);
   }
 

@@ -135,6 +135,18 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE orders ADD COLUMN reported_filled_quote TEXT NOT NULL DEFAULT '0';
    ALTER TABLE orders ADD COLUMN provisional INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX orders_provisional ON orders (provisional) WHERE provisional = 1;`,
+  // 5: RESERVED for the paper-persistence change (merged separately); a no-op here keeps the
+  // numbering so migration 6 lands on the same version on every branch.
+  `SELECT 1;`,
+  // 6: prices the daemon saw in the futures listing, one per market per minute, for backtests
+  // (`npm run prices -- export`, docs/backtesting.md § Recording prices). Retention: 30 days.
+  `CREATE TABLE price_samples (
+    market TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    price TEXT NOT NULL,
+    PRIMARY KEY (market, time_ms)
+  ) WITHOUT ROWID;
+  CREATE INDEX price_samples_time ON price_samples (time_ms);`,
 ];
 
 /** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */
