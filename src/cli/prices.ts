@@ -49,9 +49,11 @@ function isDir(p: string): boolean {
 function main(): void {
   const f = flags(process.argv.slice(2));
   const dataDir = f.get('--data-dir') ?? process.env['BOT_DATA_DIR'] ?? './data';
+  // Every flag is checked before the store is opened: a typo is exit 2 whatever the data dir holds.
+  const [fromMs, toMs] = [time('--from', f.get('--from')), time('--to', f.get('--to'))];
   const store = openStoreReadOnly(dataDir, new SystemClock());
   try {
-    const samples = store.prices.range(time('--from', f.get('--from')), time('--to', f.get('--to')));
+    const samples = store.prices.range(fromMs, toMs);
     const out = f.get('--out');
     if (out === undefined) process.stdout.write(singleCsv(samples));
     else if (isDir(out)) process.stderr.write(`wrote ${writeMarketFiles(out, samples).join(', ') || 'no file (no prices recorded)'}\n`);
