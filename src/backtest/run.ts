@@ -6,8 +6,8 @@
  * (reconcile, flex, credit, equity, strategies), so the same inputs always give the same order of
  * requests, the same venue state and byte-identical output.
  *
- * Waits on the virtual clock (a rate-limit pool out of budget, a retry back-off) do not need real
- * time: when the engine stays busy with nothing moving, the clock jumps to its next timer.
+ * Waits on the virtual clock (a rate-limit pool out of budget) take no real time: the clock jumps
+ * to the pool's refill (settler below).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BotConfig } from '../config/index.js';
@@ -57,28 +57,39 @@ export interface RunState {
   timerJumps: number;
 }
 
-/** Event-loop turns with the engine busy and nothing moving before the clock jumps to its next timer. */
-const STALL_TURNS = 2_000;
+/**
+ * Real time the engine may stay busy with nothing moving before the clock jumps anyway (a retry
+ * back-off sleeping on the virtual clock; none happens without venue faults). Generous, so a slow
+ * worker thread or request on a loaded machine is never taken for a wait.
+ */
+const WATCHDOG_MS = 10_000;
 
+/** True when a rate-limit pool has calls queued and no budget left: they wait for the refill. */
+function waitingOnLimits(w: Wired | undefined): boolean {
+  if (w === undefined) return false;
+  return Object.values(w.client.rateLimitStatus()).some((p) => p.queued > 0 && (p.used >= p.limit || p.paused));
+}
+
+/**
+ * Waits until the engine is idle. Work waiting on the virtual clock cannot finish by itself: when
+ * a rate-limit pool is out of budget the clock jumps to its next timer (the pool's refill) at once.
+ */
 function settler(clock: VirtualClock, state: { wired?: Wired; timerJumps: number }): () => Promise<void> {
   return async () => {
-    let turns = 0;
-    let last = -1;
+    let since = performance.now();
     for (;;) {
-      const busy = state.wired?.scheduler.inFlight ?? 0;
-      if (busy === 0) {
+      if ((state.wired?.scheduler.inFlight ?? 0) === 0) {
         // One more turn lets work queued by the last job (a fill's onFill) reach its lane.
         await nextTurn();
         if ((state.wired?.scheduler.inFlight ?? 0) === 0) return;
       }
       await nextTurn();
-      turns = busy === last ? turns + 1 : 0;
-      last = busy;
       const due = clock.nextDue();
-      if (turns > STALL_TURNS && due !== undefined) {
+      if (due === undefined) continue;
+      if (waitingOnLimits(state.wired) || performance.now() - since > WATCHDOG_MS) {
         clock.advanceTo(due);
         state.timerJumps++;
-        turns = 0;
+        since = performance.now();
       }
     }
   };
