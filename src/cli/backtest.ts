@@ -7,6 +7,7 @@
  */
 import { parseArgs } from '../backtest/args.js';
 import { backtest } from '../backtest/index.js';
+import { installZeroDelayTimers } from '../backtest/zero-delay-timers.js';
 import type { Progress } from '../backtest/run.js';
 import { ConfigError, errorCode, errorMessage } from '../core/errors.js';
 import { createLogger } from '../observability/logger.js';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   } catch (err) {
     return fail(err);
   }
+  installZeroDelayTimers();
   const logger = createLogger({ level: args.logLevel, destination: pino.destination(2), base: { app: 'v4-bot-backtest' } });
   const tty = process.stderr.isTTY === true;
   try {
