@@ -7,7 +7,6 @@
  * is untouched. Nothing here changes what runs or in which order within the backtest (each step
  * is awaited to idle), only how long an empty yield lasts.
  */
-/* eslint-disable no-restricted-globals -- this module is the one place that replaces the global timer for the backtest process */
 
 let installed = false;
 

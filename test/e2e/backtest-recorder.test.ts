@@ -51,7 +51,7 @@ describe('price recorder', () => {
     const dataDir = tempDir('v4bot-rec-');
     running = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir });
     // The futures listing holds BTC_PERP (the paper venue adds a perpetual per base).
-    await eventually(() => expect(recorded(dataDir).some(([m]) => m === 'BTC_PERP')).toBe(true), { timeoutMs: 30_000, everyMs: 250 });
+    await eventually(() => recorded(dataDir).some(([m]) => m === 'BTC_PERP'), 'a recorded BTC_PERP price', { timeoutMs: 30_000, everyMs: 250 });
     running.child.kill('SIGINT');
     expect((await running.exited).code).toBe(0);
     running = null;
