@@ -15,11 +15,13 @@ import { buildRunners, laneOf, type Runners } from '../daemon/runners.js';
 import { stopper } from '../daemon/shutdown.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { createApiClient, type ApiClient } from '../exchange/client.js';
+import type { RateLimitOverrides } from '../exchange/rate-limits.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';
 import { openStore, type Store } from '../store/index.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
+import type { Settle } from './run.js';
 import type { BacktestVenue } from './sim-venue.js';
 import type { VirtualClock } from './virtual-clock.js';
 
@@ -43,7 +45,16 @@ export function backtestConfig(config: BotConfig): { config: BotConfig; dispose:
   };
 }
 
-export function wireEngine(config: BotConfig, clock: VirtualClock, logger: Logger, strategies: LoadedStrategy[], venue: BacktestVenue): Wired {
+export interface WireInputs {
+  config: BotConfig;
+  clock: VirtualClock;
+  logger: Logger;
+  strategies: LoadedStrategy[];
+  venue: BacktestVenue;
+  pools: RateLimitOverrides['pools'];
+}
+
+export function wireEngine({ config, clock, logger, strategies, venue, pools }: WireInputs): Wired {
   const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }) });
   const client = createApiClient({
     baseUrl: venue.baseUrl,
@@ -53,7 +64,7 @@ export function wireEngine(config: BotConfig, clock: VirtualClock, logger: Logge
     logger: logger.child({ part: 'client' }),
     noncePersistence: store.noncePersistence(),
     nonceMode: config.nonceMode,
-    rateLimits: { redisUrl: undefined },
+    rateLimits: { redisUrl: undefined, ...(pools === undefined ? {} : { pools }) },
     onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
   });
   const b: Base = { config, clock, logger, store, metrics: new BotMetrics() };
@@ -70,16 +81,12 @@ export function wireEngine(config: BotConfig, clock: VirtualClock, logger: Logge
   return { b, engine, scheduler, runners, reconcile, client, store, stop: () => stop('backtest finished') };
 }
 
-/** Start-up as the daemon does it (start.ts steps 5 and 6), each step awaited through `settle`. */
-export async function startUp(w: Wired, strategies: LoadedStrategy[], settle: () => Promise<void>): Promise<void> {
-  await w.reconcile.run();
-  await runStartupJobs(w.b, w.engine);
+/** Start-up as the daemon does it (start.ts steps 5 and 6), each step driven to its end by `settle`. */
+export async function startUp(w: Wired, strategies: LoadedStrategy[], settle: Settle): Promise<void> {
+  await settle.drive(w.reconcile.run());
+  await settle.drive(runStartupJobs(w.b, w.engine));
   registerJobs(w.b, w.engine, w.scheduler, w.reconcile, w.runners, strategies);
-  for (const [id, runner] of w.runners) await w.scheduler.enqueue(laneOf(id), `init:${id}`, () => runner.init());
-  await settle();
+  for (const [id, runner] of w.runners) await settle.drive(w.scheduler.enqueue(laneOf(id), `init:${id}`, () => runner.init()));
   // The daemon ticks every strategy once right away rather than at the first cron boundary.
-  for (const id of w.runners.keys()) {
-    await w.scheduler.trigger(laneOf(id));
-    await settle();
-  }
+  for (const id of w.runners.keys()) await settle.drive(w.scheduler.trigger(laneOf(id)));
 }

@@ -27,6 +27,10 @@ export interface BacktestVenue {
   apiSecret: string;
   venue: Venue;
   account: Account;
+  /** Requests the venue has received and not yet answered. */
+  inFlight(): number;
+  /** Requests the venue has received so far. */
+  received(): number;
   /** Which CSV market drives each simulator market. */
   paths: Record<string, string>;
   close(): Promise<void>;
@@ -103,7 +107,14 @@ export async function startBacktestVenue({ config, clock, series, model, stepMs 
   });
   // Replies carry the venue's (virtual) time, as the live venue's carry its own: the client's
   // clock-skew check compares them with the same virtual clock.
-  server.prependListener('request', (_req, res) => res.setHeader('Date', new Date(clock.now()).toUTCString()));
+  let inFlight = 0;
+  let received = 0;
+  server.prependListener('request', (_req, res) => {
+    inFlight++;
+    received++;
+    res.once('close', () => inFlight--);
+    res.setHeader('Date', new Date(clock.now()).toUTCString());
+  });
   const port = await listen(server);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -111,6 +122,8 @@ export async function startBacktestVenue({ config, clock, series, model, stepMs 
     apiSecret,
     venue,
     account,
+    inFlight: () => inFlight,
+    received: () => received,
     paths: Object.fromEntries(markets.map((m) => [m.name, m.path])),
     close: () =>
       new Promise<void>((resolve) => {
