@@ -18,6 +18,8 @@ function before(a: Timer, b: Timer): boolean {
 export class VirtualClock implements Clock {
   private current: number;
   private heap: Timer[] = [];
+  /** Ids of timers in the heap that are still to fire, and of those cleared before they fired. */
+  private readonly live = new Set<number>();
   private readonly cancelled = new Set<number>();
   private nextId = 1;
 
@@ -36,7 +38,8 @@ export class VirtualClock implements Clock {
   }
 
   clearTimeout(handle: TimerHandle): void {
-    this.cancelled.add(handle.id);
+    // A timer that already fired (or was cleared) leaves nothing behind: the sets stay bounded.
+    if (this.live.delete(handle.id)) this.cancelled.add(handle.id);
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -67,6 +70,7 @@ export class VirtualClock implements Clock {
       const top = this.heap[0];
       if (top === undefined || top.due > targetMs) break;
       this.pop();
+      this.live.delete(top.id);
       this.current = Math.max(this.current, top.due);
       top.fn();
     }
@@ -81,6 +85,7 @@ export class VirtualClock implements Clock {
   }
 
   private push(t: Timer): void {
+    this.live.add(t.id);
     const h = this.heap;
     h.push(t);
     let i = h.length - 1;

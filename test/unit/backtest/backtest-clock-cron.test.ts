@@ -26,6 +26,18 @@ describe('VirtualClock', () => {
     expect(clock.nextDue()).toBeUndefined();
   });
 
+  it('clearing a timer that already fired changes nothing for later timers', () => {
+    const clock = new VirtualClock(T0);
+    let fired = 0;
+    const first = clock.setTimeout(() => fired++, 1);
+    clock.advanceTo(T0 + 1);
+    clock.clearTimeout(first);
+    clock.setTimeout(() => fired++, 1);
+    expect(clock.nextDue()).toBe(T0 + 2);
+    clock.advanceTo(T0 + 2);
+    expect(fired).toBe(2);
+  });
+
   it('sleeps on virtual time', async () => {
     const clock = new VirtualClock(T0);
     let woke = false;
