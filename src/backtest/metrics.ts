@@ -71,17 +71,29 @@ export function winRate(trades: readonly BacktestTrade[]): string | null {
 /**
  * Largest (peak − equity) / peak over the series, with peak the running maximum. Points while the
  * peak is not above zero are skipped (no fraction of nothing); a fall below zero counts as 1.
+ * Within one peak's reign the deepest point is its lowest, so one division per new peak is
+ * enough (a year of one-minute points would otherwise cost half a million divisions).
  */
 export function maxDrawdown(equity: readonly EquityPoint[]): Decimal {
   let peak: Decimal | null = null;
+  let trough: Decimal = ZERO;
   let worst = ZERO;
+  const settle = (): void => {
+    if (peak === null || !peak.gt(0)) return;
+    const dd = Decimal.min(peak.minus(trough).div(peak), 1);
+    if (dd.gt(worst)) worst = dd;
+  };
   for (const p of equity) {
     const e = dec(p.equity);
-    if (peak === null || e.gt(peak)) peak = e;
-    if (!peak.gt(0)) continue;
-    const dd = Decimal.min(peak.minus(e).div(peak), 1);
-    if (dd.gt(worst)) worst = dd;
+    if (peak === null || e.gt(peak)) {
+      settle();
+      peak = e;
+      trough = e;
+    } else if (e.lt(trough)) {
+      trough = e;
+    }
   }
+  settle();
   return worst;
 }
 

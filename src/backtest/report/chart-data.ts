@@ -5,7 +5,14 @@
  * a point of their market's price line.
  */
 import { Decimal, dec, toWire } from '../../core/decimal.js';
+import { downsampleEquity, downsamplePrices } from '../downsample.js';
 import type { BacktestFill, BacktestResult, EquityPoint, PricePoint } from '../result.js';
+
+/**
+ * Points per chart at most. The run downsamples already (result.json stays small); this keeps a
+ * page drawable even from a result that was not.
+ */
+export const MAX_CHART_POINTS = 5000;
 
 /** [UTC seconds, value as a decimal string] */
 export type ChartPoint = [number, string];
@@ -87,9 +94,10 @@ export function marketNames(result: BacktestResult): string[] {
 
 export function chartData(result: BacktestResult): ChartData {
   const markets = marketNames(result).map((name): MarketChart => {
-    const prices = Object.hasOwn(result.prices, name) ? (result.prices[name] ?? []) : [];
+    const prices = downsamplePrices(Object.hasOwn(result.prices, name) ? (result.prices[name] ?? []) : [], MAX_CHART_POINTS);
     const points = perSecond(prices, (p) => p.price);
     return { precision: precisionOf(prices), points, markers: markersFor(points, result.fills.filter((f) => f.market === name)) };
   });
-  return { equity: perSecond(result.equity, (p) => p.equity), drawdown: drawdownPercent(result.equity), markets };
+  const equity = downsampleEquity(result.equity, MAX_CHART_POINTS);
+  return { equity: perSecond(equity, (p) => p.equity), drawdown: drawdownPercent(equity), markets };
 }

@@ -95,4 +95,17 @@ describe('backtest report in a browser', () => {
   it('keeps the charting library\'s attribution link', async () => {
     expect(await session.page.evaluate(`document.querySelectorAll('#chart-equity a[href*="tradingview.com"]').length`)).toBe(1);
   });
+
+  // Last: it navigates the shared page away from the full report.
+  it('opens a run with no fill, no trade and no price without an error', async () => {
+    const empty: BacktestResult = { ...result, equity: [], prices: {}, fills: [], trades: [], strategies: {} };
+    const file = path.join(dir, 'empty.html');
+    writeFileSync(file, renderReport(empty));
+    await session.page.goto(pathToFileURL(file).href);
+    await session.page.waitForFunction('window.reportState !== undefined && window.reportState.ready === true');
+    expect(await session.page.evaluate('window.reportState.charts')).toBe(2);
+    expect(await session.page.evaluate(`document.getElementById('no-trades').textContent`)).toBe('No round trip closed during the run.');
+    expect(session.errors).toEqual([]);
+    expect(session.offHostRequests).toEqual([]);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { chartData } from '../../../src/backtest/report/chart-data.js';
+import { MAX_CHART_POINTS, chartData } from '../../../src/backtest/report/chart-data.js';
 import { renderReport } from '../../../src/backtest/report/index.js';
 import { ROW_LIMIT } from '../../../src/backtest/report/tables.js';
 import { maxDrawdown } from '../../../src/backtest/metrics.js';
@@ -114,6 +114,13 @@ describe('chartData', () => {
     const m = chartData(r).markets[0];
     expect(m?.points).toEqual([[1, '2'], [5, '3']]);
     expect(m?.markers).toEqual([[1, 'b'], [1, 's']]);
+  });
+
+  it('thins a series longer than MAX_CHART_POINTS and keeps its lowest point', () => {
+    const long = Array.from({ length: 3 * MAX_CHART_POINTS }, (_, i) => ({ timeMs: i * 60_000, equity: i === 7777 ? '5' : String(1000 + (i % 13)) }));
+    const data = chartData({ ...result, equity: long });
+    expect(data.equity.length).toBeLessThanOrEqual(MAX_CHART_POINTS);
+    expect(data.equity.some((p) => p[1] === '5')).toBe(true);
   });
 
   it('draws the drawdown as minus the percentage of the running peak', () => {
