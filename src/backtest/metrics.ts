@@ -7,7 +7,7 @@ import { Decimal, ZERO, dec, sum, toWire } from '../core/decimal.js';
 import type { BacktestFill, BacktestMetrics, BacktestTrade, EquityPoint } from './result.js';
 import { fifo } from './round-trips.js';
 
-export { roundTrips } from './round-trips.js';
+export { positionSpans, roundTrips } from './round-trips.js';
 
 /** Decimal places of the ratios (win rate, drawdown, exposure, Sharpe). */
 export const RATIO_DP = 8;

@@ -37,10 +37,22 @@ export interface ClosedTrade {
   fees: Decimal;
 }
 
+/** A book still holding a position at the end. */
+export interface OpenBook {
+  direction: Direction;
+  amount: Decimal;
+  /** Opening fees not yet charged to a trade. */
+  fee: Decimal;
+  /** When the book last left flat. */
+  sinceMs: number;
+}
+
 export interface FifoResult {
   closed: ClosedTrade[];
-  /** Lots still open at the end, per "strategy\u0000market". */
-  open: Map<string, { direction: Direction; amount: Decimal; fee: Decimal }>;
+  /** Books still open at the end, per "strategy\u0000market". */
+  open: Map<string, OpenBook>;
+  /** Periods from leaving flat to returning to flat, per book, in the order they ended. */
+  spans: Array<{ fromMs: number; toMs: number }>;
 }
 
 interface ParsedFill {
@@ -144,27 +156,38 @@ function inTimeOrder(fills: readonly BacktestFill[]): Array<{ fill: BacktestFill
 }
 
 export function fifo(fills: readonly BacktestFill[]): FifoResult {
-  const books = new Map<string, Book>();
+  const books = new Map<string, Book & { since: number }>();
   const closed: ClosedTrade[] = [];
+  const spans: Array<{ fromMs: number; toMs: number }> = [];
   for (const { fill, index } of inTimeOrder(fills)) {
     const parsed = parseFill(fill, index);
     const key = `${fill.strategy}\u0000${fill.market}`;
-    let book = books.get(key);
-    if (book === undefined) {
-      book = { direction: parsed.direction, lots: [] };
-      books.set(key, book);
-    }
+    const book = books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs };
+    books.set(key, book);
+    if (book.lots.length === 0) book.since = fill.timeMs;
     const t = applyFill(book, parsed);
     if (t !== null) closed.push(t);
+    if (book.lots.length === 0) spans.push({ fromMs: book.since, toMs: fill.timeMs });
   }
-  const open = new Map<string, { direction: Direction; amount: Decimal; fee: Decimal }>();
+  const open = new Map<string, OpenBook>();
   for (const [key, book] of books) {
-    if (book.lots.length > 0) open.set(key, { direction: book.direction, amount: openAmount(book), fee: sum(book.lots.map((l) => l.fee)) });
+    if (book.lots.length > 0) {
+      open.set(key, { direction: book.direction, amount: openAmount(book), fee: sum(book.lots.map((l) => l.fee)), sinceMs: book.since });
+    }
   }
-  return { closed, open };
+  return { closed, open, spans };
 }
 
 /** The closed round trips of `fills`, in the order they closed. */
 export function roundTrips(fills: readonly BacktestFill[]): BacktestTrade[] {
   return fifo(fills).closed.map((c) => c.trade);
+}
+
+/**
+ * The periods each (strategy, market) book of `fills` held a position (a flip keeps it open),
+ * a position still open at the end running to `endMs`: the `positionSpans` of computeMetrics.
+ */
+export function positionSpans(fills: readonly BacktestFill[], endMs: number): Array<{ fromMs: number; toMs: number }> {
+  const { open, spans } = fifo(fills);
+  return [...spans, ...[...open.values()].map((b) => ({ fromMs: b.sinceMs, toMs: Math.max(b.sinceMs, endMs) }))];
 }

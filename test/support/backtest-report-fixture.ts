@@ -4,8 +4,8 @@
  * both sides, equity marked from the fills. One strategy id, the config path and an order id
  * carry HTML that must stay inert text.
  */
-import { Decimal, ZERO, sum } from '../../src/core/decimal.js';
-import { computeMetrics, roundTrips, type TimeSpan } from '../../src/backtest/metrics.js';
+import { Decimal, sum } from '../../src/core/decimal.js';
+import { computeMetrics, positionSpans, roundTrips } from '../../src/backtest/metrics.js';
 import type { BacktestFill, BacktestResult, EquityPoint, PricePoint } from '../../src/backtest/result.js';
 
 export const INJECTION_STRATEGY = '<img src=x onerror="window.pwned=1">';
@@ -62,21 +62,6 @@ function markedEquity(fills: readonly BacktestFill[], prices: Record<string, Pri
   });
 }
 
-function spans(fills: readonly BacktestFill[], toMs: number): TimeSpan[] {
-  const out: TimeSpan[] = [];
-  const open = new Map<string, { since: number; net: Decimal }>();
-  for (const f of fills) {
-    const key = `${f.strategy}/${f.market}`;
-    const book = open.get(key) ?? { since: f.timeMs, net: ZERO };
-    if (book.net.isZero()) book.since = f.timeMs;
-    book.net = book.net.plus(f.side === 'buy' ? f.amount : new Decimal(f.amount).neg());
-    if (book.net.isZero()) out.push({ fromMs: book.since, toMs: f.timeMs });
-    open.set(key, book);
-  }
-  for (const b of open.values()) if (!b.net.isZero()) out.push({ fromMs: b.since, toMs });
-  return out;
-}
-
 export function reportFixture(): BacktestResult {
   const prices = { BTC_USDT: walk(60_000, 7), ETH_USDT: walk(3_000, 11) };
   const fills = PLANS.flatMap((p, n) => fillsFor(p, prices[p.market as keyof typeof prices], n)).sort((a, b) => a.timeMs - b.timeMs);
@@ -88,7 +73,7 @@ export function reportFixture(): BacktestResult {
     const fs = fills.filter((f) => only(f.strategy));
     return computeMetrics({
       equity, fills: fs, trades: trades.filter((t) => only(t.strategy)), flexEarnings: '1.25', unrealisedPnl: '0', orders: fs.length + 3,
-      positionSpans: spans(fs, toMs), fromMs: FROM_MS, toMs,
+      positionSpans: positionSpans(fs, toMs), fromMs: FROM_MS, toMs,
     });
   };
   return {

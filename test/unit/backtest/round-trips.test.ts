@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, sum } from '../../../src/core/decimal.js';
 import { derivePositions, type PositionFill } from '../../../src/engine/positions.js';
-import { computeMetrics, roundTrips } from '../../../src/backtest/metrics.js';
+import { computeMetrics, exposure, positionSpans, roundTrips } from '../../../src/backtest/metrics.js';
 import { fifo } from '../../../src/backtest/round-trips.js';
 import type { BacktestFill } from '../../../src/backtest/result.js';
 
@@ -82,6 +82,19 @@ describe('roundTrips', () => {
     expect(trades[0]).toMatchObject({ direction: 'long', pnl: '10' });
     expect(() => roundTrips([fill(1, 'buy', '0', '100')])).toThrow(/fill 0 \(order o\d+\): amount must be > 0/);
     expect(() => roundTrips([fill(1, 'buy', '1', '1e3')])).toThrow(/fill 0 \(order o\d+\): price is not a decimal string/);
+  });
+});
+
+describe('positionSpans', () => {
+  it('runs from leaving flat to flat again, through a flip, and to the end for an open book', () => {
+    const fills = [
+      fill(10, 'buy', '2', '100'), fill(15, 'buy', '1', '5', '0', 's1', 'ETH_USDT'), fill(20, 'sell', '1', '101'),
+      fill(25, 'sell', '1', '6', '0', 's1', 'ETH_USDT'), fill(30, 'sell', '1', '102'),
+      fill(40, 'sell', '1', '103'), fill(50, 'buy', '2', '99'),
+    ];
+    expect(positionSpans(fills, 100)).toEqual([{ fromMs: 15, toMs: 25 }, { fromMs: 10, toMs: 30 }, { fromMs: 40, toMs: 100 }]);
+    // [10, 30] holds [15, 25]: 20 + 60 of 100
+    expect(exposure(positionSpans(fills, 100), 0, 100).toFixed()).toBe('0.8');
   });
 });
 
