@@ -54,6 +54,11 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 };
 
+/**
+ * Scripts only from the daemon, requests only to it. Inline styles stay allowed: the charting
+ * library sets style attributes on the elements it creates (with `style-src 'self'` alone Chromium
+ * blocks them and logs console errors); styles cannot run code.
+ */
 const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

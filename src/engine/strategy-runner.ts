@@ -187,7 +187,7 @@ export class StrategyRunner {
     }
     state.commit();
     if (!this.o.accepting()) {
-      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'stopping: intents dropped');
+      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
       return;
     }
     for (const intent of intents) {

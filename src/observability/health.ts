@@ -1,5 +1,7 @@
 /**
- * `/healthz` and `/metrics` on 127.0.0.1 only: the daemon's state is not for the network.
+ * `/healthz` and `/metrics`, on 127.0.0.1 unless the daemon binds elsewhere (`host`; then `admit`
+ * decides who may read, src/console/http.ts): the daemon's state is not for the network. The
+ * operator console's routes (`routes`) share the server.
  * `/healthz` answers 200 while the daemon is running normally and 503 while starting,
  * stopping, halted, when reconciliation is failing or the request queue is degraded, so a
  * supervisor can alert on the status code alone; the JSON body says why.
