@@ -236,11 +236,13 @@ const SCRIPT = String.raw`
     window.dashboardRenders = (window.dashboardRenders || 0) + 1;
   }
 
+  /** Loads the state once; false when the daemon wants a token first (the sign-in form shows). */
   async function refresh() {
     var res = await fetch('/api/state', { credentials: 'same-origin' }).catch(function () { return null; });
-    if (res === null) { $('conn').textContent = 'daemon unreachable'; $('conn').className = 'down'; return; }
-    if (res.status === 401) { $('login').hidden = false; return; }
+    if (res === null) { $('conn').textContent = 'daemon unreachable'; $('conn').className = 'down'; return true; }
+    if (res.status === 401) { $('login').hidden = false; $('conn').textContent = 'sign in'; return false; }
     if (res.ok) render(await res.json());
+    return true;
   }
 
   var source = null;
@@ -255,7 +257,7 @@ const SCRIPT = String.raw`
     source.onerror = function () { $('conn').textContent = 'reconnecting'; $('conn').className = 'down'; };
   }
 
-  refresh().then(connect);
+  refresh().then(function (authorised) { if (authorised) connect(); });
 })();
 `;
 
