@@ -7,7 +7,8 @@
  *  4. the engine is built, then the scheduler and one runner per strategy instance;
  *  5. one full reconciliation must complete, or the daemon refuses to trade (throws);
  *  6. the side jobs run once, the schedules are registered, strategies' `init` runs;
- *  7. health and metrics are served, the schedules start, and only then "ready".
+ *  7. health, metrics and the operator console (dashboard, control API) are served, the schedules
+ *     start, and only then "ready".
  */
 import type { BotConfig } from '../config/index.js';
 import { PauseRegistry, type Console } from '../console/index.js';
