@@ -32,7 +32,7 @@ function workerOf(b: Base, s: LoadedStrategy): WorkerExecutor {
   });
 }
 
-function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () => boolean): StrategyRunner {
+function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: (strategyId: string) => boolean): StrategyRunner {
   const { metrics, config } = b;
   return new StrategyRunner({
     executor: workerOf(b, s),
@@ -44,7 +44,7 @@ function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () =
     risk: (id) => engine.inputs.risk(id),
     onDrawdown: () => engine.halt('drawdown kill switch (risk gate)'),
     state: b.store.strategyState(s.id) as StateBackend,
-    accepting,
+    accepting: () => accepting(s.id),
     events: {
       refusal: (id, code) => metrics.refusal(id, code),
       strategyError: (_id, code) => metrics.error(code),
@@ -64,7 +64,8 @@ export function buildRunners(
   engine: Engine,
   scheduler: Scheduler,
   strategies: readonly LoadedStrategy[],
-  accepting: () => boolean,
+  /** False once shutdown began, or while an operator paused the strategy: its intents are dropped. */
+  accepting: (strategyId: string) => boolean,
 ): Runners {
   const runners = new Map<string, StrategyRunner>();
   for (const s of strategies) {
