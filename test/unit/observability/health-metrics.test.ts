@@ -5,6 +5,7 @@ import { BotMetrics } from '../../../src/observability/metrics.js';
 function report(over: Partial<HealthReport> = {}): HealthReport {
   return {
     status: 'ok',
+    reasons: [],
     mode: 'paper',
     tradingState: 'ACTIVE',
     reconcile: { ok: true, lastSuccessMs: 1, lastError: null },
