@@ -32,6 +32,8 @@ export interface BotConfig extends FileConfig {
   /** Health/metrics port on 127.0.0.1; 0 = off. */
   httpPort: number;
   logLevel: string;
+  /** `LOG_PRETTY`: true / false, or null to decide by whether stdout is a terminal. */
+  logPretty: boolean | null;
   /** Set in live mode only (paper mode uses the embedded simulator's account). */
   api: LiveApiConfig | null;
   /** Nonce mode of the API client (`NONCE_MODE`). */
@@ -146,6 +148,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     dataDir,
     httpPort: env.BOT_HTTP_PORT,
     logLevel: env.LOG_LEVEL,
+    logPretty: env.LOG_PRETTY === undefined ? null : env.LOG_PRETTY === '1',
     api,
     nonceMode: env.NONCE_MODE,
     rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),

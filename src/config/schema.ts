@@ -206,6 +206,11 @@ export const envSchema = z.object({
     .refine((n) => n <= 65_535, { message: 'a port number 0..65535' })
     .default(0),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /**
+   * `1`: human-readable log lines (pino-pretty) even when stdout is not a terminal (pm2); `0`:
+   * JSON lines even on a terminal. Unset: pretty on a terminal only.
+   */
+  LOG_PRETTY: z.enum(['0', '1']).optional(),
   /** Live venue base URL (https in live mode). */
   API_BASE_URL: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).optional(),
   API_KEY: z.string().min(1).optional(),
