@@ -13,7 +13,7 @@
  * Variables already set in the environment win over the env file (e.g. BOT_DATA_DIR).
  * Requires the build (`npm ci` / `npm install` run it; or `npm run build`).
  */
-/* global module, __dirname, process */
+/* global module, __dirname */
 
 /** Must stay above config shutdown.drainTimeoutMs (default 10 000) plus the cancel-on-stop time. */
 const KILL_TIMEOUT_MS = 20_000;
