@@ -29,16 +29,22 @@ export interface HealthSources {
   limiter?: LimiterWatch;
 }
 
+/** cronIntervalMs results: a schedule's gap does not change, and /healthz asks on every probe. */
+const intervals = new Map<string, number>();
+
 /**
  * The longest gap between two runs of a cron expression over its next runs (a `*\/30` schedule
  * gives 30 000): the reconcile interval that staleness is measured in.
  */
 export function cronIntervalMs(expression: string, runs = 12): number {
+  const known = intervals.get(expression);
+  if (known !== undefined) return known;
   const task = createTask(expression, () => undefined);
   try {
     const next = task.getNextRuns(runs).map((d) => d.getTime());
     let gap = 0;
     for (let i = 1; i < next.length; i++) gap = Math.max(gap, (next[i] as number) - (next[i - 1] as number));
+    intervals.set(expression, gap);
     return gap;
   } finally {
     void task.destroy();

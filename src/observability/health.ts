@@ -26,14 +26,6 @@ export interface RequestQueueReport {
   nonceCollisionSuspected: boolean;
 }
 
-/**
- * The queue degrades the daemon while its store is down (no request leaves) or while another
- * signer on the key makes the venue refuse our nonces.
- */
-export function requestQueueDegraded(q: RequestQueueReport | undefined): boolean {
-  return q !== undefined && (!q.storeUp || q.nonceCollisionSuspected);
-}
-
 /** Why `/healthz` is degraded: a machine-readable code and a sentence for the operator. */
 export interface HealthReason {
   code:
