@@ -36,6 +36,8 @@ export interface BotConfig extends FileConfig {
   /** Control API token (`BOT_CONTROL_TOKEN`), or null (loopback only: the daemon makes a per-run one). */
   controlToken: Secret | null;
   logLevel: string;
+  /** `LOG_PRETTY`: true / false, or null to decide by whether stdout is a terminal. */
+  logPretty: boolean | null;
   /** Set in live mode only (paper mode uses the embedded simulator's account). */
   api: LiveApiConfig | null;
   /** Nonce mode of the API client (`NONCE_MODE`). */
@@ -172,6 +174,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     httpHost: env.BOT_HTTP_HOST,
     controlToken: env.BOT_CONTROL_TOKEN === undefined ? null : new Secret(env.BOT_CONTROL_TOKEN),
     logLevel: env.LOG_LEVEL,
+    logPretty: env.LOG_PRETTY === undefined ? null : env.LOG_PRETTY === '1',
     api,
     nonceMode: env.NONCE_MODE,
     rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),

@@ -142,6 +142,14 @@ export const shutdownSchema = z.strictObject({
   drainTimeoutMs: z.int().min(0).max(120_000).default(10_000),
 });
 
+/** When `/healthz` calls the daemon degraded (src/observability/health.ts `degradedReasons`). */
+export const healthSchema = z.strictObject({
+  /** Reconciliation is stale when its last success is older than this many reconcile intervals. Default 3. */
+  reconcileStaleIntervals: z.int().min(2).max(1_000).default(3),
+  /** A rate-limit pool paused (venue 429) or refusing calls for longer than this, ms, degrades health. Default 60000. */
+  limiterBlockedMaxMs: z.int().min(1_000).default(60_000),
+});
+
 /** The `BOT_CONFIG` file. */
 export const fileSchema = z
   .strictObject({
@@ -153,6 +161,7 @@ export const fileSchema = z
     plugins: pluginsSchema.default(pluginsSchema.parse({})),
     paper: paperSchema.default(paperSchema.parse({})),
     shutdown: shutdownSchema.default(shutdownSchema.parse({})),
+    health: healthSchema.default(healthSchema.parse({})),
   })
   .superRefine((cfg, ctx) => {
     const seen = new Set<string>();
@@ -204,6 +213,11 @@ export const envSchema = z.object({
   /** Bearer token of the control API and the dashboard (secret), ≥ 24 characters. */
   BOT_CONTROL_TOKEN: z.string().min(24, { message: 'a token of at least 24 characters (e.g. openssl rand -hex 24)' }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /**
+   * `1`: human-readable log lines (pino-pretty) even when stdout is not a terminal (pm2); `0`:
+   * JSON lines even on a terminal. Unset: pretty on a terminal only.
+   */
+  LOG_PRETTY: z.enum(['0', '1']).optional(),
   /** Live venue base URL (https in live mode). */
   API_BASE_URL: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).optional(),
   API_KEY: z.string().min(1).optional(),

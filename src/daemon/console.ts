@@ -3,6 +3,7 @@
  * shapes, control actions through the same paths the daemon uses (strategy lanes, trading state,
  * the order manager, the runners' guards).
  */
+import { releaseQuarantine } from '../engine/status-records.js';
 import { isLoopbackBind } from '../config/index.js';
 import { createConsole, type Console, type PauseRegistry } from '../console/index.js';
 import type { ApiClient } from '../exchange/client.js';
@@ -59,7 +60,11 @@ export function buildConsole(b: Base, p: ConsoleParts): Console | null {
       await scheduler.enqueue(laneOf(id), `cancel-all:${id}`, async () => void (out = await engine.orders.cancelAll(id)));
       return out;
     },
-    setQuarantined: (id, on) => b.metrics.setQuarantined(id, on),
+    setQuarantined: (id, on) => {
+      b.metrics.setQuarantined(id, on);
+      // `npm run status` lists quarantines from the store: a lifted one leaves that list too.
+      if (!on) releaseQuarantine(b.store.meta, id);
+    },
     source: {
       jobs: () => jobs(scheduler),
       reconcile: () => p.reconcile.state,

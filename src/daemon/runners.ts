@@ -7,6 +7,7 @@ import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { WorkerExecutor } from '../engine/strategy-host/worker-executor.js';
 import { fillView } from '../engine/strategy-inputs.js';
+import { clearQuarantined, recordQuarantine } from '../engine/status-records.js';
 import { StrategyRunner } from '../engine/strategy-runner.js';
 import { resolveStrategyFile, type JsonValue, type LoadedStrategy, type StateBackend } from '../strategy-api/host.js';
 import type { Base, Engine } from './engine.js';
@@ -49,7 +50,10 @@ function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: (str
       refusal: (id, code) => metrics.refusal(id, code),
       strategyError: (_id, code) => metrics.error(code),
       engineError: (_id, err) => engine.engineError(err),
-      quarantined: (id) => metrics.setQuarantined(id, true),
+      quarantined: (id, reason) => {
+        metrics.setQuarantined(id, true);
+        recordQuarantine(b.store.meta, { strategyId: id, reason, atMs: b.clock.now() });
+      },
       placed: (id, status) => metrics.placed(id, status),
     },
     deadlineMs: config.plugins.hookDeadlineMs,
@@ -68,6 +72,7 @@ export function buildRunners(
   accepting: (strategyId: string) => boolean,
 ): Runners {
   const runners = new Map<string, StrategyRunner>();
+  clearQuarantined(b.store.meta);
   for (const s of strategies) {
     runners.set(s.id, buildRunner(b, engine, s, accepting));
     b.metrics.setQuarantined(s.id, false);

@@ -34,7 +34,8 @@ export interface RunnerEvents {
   refusal(strategyId: string, code: string): void;
   strategyError(strategyId: string, code: string): void;
   engineError(strategyId: string, err: unknown): void;
-  quarantined(strategyId: string): void;
+  /** `reason`: the failure that spent the budget (or the fault), for the operator's status. */
+  quarantined(strategyId: string, reason: string): void;
   placed(strategyId: string, status: PlaceOutcome['status']): void;
 }
 
@@ -98,7 +99,7 @@ export class StrategyRunner {
       errorWindowMs: o.errorWindowMs,
       onQuarantine: (err) => {
         this.log.error({ err }, 'strategy quarantined: its intents are refused from now on');
-        o.events.quarantined(this.id);
+        o.events.quarantined(this.id, errorMessage(err));
         // Stops the worker thread; not `close()`: an operator may lift the quarantine, and the
         // next call then starts a fresh worker.
         this.executor.abandon();

@@ -8,6 +8,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SystemClock } from '../../src/core/clock.js';
+import { readQuarantined } from '../../src/engine/status-records.js';
+import { openStoreReadOnly } from '../../src/store/index.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/index.js';
 import { freePort, ROOT, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
 import { eventually } from '../support/eventually.js';
@@ -69,6 +72,15 @@ async function state(port: number): Promise<ConsoleState> {
 
 const strategy = (st: ConsoleState, id: string): StrategyState => st.strategies.find((s) => s.id === id) as StrategyState;
 
+function storedQuarantines(dataDir: string): string[] {
+  const store = openStoreReadOnly(dataDir, new SystemClock());
+  try {
+    return readQuarantined(store.meta).map((q) => q.strategyId);
+  } finally {
+    store.close();
+  }
+}
+
 async function healthz(port: number): Promise<{ code: number; tradingState: string }> {
   const r = await fetch(`http://127.0.0.1:${port}/healthz`);
   return { code: r.status, tradingState: ((await r.json()) as { tradingState: string }).tradingState };
@@ -107,6 +119,8 @@ describe('ctl against a paper daemon', () => {
     expect(lifted.code).toBe(0);
     expect(lifted.stdout).toContain('released from quarantine');
     expect(strategy(await state(port), 'bad').quarantined).toBe(false);
+    // `npm run status` reads quarantines from the store: the lifted one is gone there too.
+    expect(storedQuarantines(env.BOT_DATA_DIR)).not.toContain('bad');
     const twice = await ctl(env, cwd, 'unquarantine', 'bad');
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('not quarantined');

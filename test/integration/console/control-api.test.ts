@@ -103,7 +103,7 @@ async function start(opts: { loopbackOnly?: boolean; configuredToken?: string | 
   harness.server = await startHealthServer({
     port: 0,
     host: '127.0.0.1',
-    health: () => ({ status: 'ok', mode: 'paper', tradingState: ts.get(), reconcile: { ok: true, lastSuccessMs: 1, lastError: null }, jobs: {}, unknownOrders: 0, quarantined: [], clockSkewMs: null, nowMs: 1 }),
+    health: () => ({ status: 'ok', mode: 'paper', tradingState: ts.get(), reconcile: { ok: true, lastSuccessMs: 1, lastError: null }, jobs: {}, unknownOrders: 0, quarantined: [], clockSkewMs: null, nowMs: 1, reasons: [] }),
     metrics: async () => 'm 1\n',
     metricsContentType: 'text/plain',
     admit: (req) => c.http.mayRead(req),
