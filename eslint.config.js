@@ -17,6 +17,7 @@ const layers = {
   config: ['exchange', 'simulator', 'engine', 'store', 'cli', 'main', 'daemon'],
   web: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'cli', 'main', 'daemon'],
   observability: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
+  notify: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'web', 'cli', 'main', 'daemon'],
 };
 
 /** @param {string[]} banned */

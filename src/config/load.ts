@@ -11,6 +11,7 @@ import { ConfigError } from '../core/errors.js';
 import { configError, problemsFromIssues } from './errors.js';
 import { envSchema, fileSchema, type EnvConfig, type FileConfig } from './schema.js';
 import { Secret } from './secret.js';
+import { NOTIFY_SECRET_ENV_VARS, notifyConfig, type NotifyConfig } from './notify.js';
 import { checkApiBaseUrl, checkDataDir, checkEnvFile, type ConfigWarning } from './safety.js';
 
 /** Live venue credentials; present only in live mode. */
@@ -38,6 +39,8 @@ export interface BotConfig extends FileConfig {
   nonceMode: 'strict' | 'window';
   /** Shared rate-limit store (`RATE_LIMIT_REDIS_URL`), or null for per-process budgets. */
   rateLimitRedisUrl: Secret | null;
+  /** Notifications (webhook, Telegram), or null when none is configured. */
+  notify: NotifyConfig | null;
   /** Safety warnings found while loading (src/config/safety.ts); the daemon logs each with its code. */
   warnings: ConfigWarning[];
 }
@@ -116,7 +119,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
   const env = envParsed.data;
 
-  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL'].some((k) => vars[k] !== undefined);
+  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', ...NOTIFY_SECRET_ENV_VARS].some((k) => vars[k] !== undefined);
   const warnings = [...checkEnvFile(envFile, env.BOT_MODE, holdsSecret), ...checkApiBaseUrl(env.API_BASE_URL, env.BOT_MODE)];
   let api: LiveApiConfig | null = null;
   if (env.BOT_MODE === 'live') {
@@ -131,6 +134,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   }
 
   checkNonceMode(env, picked);
+  const notify = notifyConfig(env);
 
   const configPath = path.resolve(options.cwd, env.BOT_CONFIG);
   const raw = readConfigFile(configPath, env.BOT_CONFIG);
@@ -149,6 +153,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     api,
     nonceMode: env.NONCE_MODE,
     rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),
+    notify,
     warnings: [...warnings, ...checkDataDir(dataDir)],
   };
 }

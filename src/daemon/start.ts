@@ -20,6 +20,7 @@ import type { LoadedStrategy } from '../strategy-api/host.js';
 import { buildEngine, type Base, type Engine } from './engine.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from './jobs.js';
 import { startObservability, type Phase } from './observability.js';
+import { wireNotifications, type Notifications } from './notifications.js';
 import { buildRunners, laneOf, quarantineFaulting, type Runners } from './runners.js';
 import { stopper } from './shutdown.js';
 import { openVenue, type OpenedVenue } from './venue.js';
@@ -74,8 +75,10 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
   let venue: OpenedVenue | null = null;
   let health: HealthServer | null = null;
   let phase: Phase = 'starting';
+  let notifications: Notifications | null = null;
   const close = async (): Promise<void> => {
     metrics.stopEventLoopMonitor();
+    await notifications?.close();
     await health?.close().catch(() => undefined);
     await venue?.close();
     store.close();
@@ -84,7 +87,8 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     venue = await openVenue(config, store, clock, logger);
     const engine = buildEngine(b, venue.gateway);
     const scheduler = buildScheduler(b, engine);
-    const runners = buildRunners(b, engine, scheduler, options.strategies, () => phase !== 'stopping');
+    notifications = wireNotifications(b, engine, scheduler);
+    const runners = buildRunners(b, engine, scheduler, options.strategies, () => phase !== 'stopping', notifications.runnerEvents);
     const reconcile = new ReconcileJob(b, engine, () => venue?.client.clockSkewRejected() ?? 0);
     await reconcileBeforeTrading(b, engine, reconcile, options.resumeTrading === true);
     await runStartupJobs(b, engine);
