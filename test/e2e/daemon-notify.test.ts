@@ -95,4 +95,21 @@ describe('notifications from the paper daemon', () => {
     expect(out).not.toContain(HOOK_SECRET);
     expect(out).not.toContain(`${rx.url}/hook`);
   });
+
+  it('an invalid notification URL stops the daemon with exit 2 naming the key, before any request', async () => {
+    rx = await startReceivers();
+    const dir = tempDir();
+    const p = spawnDaemon({
+      BOT_CONFIG: writeConfig(config, dir),
+      BOT_DATA_DIR: path.join(dir, 'data'),
+      NOTIFY_WEBHOOK_URL: `${rx.url}/hook`,
+      NOTIFY_TELEGRAM_BOT_TOKEN: TOKEN,
+      NOTIFY_TELEGRAM_CHAT_ID: '-100777',
+      NOTIFY_TELEGRAM_BASE_URL: 'api.telegram.org',
+    });
+    expect((await p.exited).code).toBe(2);
+    expect(p.stderr()).toContain('NOTIFY_TELEGRAM_BASE_URL');
+    expect(p.stdout() + p.stderr()).not.toContain(TOKEN);
+    expect(rx.requests).toEqual([]);
+  });
 });
