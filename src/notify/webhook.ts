@@ -4,10 +4,12 @@
  * `X-V4Bot-Signature-256: sha256=<hex HMAC-SHA256(secret, raw body)>`; the body's `time` lets it
  * refuse replays. 2xx is delivered; 408, 429 and 5xx and network errors are retried (429 after
  * `Retry-After` seconds when given); any other status is a permanent refusal. Redirects are not
- * followed. The URL may itself be a secret (many services put the token in the path), so it never
- * appears in a result or log: the sink is called "webhook".
+ * followed. Delivery is at-least-once (a request that timed out may have arrived): every retry of
+ * one event sends the same bytes, with the same `id`, so a receiver can de-duplicate. The URL
+ * may itself be a secret (many services put the token in the path), so it never appears in a
+ * result or log: the sink is called "webhook".
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { NotifyEvent } from './events.js';
 import { toWebhookJson } from './format.js';
 import type { SendResult, Sink } from './sink.js';
@@ -41,11 +43,22 @@ export function statusResult(status: number, retryAfter?: number): SendResult {
 
 export class WebhookSink implements Sink {
   readonly name = 'webhook';
+  /** The body of each event once built: retries resend it unchanged. */
+  private readonly bodies = new WeakMap<NotifyEvent, string>();
 
   constructor(private readonly o: WebhookOptions) {}
 
+  private bodyOf(e: NotifyEvent): string {
+    let body = this.bodies.get(e);
+    if (body === undefined) {
+      body = JSON.stringify({ id: randomUUID(), ...toWebhookJson(e, this.o.source) });
+      this.bodies.set(e, body);
+    }
+    return body;
+  }
+
   async send(e: NotifyEvent, signal: AbortSignal): Promise<SendResult> {
-    const body = JSON.stringify(toWebhookJson(e, this.o.source));
+    const body = this.bodyOf(e);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'v4-bot', 'x-v4bot-event': e.type };
     if (this.o.secret !== null) headers[SIGNATURE_HEADER] = signBody(this.o.secret, body);
     const res = await fetch(this.o.url, { method: 'POST', headers, body, signal, redirect: 'manual' });

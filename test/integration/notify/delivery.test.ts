@@ -47,6 +47,7 @@ describe('webhook sink', () => {
     await clock.advanceAsync(500, 50);
     const [first, second] = await eventually(() => (rx.at('/hook').length === 2 ? rx.at('/hook') : undefined), 'the retry');
     expect(second?.raw).toBe(first?.raw);
+    expect(second?.json['id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(second?.headers['content-type']).toBe('application/json');
     expect(second?.headers['x-v4bot-event']).toBe('fill');
     const expected = `sha256=${createHmac('sha256', secret).update(second?.raw ?? '').digest('hex')}`;
