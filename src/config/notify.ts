@@ -36,6 +36,10 @@ export const notifyEnvShape = {
   NOTIFY_TELEGRAM_BASE_URL: httpUrl.default('https://api.telegram.org'),
   /** Which events are sent. Default all. */
   NOTIFY_EVENTS: eventList.default([...NOTIFY_EVENT_KINDS]),
+  /** Events for the webhook only; default NOTIFY_EVENTS. */
+  NOTIFY_WEBHOOK_EVENTS: eventList.optional(),
+  /** Events for Telegram only; default NOTIFY_EVENTS (e.g. `alerts,trading_state,quarantines,daily_summary` for a busy grid). */
+  NOTIFY_TELEGRAM_EVENTS: eventList.optional(),
   /** UTC time of the daily summary, HH:MM. Default 00:00 (the summary of the day just ended). */
   NOTIFY_DAILY_SUMMARY_UTC: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'a UTC time HH:MM such as "07:30"' }).default('00:00'),
   /** Refusals of one strategy and reason: at most one message per this many minutes (then "+k more"). Default 15. */
@@ -50,8 +54,9 @@ export const notifyEnvShape = {
 type NotifyEnv = z.output<z.ZodObject<typeof notifyEnvShape>>;
 
 export interface NotifyConfig {
-  webhook: { url: Secret; secret: Secret | null } | null;
-  telegram: { baseUrl: string; botToken: Secret; chatId: string } | null;
+  webhook: { url: Secret; secret: Secret | null; events: NotifyEventKind[] } | null;
+  telegram: { baseUrl: string; botToken: Secret; chatId: string; events: NotifyEventKind[] } | null;
+  /** `NOTIFY_EVENTS`: the default of both sinks. */
   events: NotifyEventKind[];
   dailySummaryUtc: string;
   refusalWindowMs: number;
@@ -76,11 +81,13 @@ function checkPairs(env: NotifyEnv): void {
 export function notifyConfig(env: NotifyEnv): NotifyConfig | null {
   checkPairs(env);
   const secret = env.NOTIFY_WEBHOOK_SECRET === undefined ? null : new Secret(env.NOTIFY_WEBHOOK_SECRET);
-  const webhook = env.NOTIFY_WEBHOOK_URL === undefined ? null : { url: new Secret(env.NOTIFY_WEBHOOK_URL), secret };
+  const url = env.NOTIFY_WEBHOOK_URL;
+  const webhook = url === undefined ? null : { url: new Secret(url), secret, events: env.NOTIFY_WEBHOOK_EVENTS ?? env.NOTIFY_EVENTS };
+  const { NOTIFY_TELEGRAM_BOT_TOKEN: token, NOTIFY_TELEGRAM_CHAT_ID: chatId } = env;
   const telegram =
-    env.NOTIFY_TELEGRAM_BOT_TOKEN === undefined || env.NOTIFY_TELEGRAM_CHAT_ID === undefined
+    token === undefined || chatId === undefined
       ? null
-      : { baseUrl: env.NOTIFY_TELEGRAM_BASE_URL, botToken: new Secret(env.NOTIFY_TELEGRAM_BOT_TOKEN), chatId: env.NOTIFY_TELEGRAM_CHAT_ID };
+      : { baseUrl: env.NOTIFY_TELEGRAM_BASE_URL, botToken: new Secret(token), chatId, events: env.NOTIFY_TELEGRAM_EVENTS ?? env.NOTIFY_EVENTS };
   if (webhook === null && telegram === null) return null;
   const refusalWindowMs = env.NOTIFY_REFUSAL_WINDOW_MIN * 60_000;
   return { webhook, telegram, events: env.NOTIFY_EVENTS, dailySummaryUtc: env.NOTIFY_DAILY_SUMMARY_UTC, refusalWindowMs };

@@ -9,7 +9,7 @@ import type { BotConfig, NotifyConfig } from '../config/index.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { RunnerEvents } from '../engine/strategy-runner.js';
 import { NotifyMetrics } from '../observability/notify-metrics.js';
-import { DailyTimer, Notifier, TelegramSink, WebhookSink, seededRandom, type NotifyKind, type Sink } from '../notify/index.js';
+import { DailyTimer, Notifier, TelegramSink, WebhookSink, seededRandom, type NotifierOptions, type NotifyKind } from '../notify/index.js';
 import type { Base, Engine } from './engine.js';
 import { AlertWatch } from './notify-alerts.js';
 import { dailySummary } from './notify-summary.js';
@@ -24,11 +24,18 @@ export interface Notifications {
 /** How long a stopping daemon waits for queued notifications, ms of clock time. */
 const FLUSH_AT_STOP_MS = 2_000;
 
-function sinksOf(cfg: NotifyConfig, source: string): Sink[] {
-  const sinks: Sink[] = [];
-  if (cfg.webhook !== null) sinks.push(new WebhookSink({ url: cfg.webhook.url.reveal(), secret: cfg.webhook.secret?.reveal() ?? null, source }));
+function sinksOf(cfg: NotifyConfig, source: string): NotifierOptions['sinks'] {
+  const sinks: NotifierOptions['sinks'][number][] = [];
+  const w = cfg.webhook;
+  if (w !== null) {
+    const sink = new WebhookSink({ url: w.url.reveal(), secret: w.secret?.reveal() ?? null, source });
+    sinks.push({ sink, events: new Set<NotifyKind>(w.events) });
+  }
   const t = cfg.telegram;
-  if (t !== null) sinks.push(new TelegramSink({ baseUrl: t.baseUrl, botToken: t.botToken.reveal(), chatId: t.chatId, source }));
+  if (t !== null) {
+    const sink = new TelegramSink({ baseUrl: t.baseUrl, botToken: t.botToken.reveal(), chatId: t.chatId, source });
+    sinks.push({ sink, events: new Set<NotifyKind>(t.events) });
+  }
   return sinks;
 }
 
@@ -67,7 +74,6 @@ export function wireNotifications(b: Base, engine: Engine, scheduler: Scheduler)
     metrics: new NotifyMetrics(b.metrics.registry),
     random: seededRandom(clock.now()),
     sinks: sinksOf(cfg, `v4-bot ${b.config.mode}`),
-    events: new Set<NotifyKind>(cfg.events),
     refusalWindowMs: cfg.refusalWindowMs,
   });
   subscribe(engine, notifier);
@@ -77,7 +83,7 @@ export function wireNotifications(b: Base, engine: Engine, scheduler: Scheduler)
     void scheduler.enqueue('notify', 'daily-summary', async () => notifier.notify(dailySummary(store, engine.tradingState.get(), w)));
   });
   if (notifier.wants('daily_summary')) daily.start();
-  log.info({ sinks: notifier.sinks, events: cfg.events, dailySummaryUtc: cfg.dailySummaryUtc }, 'notifications on');
+  log.info({ sinks: notifier.sinks, dailySummaryUtc: cfg.dailySummaryUtc }, 'notifications on');
   return {
     runnerEvents: {
       refusal: (id, code, detail) => notifier.refused(id, code, detail),

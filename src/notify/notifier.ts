@@ -17,36 +17,37 @@ export interface NotifierOptions {
   logger: Logger;
   metrics: NotifyMetrics;
   random: Random;
-  sinks: readonly Sink[];
-  /** Kinds that are sent; the others are ignored. */
-  events: ReadonlySet<NotifyKind>;
+  /** Each sink with the kinds it is sent; the others are ignored. */
+  sinks: readonly { sink: Sink; events: ReadonlySet<NotifyKind> }[];
   /** Refusal roll-up window per strategy and code, ms. */
   refusalWindowMs: number;
   policy?: Partial<DeliveryPolicy>;
 }
 
 export class Notifier {
-  private readonly channels: Channel[];
+  private readonly channels: { channel: Channel; events: ReadonlySet<NotifyKind> }[];
   private readonly refusals: RefusalLimiter;
 
   constructor(private readonly o: NotifierOptions) {
     const shared = { clock: o.clock, logger: o.logger, metrics: o.metrics, random: o.random, ...(o.policy === undefined ? {} : { policy: o.policy }) };
-    this.channels = o.sinks.map((sink) => new Channel({ sink, ...shared }));
+    this.channels = o.sinks.map(({ sink, events }) => ({ channel: new Channel({ sink, ...shared }), events }));
     this.refusals = new RefusalLimiter(o.clock, o.refusalWindowMs, (e) => this.notify(e));
   }
 
-  /** Names of the configured sinks. */
-  get sinks(): string[] {
-    return this.channels.map((c) => c.name);
+  /** Names of the configured sinks with the kinds each is sent. */
+  get sinks(): Record<string, NotifyKind[]> {
+    return Object.fromEntries(this.channels.map(({ channel, events }) => [channel.name, [...events]]));
   }
 
+  /** Whether any sink is sent this kind. */
   wants(kind: NotifyKind): boolean {
-    return this.o.events.has(kind);
+    return this.channels.some((c) => c.events.has(kind));
   }
 
   notify(e: NotifyEvent): void {
-    if (!this.wants(kindOf(e))) return;
-    for (const c of this.channels) {
+    const kind = kindOf(e);
+    for (const { channel: c, events } of this.channels) {
+      if (!events.has(kind)) continue;
       try {
         c.push(e);
       } catch (err) {
@@ -63,7 +64,7 @@ export class Notifier {
   /** Flushes for up to `flushMs` of clock time, then stops; logs how many notifications were lost. */
   async close(flushMs: number): Promise<void> {
     this.refusals.stop();
-    const lost = await Promise.all(this.channels.map((c) => c.close(flushMs)));
+    const lost = await Promise.all(this.channels.map(({ channel }) => channel.close(flushMs)));
     const total = lost.reduce((a, b) => a + b, 0);
     if (total > 0) this.o.logger.warn({ lost: total }, 'notifications still queued at stop are lost (the queue is in memory)');
   }

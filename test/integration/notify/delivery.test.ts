@@ -29,7 +29,15 @@ function notifier(sinks: Sink[], events: NotifyKind[] = ALL) {
   const clock = new ManualClock(Date.UTC(2026, 10, 23, 1, 2, 3));
   const log = recordingLogger();
   const m = notifyMetrics();
-  const n = new Notifier({ clock, logger: log.logger, metrics: m.metrics, random: () => 0, sinks, events: new Set(events), refusalWindowMs: 60_000, policy: { timeoutMs: 5_000, baseMs: 1_000 } });
+  const n = new Notifier({
+    clock,
+    logger: log.logger,
+    metrics: m.metrics,
+    random: () => 0,
+    sinks: sinks.map((sink) => ({ sink, events: new Set(events) })),
+    refusalWindowMs: 60_000,
+    policy: { timeoutMs: 5_000, baseMs: 1_000 },
+  });
   const retried = (k: number) => eventually(async () => (await m.value('bot_notifications_retries_total', {})) >= k, `retry ${k} scheduled`);
   return { clock, log, m, n, retried };
 }
@@ -76,6 +84,33 @@ describe('webhook sink', () => {
     await eventually(() => rx.at('/hook').length === 2, 'two alerts');
     await eventually(async () => (await m.value('bot_notifications_dropped_total', { reason: 'failed' })) === 1, 'the 404 counted');
     expect(rx.at('/hook').map((r) => r.json['type'])).toEqual(['alert', 'alert']);
+  });
+});
+
+describe('per-sink event selection', () => {
+  it('sends each sink only its kinds', async () => {
+    const clock = new ManualClock(0);
+    const n = new Notifier({
+      clock,
+      logger: recordingLogger().logger,
+      metrics: notifyMetrics().metrics,
+      random: () => 0,
+      sinks: [
+        { sink: new WebhookSink({ url: `${rx.url}/hook`, secret: null, source: 's' }), events: new Set<NotifyKind>(['fills', 'alerts']) },
+        { sink: telegram(), events: new Set<NotifyKind>(['alerts']) },
+      ],
+      refusalWindowMs: 60_000,
+    });
+    expect(n.wants('fills')).toBe(true);
+    expect(n.wants('refusals')).toBe(false);
+    n.refused('grid', 'X', 'not sent anywhere');
+    n.notify(fillEvent());
+    n.notify({ type: 'alert', atMs: 0, kind: 'order_lost', subject: 'g-1', detail: 'lost' });
+    await eventually(() => rx.at('/hook').length === 2 && rx.at(TG_PATH).length === 1, 'fill and alert to the webhook, the alert alone to Telegram');
+    expect(rx.at('/hook').map((r) => r.json['type'])).toEqual(['fill', 'alert']);
+    expect(String(rx.at(TG_PATH)[0]?.json['text'])).toContain('ALERT order_lost');
+    await n.close(0);
+    expect(clock.pendingCount).toBe(0);
   });
 });
 

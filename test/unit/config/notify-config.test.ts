@@ -36,8 +36,11 @@ describe('notification config', () => {
     expect(cfg?.refusalWindowMs).toBe(15 * 60_000);
   });
 
-  it('NOTIFY_EVENTS picks kinds; the config list is the notifier’s', () => {
-    expect(load({ NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:1/h', NOTIFY_EVENTS: 'fills, alerts' }).notify?.events).toEqual(['fills', 'alerts']);
+  it('NOTIFY_EVENTS picks kinds, per-sink keys override it; the config list is the notifier’s', () => {
+    expect(load({ NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:1/h', NOTIFY_EVENTS: 'fills, alerts' }).notify?.webhook?.events).toEqual(['fills', 'alerts']);
+    const both = load({ NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:1/h', NOTIFY_TELEGRAM_BOT_TOKEN: TOKEN, NOTIFY_TELEGRAM_CHAT_ID: '1', NOTIFY_EVENTS: 'fills', NOTIFY_TELEGRAM_EVENTS: 'alerts,trading_state' }).notify;
+    expect(both?.webhook?.events).toEqual(['fills']);
+    expect(both?.telegram?.events).toEqual(['alerts', 'trading_state']);
     expect([...NOTIFY_EVENT_KINDS]).toEqual([...NOTIFY_KINDS]);
   });
 
@@ -49,6 +52,7 @@ describe('notification config', () => {
     ['NOTIFY_TELEGRAM_BOT_TOKEN', { NOTIFY_TELEGRAM_CHAT_ID: '42' }],
     ['NOTIFY_WEBHOOK_URL', { NOTIFY_WEBHOOK_SECRET: 'a-long-enough-secret' }],
     ['NOTIFY_EVENTS', { NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:1/h', NOTIFY_EVENTS: 'fills,everything' }],
+    ['NOTIFY_TELEGRAM_EVENTS', { NOTIFY_TELEGRAM_BOT_TOKEN: TOKEN, NOTIFY_TELEGRAM_CHAT_ID: '1', NOTIFY_TELEGRAM_EVENTS: 'fill' }],
     ['NOTIFY_DAILY_SUMMARY_UTC', { NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:1/h', NOTIFY_DAILY_SUMMARY_UTC: '7:30' }],
     ['NOTIFY_REFUSAL_WINDOW_MIN', { NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:1/h', NOTIFY_REFUSAL_WINDOW_MIN: '0' }],
   ])('refuses a bad %s, naming the key', (key, env) => {
