@@ -55,7 +55,9 @@ export class Channel {
   private readonly queue: BoundedQueue<Queued>;
   private readonly policy: DeliveryPolicy;
   private readonly stopping = new AbortController();
-  private pumping: Promise<void> | null = null;
+  /** True from the push that starts delivery until the queue is empty (cleared in the same step as the last shift). */
+  private running = false;
+  private pumping: Promise<void> = Promise.resolve();
   private overflowing = false;
 
   constructor(private readonly d: ChannelDeps) {
@@ -78,7 +80,9 @@ export class Channel {
     const dropped = this.queue.push({ priority: priorityOf(e), event: e });
     if (dropped !== null) this.overflow(dropped.event);
     this.d.metrics.setQueued(this.name, this.queue.size);
-    this.pumping ??= this.pump().finally(() => (this.pumping = null));
+    if (this.running) return;
+    this.running = true;
+    this.pumping = this.pump();
   }
 
   /** One log line per overflow episode (the metric counts every drop); the episode ends when the queue empties. */
@@ -90,12 +94,17 @@ export class Channel {
   }
 
   private async pump(): Promise<void> {
-    for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) {
-      this.d.metrics.setQueued(this.name, this.queue.size);
-      await this.deliver(item.event);
-      if (this.stopping.signal.aborted) return;
+    try {
+      for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) {
+        this.d.metrics.setQueued(this.name, this.queue.size);
+        await this.deliver(item.event);
+        if (this.stopping.signal.aborted) return;
+      }
+      this.overflowing = false;
+    } finally {
+      // Synchronously with the empty shift: a push after this starts a new pump, never finds a stale one.
+      this.running = false;
     }
-    this.overflowing = false;
   }
 
   private async attempt(e: NotifyEvent): Promise<SendResult> {
@@ -143,13 +152,12 @@ export class Channel {
    * is aborted and what is left is dropped (counted as `shutdown`). Returns how many were lost.
    */
   async close(flushMs: number): Promise<number> {
-    const pending = this.pumping;
-    if (pending !== null && flushMs > 0) {
+    if (this.running && flushMs > 0) {
       const deadline = new AbortController();
-      await Promise.race([pending, this.d.clock.sleep(flushMs, deadline.signal).catch(() => undefined)]);
+      await Promise.race([this.pumping, this.d.clock.sleep(flushMs, deadline.signal).catch(() => undefined)]);
       deadline.abort();
     }
-    const inFlight = this.pumping === null ? 0 : 1;
+    const inFlight = this.running ? 1 : 0;
     this.stopping.abort(new Error('notifier stopped'));
     const lost = this.queue.clear().length + inFlight;
     this.d.metrics.drop(this.name, 'shutdown', lost);

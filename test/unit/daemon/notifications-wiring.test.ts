@@ -83,6 +83,12 @@ function runner(clock: ManualClock, events: Partial<RunnerEvents>, onTick: () =>
 
 const types = (): string[] => rx.at('/hook').map((r) => String(r.json['type']));
 
+/** Every request the receiver saw was answered and counted as sent: only then may the ManualClock jump (past the attempt deadline). */
+async function settled(b: Base): Promise<void> {
+  const sent = async (): Promise<number> => (await b.metrics.registry.getMetricsAsJSON()).find((m) => m.name === 'bot_notifications_sent_total')?.values[0]?.value ?? 0;
+  await eventually(async () => (await sent()) === rx.at('/hook').length, 'deliveries settled');
+}
+
 describe('wireNotifications', () => {
   it('routes refusals (rolled up), quarantines, state changes, fills and the daily summary to the webhook', async () => {
     const b = base({ NOTIFY_WEBHOOK_URL: `${rx.url}/hook`, NOTIFY_DAILY_SUMMARY_UTC: '00:00', NOTIFY_REFUSAL_WINDOW_MIN: '5' });
@@ -114,10 +120,12 @@ describe('wireNotifications', () => {
 
     // 5 min after the first refusal: the roll-up of the other two. The clock stops there while
     // the request is in flight (a jump past the attempt deadline would abort it).
+    await settled(b);
     await clock.advanceAsync(5 * 60_000, 60_000);
     await eventually(() => rx.at('/hook').filter((r) => r.json['type'] === 'refusal').length === 2, 'the roll-up');
     expect(rx.at('/hook').filter((r) => r.json['type'] === 'refusal').map((r) => r.json['suppressed'])).toEqual([0, 2]);
     // 00:00 UTC: the summary of the day that ended.
+    await settled(b);
     await clock.advanceAsync(55 * 60_000, 60_000);
     await eventually(() => types().includes('daily_summary'), 'the daily summary');
     const summary = rx.at('/hook').find((r) => r.json['type'] === 'daily_summary');

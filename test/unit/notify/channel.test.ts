@@ -144,6 +144,25 @@ describe('Channel', () => {
     expect(await closed).toBe(0);
   });
 
+  it('an event pushed at any moment while the queue drains is delivered (no stale pump)', async () => {
+    for (let depth = 0; depth < 12; depth++) {
+      const { sink, channel, m } = setup();
+      const origDelivered = m.metrics.delivered.bind(m.metrics);
+      let pushed = false;
+      // Right after the first delivery, push again `depth` microtasks later: one of these lands
+      // between the drain's last (empty) shift and the end of the pump.
+      m.metrics.delivered = (name: string): void => {
+        origDelivered(name);
+        if (pushed) return;
+        pushed = true;
+        const later = (n: number): void => (n === 0 ? channel.push(alertEvent(2)) : queueMicrotask(() => later(n - 1)));
+        later(depth);
+      };
+      channel.push(alertEvent(1));
+      await eventually(() => sink.attempts.length === 2, `the second event (push ${depth} microtasks after the first delivery)`, { timeoutMs: 1_000 });
+    }
+  });
+
   it('deterministic jitter: the same seed gives the same retry times', async () => {
     const times = async (seed: number): Promise<number[]> => {
       const clock = new ManualClock(0);
