@@ -75,7 +75,11 @@ describe('notifications from the paper daemon', () => {
     expect(new Decimal(String(fill.json['quote'])).eq(amount.mul(String(fill.json['price'])))).toBe(true);
     expect(Date.parse(String(fill.json['time']))).toBeGreaterThan(0);
     expect(fill.headers['x-v4bot-signature-256']).toBe(`sha256=${createHmac('sha256', HOOK_SECRET).update(fill.raw).digest('hex')}`);
-    await eventually(() => telegram().find((t) => t.startsWith('[v4-bot paper] Fill grid BTC_USDT: ')), 'a fill at Telegram after its 429', WAIT);
+    const tgFill = await eventually(() => telegram().find((t) => t.startsWith('[v4-bot paper] Fill grid BTC_USDT: ')), 'a fill at Telegram after its 429', WAIT);
+    // The same fill, figure for figure, as one of the webhook's.
+    const asText = (r: { json: Record<string, unknown> }): string =>
+      `[v4-bot paper] Fill grid BTC_USDT: ${String(r.json['side'])} ${String(r.json['amount'])} @ ${String(r.json['price'])} (${String(r.json['role'])}, fee ${String(r.json['fee'])} USDT)`;
+    await eventually(() => hook('fill').some((r) => asText(r) === tgFill), 'the Telegram fill among the webhook fills', WAIT);
     expect(rx.at(tgPath)[0]?.json['chat_id']).toBe('-100777');
 
     const halt = await eventually(() => hook('trading_state').find((r) => r.json['to'] === 'HALTED'), 'the halt at the webhook', WAIT);
