@@ -30,8 +30,12 @@ export interface BotConfig extends FileConfig {
   envFile: string | null;
   /** Absolute store directory. */
   dataDir: string;
-  /** Health/metrics port on 127.0.0.1; 0 = off. */
+  /** Health/metrics/dashboard port; 0 = off. */
   httpPort: number;
+  /** Address the HTTP server binds to (`BOT_HTTP_HOST`, default 127.0.0.1). */
+  httpHost: string;
+  /** Control API token (`BOT_CONTROL_TOKEN`), or null (loopback only: the daemon makes a per-run one). */
+  controlToken: Secret | null;
   logLevel: string;
   /** Set in live mode only (paper mode uses the embedded simulator's account). */
   api: LiveApiConfig | null;
@@ -108,6 +112,25 @@ function checkNonceMode(env: EnvConfig, picked: Record<string, string>): void {
   ]);
 }
 
+const LOOPBACK_BIND = /^(127(?:\.\d{1,3}){3}|localhost|::1|\[::1\])$/i;
+
+/** True when `host` is a loopback address (the only binding allowed without a control token). */
+export function isLoopbackBind(host: string): boolean {
+  return LOOPBACK_BIND.test(host);
+}
+
+/** Binding the HTTP server beyond loopback exposes the dashboard and control: a token is required. */
+function checkHttpBinding(env: EnvConfig): void {
+  if (isLoopbackBind(env.BOT_HTTP_HOST) || env.BOT_CONTROL_TOKEN !== undefined) return;
+  throw configError('environment', [
+    {
+      key: 'BOT_CONTROL_TOKEN',
+      expected: `a token of at least 24 characters when BOT_HTTP_HOST is not loopback (the dashboard and control API would be open on ${env.BOT_HTTP_HOST})`,
+      found: 'nothing (the key is missing)',
+    },
+  ]);
+}
+
 /**
  * Reads and validates everything. Throws `ConfigError` (message names key, expectation and
  * found value; never a secret's value) on any problem.
@@ -119,7 +142,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
   const env = envParsed.data;
 
-  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', ...NOTIFY_SECRET_ENV_VARS].some((k) => vars[k] !== undefined);
+  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN', ...NOTIFY_SECRET_ENV_VARS].some((k) => vars[k] !== undefined);
   const warnings = [...checkEnvFile(envFile, env.BOT_MODE, holdsSecret), ...checkApiBaseUrl(env.API_BASE_URL, env.BOT_MODE)];
   let api: LiveApiConfig | null = null;
   if (env.BOT_MODE === 'live') {
@@ -134,6 +157,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   }
 
   checkNonceMode(env, picked);
+  checkHttpBinding(env);
   const notify = notifyConfig(env);
 
   const configPath = path.resolve(options.cwd, env.BOT_CONFIG);
@@ -149,6 +173,8 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     envFile,
     dataDir,
     httpPort: env.BOT_HTTP_PORT,
+    httpHost: env.BOT_HTTP_HOST,
+    controlToken: env.BOT_CONTROL_TOKEN === undefined ? null : new Secret(env.BOT_CONTROL_TOKEN),
     logLevel: env.LOG_LEVEL,
     api,
     nonceMode: env.NONCE_MODE,

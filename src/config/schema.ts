@@ -175,7 +175,7 @@ export type PaperConfig = z.output<typeof paperSchema>;
 export type ShutdownConfig = z.output<typeof shutdownSchema>;
 
 /** Keys of the environment whose values are never echoed, logged or dumped. */
-export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', ...NOTIFY_SECRET_ENV_VARS]);
+export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN', ...NOTIFY_SECRET_ENV_VARS]);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -197,6 +197,13 @@ export const envSchema = z.object({
     .transform((s) => Number.parseInt(s, 10))
     .refine((n) => n <= 65_535, { message: 'a port number 0..65535' })
     .default(0),
+  /**
+   * Address the HTTP server (health, metrics, dashboard, control) binds to. Default 127.0.0.1.
+   * Anything but loopback needs BOT_CONTROL_TOKEN (src/config/load.ts refuses without it).
+   */
+  BOT_HTTP_HOST: z.string().regex(/^[A-Za-z0-9.:[\]-]{1,253}$/, { message: 'a host name or IP address such as 127.0.0.1' }).default('127.0.0.1'),
+  /** Bearer token of the control API and the dashboard (secret), ≥ 24 characters. */
+  BOT_CONTROL_TOKEN: z.string().min(24, { message: 'a token of at least 24 characters (e.g. openssl rand -hex 24)' }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** Live venue base URL (https in live mode). */
   API_BASE_URL: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).optional(),

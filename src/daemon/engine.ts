@@ -120,7 +120,9 @@ export function buildEngine(b: Base, gateway: ExchangeGateway): Engine {
     },
     computeEquity: async () => {
       const { prices, balances } = await market.get();
-      equityWatch.update(balances, prices);
+      const e = equityWatch.update(balances, prices);
+      // The dashboard's equity curve (bounded in the store).
+      store.tx(() => store.console.recordEquity({ atMs: clock.now(), equity: e.currentQuote, peak: e.peakQuote }));
     },
   };
 }

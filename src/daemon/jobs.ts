@@ -106,6 +106,8 @@ export function registerJobs(
   reconcile: ReconcileJob,
   runners: Runners,
   strategies: readonly LoadedStrategy[],
+  /** Whether a strategy's scheduled tick may run now (an operator's pause holds it back). */
+  admitTick: (strategyId: string) => boolean = () => true,
 ): void {
   const { jobs } = b.config;
   scheduler.add({ name: 'reconcile', cron: jobs.reconcileCron, run: reconcile.run });
@@ -114,6 +116,6 @@ export function registerJobs(
   scheduler.add({ name: 'equity', cron: jobs.equityCheckCron, run: () => engine.computeEquity() });
   for (const s of strategies) {
     const runner = runners.get(s.id);
-    if (runner !== undefined) scheduler.add({ name: laneOf(s.id), cron: s.schedule, run: () => runner.tick() });
+    if (runner !== undefined) scheduler.add({ name: laneOf(s.id), cron: s.schedule, run: async () => (admitTick(s.id) ? runner.tick() : undefined) });
   }
 }

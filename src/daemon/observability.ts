@@ -2,6 +2,7 @@
  * What the daemon shows about itself: the `/healthz` report, the values `/metrics` collects at
  * scrape time, and the server for both (127.0.0.1 only).
  */
+import type { Console } from '../console/index.js';
 import type { ApiClient } from '../exchange/client.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { requestQueueDegraded, startHealthServer, type HealthReport, type HealthServer } from '../observability/health.js';
@@ -19,6 +20,8 @@ export interface HealthSources {
   reconcile: ReconcileJob;
   runners: Runners;
   phase: () => Phase;
+  /** The dashboard and control API on the same server (null when off). */
+  console?: Console | null;
 }
 
 function jobsReport(scheduler: Scheduler): HealthReport['jobs'] {
@@ -63,7 +66,9 @@ export async function startObservability(b: Base, s: HealthSources): Promise<Hea
     health: () => healthReport(b, s),
     metrics: () => b.metrics.text(),
     metricsContentType: b.metrics.contentType,
+    host: b.config.httpHost,
+    ...(s.console == null ? {} : { admit: (req) => s.console?.http.mayRead(req) === true, routes: (req, res) => s.console?.http.handle(req, res) === true }),
   });
-  b.logger.info({ port: server.port }, 'health and metrics on 127.0.0.1');
+  b.logger.info({ host: b.config.httpHost, port: server.port, dashboard: `http://${b.config.httpHost}:${server.port}/` }, 'health, metrics and dashboard');
   return server;
 }

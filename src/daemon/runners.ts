@@ -32,7 +32,7 @@ function workerOf(b: Base, s: LoadedStrategy): WorkerExecutor {
   });
 }
 
-function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () => boolean, observer: Partial<RunnerEvents>): StrategyRunner {
+function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: (strategyId: string) => boolean, observer: Partial<RunnerEvents>): StrategyRunner {
   const { metrics, config } = b;
   return new StrategyRunner({
     executor: workerOf(b, s),
@@ -44,7 +44,7 @@ function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () =
     risk: (id) => engine.inputs.risk(id),
     onDrawdown: () => engine.halt('drawdown kill switch (risk gate)'),
     state: b.store.strategyState(s.id) as StateBackend,
-    accepting,
+    accepting: () => accepting(s.id),
     events: {
       refusal: (id, code, detail) => {
         metrics.refusal(id, code);
@@ -70,7 +70,8 @@ export function buildRunners(
   engine: Engine,
   scheduler: Scheduler,
   strategies: readonly LoadedStrategy[],
-  accepting: () => boolean,
+  /** False once shutdown began, or while an operator paused the strategy: its intents are dropped. */
+  accepting: (strategyId: string) => boolean,
   observer: Partial<RunnerEvents> = {},
 ): Runners {
   const runners = new Map<string, StrategyRunner>();

@@ -101,7 +101,9 @@ export class StrategyRunner {
       onQuarantine: (err) => {
         this.log.error({ err }, 'strategy quarantined: its intents are refused from now on');
         o.events.quarantined(this.id, errorMessage(err).slice(0, 300));
-        void this.executor.close();
+        // Stops the worker thread; not `close()`: an operator may lift the quarantine, and the
+        // next call then starts a fresh worker.
+        this.executor.abandon();
       },
     });
   }
@@ -116,6 +118,13 @@ export class StrategyRunner {
 
   get quarantined(): boolean {
     return this.guard.quarantined;
+  }
+
+  /** Lifts the quarantine (operator); returns what had caused it, or null when there was none. */
+  release(): StrategyError | null {
+    const was = this.guard.release();
+    if (was !== null) this.log.warn({ cause: was.code }, 'quarantine lifted by the operator');
+    return was;
   }
 
   async init(): Promise<void> {
@@ -180,7 +189,7 @@ export class StrategyRunner {
     }
     state.commit();
     if (!this.o.accepting()) {
-      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'stopping: intents dropped');
+      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
       return;
     }
     for (const intent of intents) {

@@ -1,10 +1,12 @@
 /**
- * `/healthz` and `/metrics` on 127.0.0.1 only: the daemon's state is not for the network.
+ * `/healthz` and `/metrics`, on 127.0.0.1 unless the daemon binds elsewhere (`host`; then `admit`
+ * decides who may read, src/console/http.ts): the daemon's state is not for the network. The
+ * operator console's routes (`routes`) share the server.
  * `/healthz` answers 200 while the daemon is running normally and 503 while starting,
  * stopping, halted, when reconciliation is failing or the request queue is degraded, so a
  * supervisor can alert on the status code alone; the JSON body says why.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -56,6 +58,12 @@ export interface HealthServerOptions {
   health: () => HealthReport;
   metrics: () => Promise<string>;
   metricsContentType: string;
+  /** Address to bind (default 127.0.0.1). */
+  host?: string;
+  /** Who may read `/healthz` and `/metrics` (default: a loopback `Host`). */
+  admit?: (req: IncomingMessage) => boolean;
+  /** More routes (the operator console, src/console/http.ts): true when it answered the request. */
+  routes?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface HealthServer {
@@ -63,10 +71,15 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
+function admitted(options: HealthServerOptions, req: IncomingMessage): boolean {
+  return options.admit?.(req) ?? LOOPBACK_HOST.test(req.headers.host ?? '');
+}
+
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
-    if (!LOOPBACK_HOST.test(req.headers.host ?? '')) {
+    if (options.routes?.(req, res) === true) return;
+    if (!admitted(options, req)) {
       res.writeHead(403).end();
       return;
     }
@@ -97,7 +110,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   server.keepAliveTimeout = 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => {
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
