@@ -20,6 +20,7 @@ const layers = {
   console: ['exchange', 'simulator', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
   web: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'console', 'cli', 'main', 'daemon'],
   observability: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
+  notify: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'web', 'cli', 'main', 'daemon'],
 };
 
 /** @param {string[]} banned */

@@ -11,6 +11,7 @@ import { ConfigError } from '../core/errors.js';
 import { configError, problemsFromIssues } from './errors.js';
 import { envSchema, fileSchema, type EnvConfig, type FileConfig } from './schema.js';
 import { Secret } from './secret.js';
+import { NOTIFY_SECRET_ENV_VARS, notifyConfig, type NotifyConfig } from './notify.js';
 import { checkApiBaseUrl, checkDataDir, checkEnvFile, type ConfigWarning } from './safety.js';
 
 /** Live venue credentials; present only in live mode. */
@@ -44,6 +45,8 @@ export interface BotConfig extends FileConfig {
   nonceMode: 'strict' | 'window';
   /** Shared rate-limit store (`RATE_LIMIT_REDIS_URL`), or null for per-process budgets. */
   rateLimitRedisUrl: Secret | null;
+  /** Notifications (webhook, Telegram), or null when none is configured. */
+  notify: NotifyConfig | null;
   /** Safety warnings found while loading (src/config/safety.ts); the daemon logs each with its code. */
   warnings: ConfigWarning[];
 }
@@ -141,7 +144,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
   const env = envParsed.data;
 
-  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN'].some((k) => vars[k] !== undefined);
+  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN', ...NOTIFY_SECRET_ENV_VARS].some((k) => vars[k] !== undefined);
   const warnings = [...checkEnvFile(envFile, env.BOT_MODE, holdsSecret), ...checkApiBaseUrl(env.API_BASE_URL, env.BOT_MODE)];
   let api: LiveApiConfig | null = null;
   if (env.BOT_MODE === 'live') {
@@ -157,6 +160,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
 
   checkNonceMode(env, picked);
   checkHttpBinding(env);
+  const notify = notifyConfig(env);
 
   const configPath = path.resolve(options.cwd, env.BOT_CONFIG);
   const raw = readConfigFile(configPath, env.BOT_CONFIG);
@@ -178,6 +182,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     api,
     nonceMode: env.NONCE_MODE,
     rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),
+    notify,
     warnings: [...warnings, ...checkDataDir(dataDir)],
   };
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { validate as validateCron } from 'node-cron';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { MARKET_RE } from '../core/market-names.js';
+import { NOTIFY_SECRET_ENV_VARS, notifyEnvShape } from './notify.js';
 
 /** A decimal string ≥ 0, parsed to Decimal. */
 export const decimalString = z
@@ -183,7 +184,7 @@ export type PaperConfig = z.output<typeof paperSchema>;
 export type ShutdownConfig = z.output<typeof shutdownSchema>;
 
 /** Keys of the environment whose values are never echoed, logged or dumped. */
-export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN']);
+export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN', ...NOTIFY_SECRET_ENV_VARS]);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -232,6 +233,8 @@ export const envSchema = z.object({
    * Secret (the URL may carry a password). Unset: each process keeps its own budget.
    */
   RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }).optional(),
+  /** Notifications (webhook, Telegram): src/config/notify.ts. */
+  ...notifyEnvShape,
 });
 
 export type EnvConfig = z.output<typeof envSchema>;

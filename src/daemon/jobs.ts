@@ -77,7 +77,11 @@ export class ReconcileJob {
     if (skew === undefined) return;
     this.b.metrics.setClockSkew(skew);
     const off = Math.abs(skew) > CLOCK_SKEW_TOLERANCE_MS;
-    if (off && !this.skewWarned) this.b.logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
+    if (off && !this.skewWarned) {
+      this.b.logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
+      const { store, clock } = this.b;
+      store.tx(() => store.alerts.add('clock_skew', 'venue', `local clock ${Math.abs(skew)} ms ${skew > 0 ? 'behind' : 'ahead of'} the venue`, clock.now()));
+    }
     if (!off && this.skewWarned) this.b.logger.info({ clockSkewMs: skew }, 'local clock back within 2 s of the venue');
     this.skewWarned = off;
   }

@@ -23,6 +23,7 @@ import { buildEngine, type Base, type Engine } from './engine.js';
 import { buildConsole } from './console.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from './jobs.js';
 import { startObservability, type Phase } from './observability.js';
+import { wireNotifications, type Notifications } from './notifications.js';
 import { buildRunners, laneOf, quarantineFaulting, type Runners } from './runners.js';
 import { stopper } from './shutdown.js';
 import { openVenue, type OpenedVenue } from './venue.js';
@@ -78,9 +79,11 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
   let health: HealthServer | null = null;
   let consoleHandle: Console | null = null;
   let phase: Phase = 'starting';
+  let notifications: Notifications | null = null;
   const close = async (): Promise<void> => {
     metrics.stopEventLoopMonitor();
     consoleHandle?.close();
+    await notifications?.close();
     await health?.close().catch(() => undefined);
     await venue?.close();
     store.close();
@@ -89,8 +92,9 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     venue = await openVenue(config, store, clock, logger);
     const engine = buildEngine(b, venue.gateway);
     const scheduler = buildScheduler(b, engine);
+    notifications = wireNotifications(b, engine, scheduler);
     const pauses = new PauseRegistry(store.console);
-    const runners = buildRunners(b, engine, scheduler, options.strategies, (id) => phase !== 'stopping' && !pauses.isPaused(id));
+    const runners = buildRunners(b, engine, scheduler, options.strategies, (id) => phase !== 'stopping' && !pauses.isPaused(id), notifications.runnerEvents);
     const reconcile = new ReconcileJob(b, engine, () => venue?.client.clockSkewRejected() ?? 0);
     await reconcileBeforeTrading(b, engine, reconcile, options.resumeTrading === true);
     await runStartupJobs(b, engine);

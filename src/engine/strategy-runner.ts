@@ -29,9 +29,10 @@ export interface OrderPort {
   closeFlex(strategyId: string, plan: { plan: string }): Promise<FlexCloseOutcome>;
 }
 
-/** What the runner reports (metrics). */
+/** What the runner reports (metrics, notifications). */
 export interface RunnerEvents {
-  refusal(strategyId: string, code: string): void;
+  /** `detail` is the gate's explanation with the intent it refused (e.g. `limit buy BTC_USDT: ...`). */
+  refusal(strategyId: string, code: string, detail: string): void;
   strategyError(strategyId: string, code: string): void;
   engineError(strategyId: string, err: unknown): void;
   /** `reason`: the failure that spent the budget (or the fault), for the operator's status. */
@@ -99,7 +100,7 @@ export class StrategyRunner {
       errorWindowMs: o.errorWindowMs,
       onQuarantine: (err) => {
         this.log.error({ err }, 'strategy quarantined: its intents are refused from now on');
-        o.events.quarantined(this.id, errorMessage(err));
+        o.events.quarantined(this.id, errorMessage(err).slice(0, 300));
         // Stops the worker thread; not `close()`: an operator may lift the quarantine, and the
         // next call then starts a fresh worker.
         this.executor.abandon();
@@ -205,7 +206,7 @@ export class StrategyRunner {
 
   private refuse(decision: Extract<GateDecision, { ok: false }>, what: string): void {
     this.log.warn({ code: decision.code, detail: decision.detail, what }, 'risk gate refused');
-    this.o.events.refusal(this.id, decision.code);
+    this.o.events.refusal(this.id, decision.code, `${what}: ${decision.detail}`);
     if (decision.code === 'DRAWDOWN_HALT') this.o.onDrawdown();
   }
 
