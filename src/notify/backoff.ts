@@ -4,20 +4,9 @@
  * so a retry never comes at once and many bots do not retry in lockstep.
  */
 
-/** A source of numbers in [0, 1). */
-export type Random = () => number;
+import { seededRandom, type Random } from '../core/random.js';
 
-/** mulberry32: small, fast, good enough to spread retries; not for anything secret. */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { seededRandom, type Random };
 
 export interface BackoffPolicy {
   /** Delay before the first retry (before jitter), ms. */

@@ -3,9 +3,9 @@
  * time series, the control actions with who and when, the strategies an operator paused, and the
  * newest fills and alerts across every strategy.
  */
+import { toRecord as toFillRecord, type FillRow } from './fills-repo.js';
 import type { Database } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
-import type { Side } from '../core/orders.js';
 import type { AlertRecord, FillRecord } from './types.js';
 
 /** Equity checks kept: about 7 days at the default 15 s equity schedule. */
@@ -40,41 +40,6 @@ export interface PausedRecord {
   who: string;
 }
 
-interface FillRow {
-  deal_id: number;
-  order_id: number;
-  client_order_id: string;
-  market: string;
-  side: string;
-  role: string;
-  time_ms: number;
-  amount: string;
-  price: string;
-  quote: string;
-  fee: string;
-  fee_asset: string;
-  strategy_id: string | null;
-  owner_client_order_id: string | null;
-}
-
-function toFill(r: FillRow): FillRecord {
-  return {
-    dealId: r.deal_id,
-    orderId: r.order_id,
-    clientOrderId: r.client_order_id,
-    market: r.market,
-    side: r.side as Side,
-    role: r.role as 'maker' | 'taker',
-    timeMs: r.time_ms,
-    amount: dec(r.amount),
-    price: dec(r.price),
-    quote: dec(r.quote),
-    fee: dec(r.fee),
-    feeAsset: r.fee_asset,
-    strategyId: r.strategy_id,
-    ownerClientOrderId: r.owner_client_order_id,
-  };
-}
 
 export class ConsoleRepository {
   private equityWrites = 0;
@@ -141,7 +106,7 @@ export class ConsoleRepository {
 
   /** The newest fills of every strategy (and external ones), newest first. */
   recentFills(limit: number): FillRecord[] {
-    return (this.db.prepare('SELECT * FROM fills ORDER BY time_ms DESC, deal_id DESC LIMIT ?').all(limit) as FillRow[]).map(toFill);
+    return (this.db.prepare('SELECT * FROM fills ORDER BY time_ms DESC, deal_id DESC LIMIT ?').all(limit) as FillRow[]).map(toFillRecord);
   }
 
   /** The newest alerts, newest first. */
