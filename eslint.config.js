@@ -8,15 +8,19 @@ import tseslint from 'typescript-eslint';
  * must not import. `main.ts`, `daemon/` and `cli/` wire concrete parts together and are unrestricted.
  */
 const layers = {
-  core: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'cli', 'main', 'daemon'],
-  exchange: ['simulator', 'engine', 'store', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
-  simulator: ['exchange', 'engine', 'store', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
-  store: ['exchange', 'simulator', 'engine', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
-  engine: ['simulator', 'config', 'cli', 'main', 'daemon'],
-  'strategy-api': ['simulator', 'engine', 'store', 'config', 'cli', 'main', 'daemon'],
-  config: ['exchange', 'simulator', 'engine', 'store', 'cli', 'main', 'daemon'],
-  web: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'cli', 'main', 'daemon'],
-  observability: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
+  core: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'console', 'cli', 'main', 'daemon'],
+  exchange: ['simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
+  simulator: ['exchange', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
+  store: ['exchange', 'simulator', 'engine', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
+  engine: ['simulator', 'config', 'console', 'cli', 'main', 'daemon'],
+  'strategy-api': ['simulator', 'engine', 'store', 'config', 'console', 'cli', 'main', 'daemon'],
+  config: ['exchange', 'simulator', 'engine', 'store', 'console', 'cli', 'main', 'daemon'],
+  // The operator console (dashboard, control API) reads the engine and the store; the daemon
+  // hands it the rest (the client's queue state, the scheduler) as narrow shapes.
+  console: ['exchange', 'simulator', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
+  web: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'console', 'cli', 'main', 'daemon'],
+  observability: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
+  notify: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'web', 'cli', 'main', 'daemon'],
 };
 
 /** @param {string[]} banned */

@@ -6,10 +6,13 @@
  */
 import { Decimal } from '../core/decimal.js';
 import type { FillRecord } from '../store/index.js';
-import { downsample, replayBook } from './ledger.js';
-import { computeMetrics, roundTrips } from './output.js';
+import { replayBook } from './ledger.js';
+import { computeMetrics, downsampleEquity, downsamplePrices, roundTrips } from './output.js';
 import type { BacktestFill, BacktestMetrics, BacktestResult, PricePoint } from './result.js';
 import type { RunState } from './run.js';
+
+/** Points kept per series in the result (the report draws them; metrics use every step). */
+const SERIES_MAX = 2000;
 
 export interface ResultInputs {
   configFile: string;
@@ -106,7 +109,7 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
   });
   const prices: Record<string, PricePoint[]> = {};
   for (const [market, path] of state.samples.prices) {
-    prices[market] = downsample(path.map((p, i) => ({ timeMs: state.samples.timesMs[i] as number, price: p.toFixed() })));
+    prices[market] = downsamplePrices(path.map((p, i) => ({ timeMs: state.samples.timesMs[i] as number, price: p.toFixed() })), SERIES_MAX);
   }
   return {
     version: 1,
@@ -120,7 +123,7 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
     },
     total,
     strategies: strategyMetrics(state, inputs, fills),
-    equity: downsample(equity),
+    equity: downsampleEquity(equity, SERIES_MAX),
     prices,
     fills,
     trades: roundTrips(fills),

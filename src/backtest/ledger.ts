@@ -83,12 +83,3 @@ export function replayBook(fills: readonly BacktestFill[], samples: Samples, sta
   }
   return { equity, unrealisedPnl: unrealised, positionSpans: r.spans };
 }
-
-/** At most `max` points, evenly spaced, always keeping the last. */
-export function downsample<T>(points: readonly T[], max = 2000): T[] {
-  if (points.length <= max) return [...points];
-  const every = Math.ceil(points.length / (max - 1));
-  const out = points.filter((_, i) => i % every === 0);
-  if (out.at(-1) !== points.at(-1)) out.push(points.at(-1) as T);
-  return out;
-}

@@ -12,12 +12,25 @@
 import { loadConfig, redactConfig, scrubSecretEnv, secretValues, type BotConfig } from '../config/index.js';
 import { SystemClock } from '../core/clock.js';
 import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from '../core/errors.js';
+import { configSummary } from '../daemon/config-summary.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { DEFAULT_FOLD_WINDOW_MS } from '../observability/warning-fold.js';
 import { loadConfiguredStrategies, startDaemon, type Daemon } from '../main.js';
 
 function refuse(err: ConfigError): never {
   process.stderr.write(`v4-bot: ${err.message}\n`);
   process.exit(2);
+}
+
+/** JSON lines (pretty on a terminal or with LOG_PRETTY=1), secrets cut out, repeated warnings folded. */
+function daemonLogger(config: BotConfig, clock: SystemClock): Logger {
+  return createLogger({
+    level: config.logLevel,
+    pretty: config.logPretty ?? process.stdout.isTTY === true,
+    base: { app: 'v4-bot' },
+    secrets: secretValues(config),
+    fold: { clock, windowMs: DEFAULT_FOLD_WINDOW_MS },
+  });
 }
 
 async function main(): Promise<void> {
@@ -34,7 +47,8 @@ async function main(): Promise<void> {
   // The secrets now live in the config (as Secret values); nothing later (a strategy, a library,
   // a child process) can read them from the environment.
   scrubSecretEnv(process.env);
-  const logger: Logger = createLogger({ level: config.logLevel, pretty: process.stdout.isTTY === true, base: { app: 'v4-bot' }, secrets: secretValues(config) });
+  const clock = new SystemClock();
+  const logger = daemonLogger(config, clock);
   for (const w of config.warnings) logger.warn({ code: w.code, subject: w.subject }, w.message);
   let strategies;
   try {
@@ -43,14 +57,14 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) refuse(err);
     throw err;
   }
-  logger.info({ config: redactConfig(config) }, 'configuration loaded');
+  logger.info(configSummary(config, strategies), 'configuration loaded');
+  logger.debug({ config: redactConfig(config) }, 'configuration (full, redacted)');
 
   // The Clock's timers are unref'd so they never keep a process alive by themselves; the daemon
   // must live until told to stop, even while it only waits on a retry back-off during start-up.
   // eslint-disable-next-line no-restricted-globals -- a keep-alive handle, not timing logic
   setInterval(() => undefined, 1 << 30);
 
-  const clock = new SystemClock();
   let daemon: Daemon | null = null;
   let exiting = false;
   const shutdown = (signal: string, code: number): void => {

@@ -11,6 +11,7 @@ import { ConfigError } from '../core/errors.js';
 import { configError, problemsFromIssues } from './errors.js';
 import { envSchema, fileSchema, type EnvConfig, type FileConfig } from './schema.js';
 import { Secret } from './secret.js';
+import { NOTIFY_SECRET_ENV_VARS, notifyConfig, type NotifyConfig } from './notify.js';
 import { checkApiBaseUrl, checkDataDir, checkEnvFile, type ConfigWarning } from './safety.js';
 
 /** Live venue credentials; present only in live mode. */
@@ -29,15 +30,23 @@ export interface BotConfig extends FileConfig {
   envFile: string | null;
   /** Absolute store directory. */
   dataDir: string;
-  /** Health/metrics port on 127.0.0.1; 0 = off. */
+  /** Health/metrics/dashboard port; 0 = off. */
   httpPort: number;
+  /** Address the HTTP server binds to (`BOT_HTTP_HOST`, default 127.0.0.1). */
+  httpHost: string;
+  /** Control API token (`BOT_CONTROL_TOKEN`), or null (loopback only: the daemon makes a per-run one). */
+  controlToken: Secret | null;
   logLevel: string;
+  /** `LOG_PRETTY`: true / false, or null to decide by whether stdout is a terminal. */
+  logPretty: boolean | null;
   /** Set in live mode only (paper mode uses the embedded simulator's account). */
   api: LiveApiConfig | null;
   /** Nonce mode of the API client (`NONCE_MODE`). */
   nonceMode: 'strict' | 'window';
   /** Shared rate-limit store (`RATE_LIMIT_REDIS_URL`), or null for per-process budgets. */
   rateLimitRedisUrl: Secret | null;
+  /** Notifications (webhook, Telegram), or null when none is configured. */
+  notify: NotifyConfig | null;
   /** Safety warnings found while loading (src/config/safety.ts); the daemon logs each with its code. */
   warnings: ConfigWarning[];
 }
@@ -105,6 +114,25 @@ function checkNonceMode(env: EnvConfig, picked: Record<string, string>): void {
   ]);
 }
 
+const LOOPBACK_BIND = /^(127(?:\.\d{1,3}){3}|localhost|::1|\[::1\])$/i;
+
+/** True when `host` is a loopback address (the only binding allowed without a control token). */
+export function isLoopbackBind(host: string): boolean {
+  return LOOPBACK_BIND.test(host);
+}
+
+/** Binding the HTTP server beyond loopback exposes the dashboard and control: a token is required. */
+function checkHttpBinding(env: EnvConfig): void {
+  if (isLoopbackBind(env.BOT_HTTP_HOST) || env.BOT_CONTROL_TOKEN !== undefined) return;
+  throw configError('environment', [
+    {
+      key: 'BOT_CONTROL_TOKEN',
+      expected: `a token of at least 24 characters when BOT_HTTP_HOST is not loopback (the dashboard and control API would be open on ${env.BOT_HTTP_HOST})`,
+      found: 'nothing (the key is missing)',
+    },
+  ]);
+}
+
 /**
  * Reads and validates everything. Throws `ConfigError` (message names key, expectation and
  * found value; never a secret's value) on any problem.
@@ -116,7 +144,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
   const env = envParsed.data;
 
-  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL'].some((k) => vars[k] !== undefined);
+  const holdsSecret = ['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN', ...NOTIFY_SECRET_ENV_VARS].some((k) => vars[k] !== undefined);
   const warnings = [...checkEnvFile(envFile, env.BOT_MODE, holdsSecret), ...checkApiBaseUrl(env.API_BASE_URL, env.BOT_MODE)];
   let api: LiveApiConfig | null = null;
   if (env.BOT_MODE === 'live') {
@@ -131,6 +159,8 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   }
 
   checkNonceMode(env, picked);
+  checkHttpBinding(env);
+  const notify = notifyConfig(env);
 
   const configPath = path.resolve(options.cwd, env.BOT_CONFIG);
   const raw = readConfigFile(configPath, env.BOT_CONFIG);
@@ -145,10 +175,14 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     envFile,
     dataDir,
     httpPort: env.BOT_HTTP_PORT,
+    httpHost: env.BOT_HTTP_HOST,
+    controlToken: env.BOT_CONTROL_TOKEN === undefined ? null : new Secret(env.BOT_CONTROL_TOKEN),
     logLevel: env.LOG_LEVEL,
+    logPretty: env.LOG_PRETTY === undefined ? null : env.LOG_PRETTY === '1',
     api,
     nonceMode: env.NONCE_MODE,
     rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),
+    notify,
     warnings: [...warnings, ...checkDataDir(dataDir)],
   };
 }

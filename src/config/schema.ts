@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { validate as validateCron } from 'node-cron';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { MARKET_RE } from '../core/market-names.js';
+import { NOTIFY_SECRET_ENV_VARS, notifyEnvShape } from './notify.js';
 
 /** A decimal string ≥ 0, parsed to Decimal. */
 export const decimalString = z
@@ -142,6 +143,14 @@ export const shutdownSchema = z.strictObject({
   drainTimeoutMs: z.int().min(0).max(120_000).default(10_000),
 });
 
+/** When `/healthz` calls the daemon degraded (src/observability/health.ts `degradedReasons`). */
+export const healthSchema = z.strictObject({
+  /** Reconciliation is stale when its last success is older than this many reconcile intervals. Default 3. */
+  reconcileStaleIntervals: z.int().min(2).max(1_000).default(3),
+  /** A rate-limit pool paused (venue 429) or refusing calls for longer than this, ms, degrades health. Default 60000. */
+  limiterBlockedMaxMs: z.int().min(1_000).default(60_000),
+});
+
 /** The `BOT_CONFIG` file. */
 export const fileSchema = z
   .strictObject({
@@ -153,6 +162,7 @@ export const fileSchema = z
     plugins: pluginsSchema.default(pluginsSchema.parse({})),
     paper: paperSchema.default(paperSchema.parse({})),
     shutdown: shutdownSchema.default(shutdownSchema.parse({})),
+    health: healthSchema.default(healthSchema.parse({})),
   })
   .superRefine((cfg, ctx) => {
     const seen = new Set<string>();
@@ -174,7 +184,7 @@ export type PaperConfig = z.output<typeof paperSchema>;
 export type ShutdownConfig = z.output<typeof shutdownSchema>;
 
 /** Keys of the environment whose values are never echoed, logged or dumped. */
-export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL']);
+export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN', ...NOTIFY_SECRET_ENV_VARS]);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -196,7 +206,19 @@ export const envSchema = z.object({
     .transform((s) => Number.parseInt(s, 10))
     .refine((n) => n <= 65_535, { message: 'a port number 0..65535' })
     .default(0),
+  /**
+   * Address the HTTP server (health, metrics, dashboard, control) binds to. Default 127.0.0.1.
+   * Anything but loopback needs BOT_CONTROL_TOKEN (src/config/load.ts refuses without it).
+   */
+  BOT_HTTP_HOST: z.string().regex(/^[A-Za-z0-9.:[\]-]{1,253}$/, { message: 'a host name or IP address such as 127.0.0.1' }).default('127.0.0.1'),
+  /** Bearer token of the control API and the dashboard (secret), ≥ 24 characters. */
+  BOT_CONTROL_TOKEN: z.string().min(24, { message: 'a token of at least 24 characters (e.g. openssl rand -hex 24)' }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /**
+   * `1`: human-readable log lines (pino-pretty) even when stdout is not a terminal (pm2); `0`:
+   * JSON lines even on a terminal. Unset: pretty on a terminal only.
+   */
+  LOG_PRETTY: z.enum(['0', '1']).optional(),
   /** Live venue base URL (https in live mode). */
   API_BASE_URL: z.url({ protocol: /^https?$/, error: 'an http(s) URL' }).optional(),
   API_KEY: z.string().min(1).optional(),
@@ -211,6 +233,8 @@ export const envSchema = z.object({
    * Secret (the URL may carry a password). Unset: each process keeps its own budget.
    */
   RATE_LIMIT_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL' }).optional(),
+  /** Notifications (webhook, Telegram): src/config/notify.ts. */
+  ...notifyEnvShape,
 });
 
 export type EnvConfig = z.output<typeof envSchema>;

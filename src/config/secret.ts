@@ -1,7 +1,7 @@
 /**
  * A secret value that cannot leak by accident: `String()`, JSON, `util.inspect` and template
- * literals all give `[redacted]`; only `reveal()` returns the value, and only the code that
- * builds the API client calls it.
+ * literals all give `[redacted]`; only `reveal()` returns the value, and only the code that hands
+ * a secret to its one user calls it (the API client; the console's token check and `npm run ctl`).
  */
 import { inspect } from 'node:util';
 

@@ -16,6 +16,7 @@ import { OrderManager } from '../engine/order-manager.js';
 import { ReadModels } from '../engine/read-models.js';
 import { Reconciler } from '../engine/reconciler.js';
 import { Resolver } from '../engine/resolver.js';
+import { pricesToKeep, writeAccount } from '../engine/status-records.js';
 import { StrategyInputs } from '../engine/strategy-inputs.js';
 import { TradingStateController } from '../engine/trading-state.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
@@ -121,7 +122,13 @@ export function buildEngine(b: Base, gateway: ExchangeGateway): Engine {
     },
     computeEquity: async () => {
       const { prices, balances } = await market.get();
-      equityWatch.update(balances, prices);
+      const e = equityWatch.update(balances, prices);
+      const equityAsset = config.risk.equityAsset;
+      const kept = pricesToKeep(prices, Object.keys(config.markets), balances, equityAsset);
+      const atMs = clock.now();
+      writeAccount(store.meta, { atMs, equityAsset, balances, prices: kept, equityQuote: e.currentQuote, peakQuote: e.peakQuote });
+      // The dashboard's equity curve (bounded in the store).
+      store.tx(() => store.console.recordEquity({ atMs, equity: e.currentQuote, peak: e.peakQuote }));
     },
   };
 }

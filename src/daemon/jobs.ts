@@ -77,7 +77,11 @@ export class ReconcileJob {
     if (skew === undefined) return;
     this.b.metrics.setClockSkew(skew);
     const off = Math.abs(skew) > CLOCK_SKEW_TOLERANCE_MS;
-    if (off && !this.skewWarned) this.b.logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
+    if (off && !this.skewWarned) {
+      this.b.logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
+      const { store, clock } = this.b;
+      store.tx(() => store.alerts.add('clock_skew', 'venue', `local clock ${Math.abs(skew)} ms ${skew > 0 ? 'behind' : 'ahead of'} the venue`, clock.now()));
+    }
     if (!off && this.skewWarned) this.b.logger.info({ clockSkewMs: skew }, 'local clock back within 2 s of the venue');
     this.skewWarned = off;
   }
@@ -102,6 +106,8 @@ export function registerJobs(
   reconcile: ReconcileJob,
   runners: Runners,
   strategies: readonly LoadedStrategy[],
+  /** Whether a strategy's scheduled tick may run now (an operator's pause holds it back). */
+  admitTick: (strategyId: string) => boolean = () => true,
 ): void {
   const { jobs } = b.config;
   scheduler.add({ name: 'reconcile', cron: jobs.reconcileCron, run: reconcile.run });
@@ -110,6 +116,6 @@ export function registerJobs(
   scheduler.add({ name: 'equity', cron: jobs.equityCheckCron, run: () => engine.computeEquity() });
   for (const s of strategies) {
     const runner = runners.get(s.id);
-    if (runner !== undefined) scheduler.add({ name: laneOf(s.id), cron: s.schedule, run: () => runner.tick() });
+    if (runner !== undefined) scheduler.add({ name: laneOf(s.id), cron: s.schedule, run: async () => (admitTick(s.id) ? runner.tick() : undefined) });
   }
 }

@@ -7,7 +7,8 @@ import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { WorkerExecutor } from '../engine/strategy-host/worker-executor.js';
 import { fillView } from '../engine/strategy-inputs.js';
-import { StrategyRunner } from '../engine/strategy-runner.js';
+import { clearQuarantined, recordQuarantine } from '../engine/status-records.js';
+import { StrategyRunner, type RunnerEvents } from '../engine/strategy-runner.js';
 import { resolveStrategyFile, type JsonValue, type LoadedStrategy, type StateBackend } from '../strategy-api/host.js';
 import type { Base, Engine } from './engine.js';
 import { strategyLoaderPaths } from './strategies.js';
@@ -32,7 +33,7 @@ function workerOf(b: Base, s: LoadedStrategy): WorkerExecutor {
   });
 }
 
-function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () => boolean): StrategyRunner {
+function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: (strategyId: string) => boolean, observer: Partial<RunnerEvents>): StrategyRunner {
   const { metrics, config } = b;
   return new StrategyRunner({
     executor: workerOf(b, s),
@@ -44,12 +45,19 @@ function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () =
     risk: (id) => engine.inputs.risk(id),
     onDrawdown: () => engine.halt('drawdown kill switch (risk gate)'),
     state: b.store.strategyState(s.id) as StateBackend,
-    accepting,
+    accepting: () => accepting(s.id),
     events: {
-      refusal: (id, code) => metrics.refusal(id, code),
+      refusal: (id, code, detail) => {
+        metrics.refusal(id, code);
+        observer.refusal?.(id, code, detail);
+      },
       strategyError: (_id, code) => metrics.error(code),
       engineError: (_id, err) => engine.engineError(err),
-      quarantined: (id) => metrics.setQuarantined(id, true),
+      quarantined: (id, reason) => {
+        metrics.setQuarantined(id, true);
+        recordQuarantine(b.store.meta, { strategyId: id, reason, atMs: b.clock.now() });
+        observer.quarantined?.(id, reason);
+      },
       placed: (id, status) => metrics.placed(id, status),
     },
     deadlineMs: config.plugins.hookDeadlineMs,
@@ -58,17 +66,20 @@ function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: () =
   });
 }
 
-/** Builds the runners and routes each committed fill to its strategy's lane. */
+/** Builds the runners and routes each committed fill to its strategy's lane; `observer` also hears the runners' events (notifications). */
 export function buildRunners(
   b: Base,
   engine: Engine,
   scheduler: Scheduler,
   strategies: readonly LoadedStrategy[],
-  accepting: () => boolean,
+  /** False once shutdown began, or while an operator paused the strategy: its intents are dropped. */
+  accepting: (strategyId: string) => boolean,
+  observer: Partial<RunnerEvents> = {},
 ): Runners {
   const runners = new Map<string, StrategyRunner>();
+  clearQuarantined(b.store.meta);
   for (const s of strategies) {
-    runners.set(s.id, buildRunner(b, engine, s, accepting));
+    runners.set(s.id, buildRunner(b, engine, s, accepting, observer));
     b.metrics.setQuarantined(s.id, false);
   }
   engine.reconciler.onFill(({ strategyId, fill }) => {

@@ -21,7 +21,7 @@ async function cancelOwnOrders(b: Base, d: StopDeps, budgetMs: number): Promise<
   const abort = new AbortController();
   const cancels = Promise.all(
     [...d.runners.keys()].map((id) =>
-      d.engine.orders.cancelAll(id).catch((err: unknown) => b.logger.warn({ err, strategy: id }, 'cancel on stop failed')),
+      d.engine.orders.cancelAll(id, undefined, 'stop: shutdown.cancelOwnOrdersOnStop').catch((err: unknown) => b.logger.warn({ err, strategy: id }, 'cancel on stop failed')),
     ),
   );
   const timeout = b.clock.sleep(budgetMs, abort.signal).then(

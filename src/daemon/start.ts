@@ -7,9 +7,11 @@
  *  4. the engine is built, then the scheduler and one runner per strategy instance;
  *  5. one full reconciliation must complete, or the daemon refuses to trade (throws);
  *  6. the side jobs run once, the schedules are registered, strategies' `init` runs;
- *  7. health and metrics are served, the schedules start, and only then "ready".
+ *  7. health, metrics and the operator console (dashboard, control API) are served, the schedules
+ *     start, and only then "ready".
  */
 import type { BotConfig } from '../config/index.js';
+import { PauseRegistry, type Console } from '../console/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { HealthServer } from '../observability/health.js';
@@ -18,8 +20,10 @@ import { BotMetrics } from '../observability/metrics.js';
 import { openStore } from '../store/index.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import { buildEngine, type Base, type Engine } from './engine.js';
+import { buildConsole } from './console.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from './jobs.js';
 import { startObservability, type Phase } from './observability.js';
+import { wireNotifications, type Notifications } from './notifications.js';
 import { buildRunners, laneOf, quarantineFaulting, type Runners } from './runners.js';
 import { stopper } from './shutdown.js';
 import { openVenue, type OpenedVenue } from './venue.js';
@@ -73,9 +77,13 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
   const b: Base = { config, clock, logger, store, metrics };
   let venue: OpenedVenue | null = null;
   let health: HealthServer | null = null;
+  let consoleHandle: Console | null = null;
   let phase: Phase = 'starting';
+  let notifications: Notifications | null = null;
   const close = async (): Promise<void> => {
     metrics.stopEventLoopMonitor();
+    consoleHandle?.close();
+    await notifications?.close();
     await health?.close().catch(() => undefined);
     await venue?.close();
     store.close();
@@ -84,13 +92,16 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     venue = await openVenue(config, store, clock, logger);
     const engine = buildEngine(b, venue.gateway);
     const scheduler = buildScheduler(b, engine);
-    const runners = buildRunners(b, engine, scheduler, options.strategies, () => phase !== 'stopping');
+    notifications = wireNotifications(b, engine, scheduler);
+    const pauses = new PauseRegistry(store.console);
+    const runners = buildRunners(b, engine, scheduler, options.strategies, (id) => phase !== 'stopping' && !pauses.isPaused(id), notifications.runnerEvents);
     const reconcile = new ReconcileJob(b, engine, () => venue?.client.clockSkewRejected() ?? 0);
     await reconcileBeforeTrading(b, engine, reconcile, options.resumeTrading === true);
     await runStartupJobs(b, engine);
-    registerJobs(b, engine, scheduler, reconcile, runners, options.strategies);
+    registerJobs(b, engine, scheduler, reconcile, runners, options.strategies, (id) => pauses.admitTick(id));
     await initStrategies(scheduler, runners);
-    health = await startObservability(b, { client: venue.client, engine, scheduler, reconcile, runners, phase: () => phase });
+    consoleHandle = buildConsole(b, { engine, scheduler, runners, reconcile, client: venue.client, strategies: options.strategies, pauses });
+    health = await startObservability(b, { client: venue.client, engine, scheduler, reconcile, runners, phase: () => phase, console: consoleHandle });
     scheduler.start();
     phase = 'ok';
     // First ticks right away rather than at the first cron boundary.

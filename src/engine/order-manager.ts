@@ -60,6 +60,11 @@ function collateralRequest(s: CollateralOrderSpec, clientOrderId: string): Colla
   };
 }
 
+/** The fields every order log line carries (docs: README Operations › Logs). */
+function orderFields(o: OrderRecord): Record<string, string> {
+  return { strategy: o.strategyId, clientOrderId: o.clientOrderId, market: o.market, side: o.side, price: o.price.toFixed(), amount: o.amount.toFixed() };
+}
+
 export class OrderManager {
   constructor(private readonly d: OrderManagerDeps) {}
 
@@ -128,9 +133,20 @@ export class OrderManager {
   }
 
   private applyBulkItem(r: BulkItemResult): PlaceOutcome {
-    if (r.status === 'placed') return this.applyPlaced(r.clientOrderId, r.order);
-    if (r.status === 'not_sent') return this.notSent(r.clientOrderId, r.error.code, r.error.message);
-    return this.applyError(r.clientOrderId, r.error);
+    const outcome =
+      r.status === 'placed' ? this.applyPlaced(r.clientOrderId, r.order)
+      : r.status === 'not_sent' ? this.notSent(r.clientOrderId, r.error.code, r.error.message)
+      : this.applyError(r.clientOrderId, r.error);
+    this.logPlacement(outcome);
+    return outcome;
+  }
+
+  /** One line per placement: info when the venue took it, warn otherwise (the unknown case has its own warning). */
+  private logPlacement(outcome: PlaceOutcome): void {
+    const o = this.d.journal.get(outcome.clientOrderId);
+    if (o === undefined || outcome.status === 'unknown') return;
+    if (outcome.status === 'placed') this.d.logger.info({ ...orderFields(o), orderId: outcome.orderId, state: outcome.state }, 'order placed');
+    else this.d.logger.warn({ ...orderFields(o), outcome: outcome.status, code: outcome.code }, 'order not placed');
   }
 
   private notSent(clientOrderId: string, code: string, message: string): PlaceOutcome {
@@ -172,10 +188,13 @@ export class OrderManager {
       v = await this.d.gateway.submitCollateralOrder(collateralRequest(spec, clientOrderId));
     } catch (err) {
       journal.end([clientOrderId]);
-      return store.tx(() => this.applyError(clientOrderId, err));
+      const failed = store.tx(() => this.applyError(clientOrderId, err));
+      this.logPlacement(failed);
+      return failed;
     }
     journal.end([clientOrderId]);
     const outcome = store.tx(() => this.applyPlaced(clientOrderId, v));
+    this.logPlacement(outcome);
     await this.confirmReportedFills([clientOrderId]);
     return outcome;
   }
@@ -185,11 +204,19 @@ export class OrderManager {
    * found" means cancelled OR filled: executed history decides; without proof it stays
    * PENDING_CANCEL for the resolver.
    */
-  async cancelOrder(strategyId: string, clientOrderId: string): Promise<CancelOutcome> {
-    const { journal } = this.d;
-    const o = journal.get(clientOrderId);
+  async cancelOrder(strategyId: string, clientOrderId: string, reason = 'strategy intent'): Promise<CancelOutcome> {
+    const o = this.d.journal.get(clientOrderId);
     if (o === undefined || o.strategyId !== strategyId) return { status: 'skipped', clientOrderId, state: 'missing' };
     if (o.state !== 'OPEN' && o.state !== 'PARTIALLY_FILLED') return { status: 'skipped', clientOrderId, state: o.state };
+    const outcome = await this.cancelLive(o);
+    const level = outcome.status === 'cancelled' || outcome.status === 'filled' ? 'info' : 'warn';
+    this.d.logger[level]({ ...orderFields(o), reason, outcome: outcome.status }, 'order cancel');
+    return outcome;
+  }
+
+  private async cancelLive(o: OrderRecord): Promise<CancelOutcome> {
+    const { journal } = this.d;
+    const clientOrderId = o.clientOrderId;
     journal.move(clientOrderId, 'PENDING_CANCEL', 'cancel requested');
     journal.begin([clientOrderId]);
     try {
@@ -226,12 +253,12 @@ export class OrderManager {
   }
 
   /** Cancels every live order of a strategy (optionally on one market), one by one. */
-  async cancelAll(strategyId: string, market?: string): Promise<CancelOutcome[]> {
+  async cancelAll(strategyId: string, market?: string, reason = 'strategy intent'): Promise<CancelOutcome[]> {
     const live = this.d.store.orders
       .listByStrategy(strategyId, ['OPEN', 'PARTIALLY_FILLED'])
       .filter((o) => market === undefined || o.market === market);
     const out: CancelOutcome[] = [];
-    for (const o of live) out.push(await this.cancelOrder(strategyId, o.clientOrderId));
+    for (const o of live) out.push(await this.cancelOrder(strategyId, o.clientOrderId, reason));
     return out;
   }
 

@@ -29,12 +29,14 @@ export interface OrderPort {
   closeFlex(strategyId: string, plan: { plan: string }): Promise<FlexCloseOutcome>;
 }
 
-/** What the runner reports (metrics). */
+/** What the runner reports (metrics, notifications). */
 export interface RunnerEvents {
-  refusal(strategyId: string, code: string): void;
+  /** `detail` is the gate's explanation with the intent it refused (e.g. `limit buy BTC_USDT: ...`). */
+  refusal(strategyId: string, code: string, detail: string): void;
   strategyError(strategyId: string, code: string): void;
   engineError(strategyId: string, err: unknown): void;
-  quarantined(strategyId: string): void;
+  /** `reason`: the failure that spent the budget (or the fault), for the operator's status. */
+  quarantined(strategyId: string, reason: string): void;
   placed(strategyId: string, status: PlaceOutcome['status']): void;
 }
 
@@ -98,8 +100,10 @@ export class StrategyRunner {
       errorWindowMs: o.errorWindowMs,
       onQuarantine: (err) => {
         this.log.error({ err }, 'strategy quarantined: its intents are refused from now on');
-        o.events.quarantined(this.id);
-        void this.executor.close();
+        o.events.quarantined(this.id, errorMessage(err).slice(0, 300));
+        // Stops the worker thread; not `close()`: an operator may lift the quarantine, and the
+        // next call then starts a fresh worker.
+        this.executor.abandon();
       },
     });
   }
@@ -114,6 +118,13 @@ export class StrategyRunner {
 
   get quarantined(): boolean {
     return this.guard.quarantined;
+  }
+
+  /** Lifts the quarantine (operator); returns what had caused it, or null when there was none. */
+  release(): StrategyError | null {
+    const was = this.guard.release();
+    if (was !== null) this.log.warn({ cause: was.code }, 'quarantine lifted by the operator');
+    return was;
   }
 
   async init(): Promise<void> {
@@ -178,7 +189,7 @@ export class StrategyRunner {
     }
     state.commit();
     if (!this.o.accepting()) {
-      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'stopping: intents dropped');
+      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
       return;
     }
     for (const intent of intents) {
@@ -195,7 +206,7 @@ export class StrategyRunner {
 
   private refuse(decision: Extract<GateDecision, { ok: false }>, what: string): void {
     this.log.warn({ code: decision.code, detail: decision.detail, what }, 'risk gate refused');
-    this.o.events.refusal(this.id, decision.code);
+    this.o.events.refusal(this.id, decision.code, `${what}: ${decision.detail}`);
     if (decision.code === 'DRAWDOWN_HALT') this.o.onDrawdown();
   }
 

@@ -17,10 +17,17 @@ export interface TradingStateChange {
 
 const KEY = 'tradingState';
 
-interface Persisted {
+export interface PersistedTradingState {
   state: TradingState;
   reason: string;
   atMs: number;
+}
+type Persisted = PersistedTradingState;
+
+/** The persisted state as a reader sees it (`npm run status`); null when never set (ACTIVE). */
+export function readTradingState(meta: Pick<Store['meta'], 'get'>): PersistedTradingState | null {
+  const raw = meta.get(KEY);
+  return raw === undefined ? null : (JSON.parse(raw) as Persisted);
 }
 
 export class TradingStateController {

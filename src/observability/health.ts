@@ -1,10 +1,13 @@
 /**
- * `/healthz` and `/metrics` on 127.0.0.1 only: the daemon's state is not for the network.
- * `/healthz` answers 200 while the daemon is running normally and 503 while starting,
- * stopping, halted, when reconciliation is failing or the request queue is degraded, so a
- * supervisor can alert on the status code alone; the JSON body says why.
+ * `/healthz` and `/metrics`, on 127.0.0.1 unless the daemon binds elsewhere (`host`; then `admit`
+ * decides who may read, src/console/http.ts): the daemon's state is not for the network. The
+ * operator console's routes (`routes`) share the server.
+ * `/healthz` answers 200 while the daemon is running normally and 503 while starting, stopping
+ * or degraded (`degradedReasons`: halted, every strategy quarantined, reconciliation failing or
+ * stale, a rate-limit pool blocked too long, the request queue's store down or a second signer),
+ * so a supervisor can alert on the status code alone; `reasons` in the JSON body says why.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -25,17 +28,73 @@ export interface RequestQueueReport {
   nonceCollisionSuspected: boolean;
 }
 
-/**
- * The queue degrades the daemon while its store is down (no request leaves) or while another
- * signer on the key makes the venue refuse our nonces.
- */
-export function requestQueueDegraded(q: RequestQueueReport | undefined): boolean {
-  return q !== undefined && (!q.storeUp || q.nonceCollisionSuspected);
+/** Why `/healthz` is degraded: a machine-readable code and a sentence for the operator. */
+export interface HealthReason {
+  code:
+    | 'trading_halted'
+    | 'all_strategies_quarantined'
+    | 'reconcile_failing'
+    | 'reconcile_stale'
+    | 'rate_limit_blocked'
+    | 'rate_limit_store_down'
+    | 'nonce_collision_suspected';
+  detail: string;
+}
+
+/** What `degradedReasons` judges; gathered by the daemon (src/daemon/observability.ts). */
+export interface HealthInputs {
+  nowMs: number;
+  tradingState: string;
+  tradingStateReason: string;
+  /** Ids of the configured (enabled) strategy instances and of those quarantined. */
+  strategies: readonly string[];
+  quarantined: readonly string[];
+  reconcile: { ok: boolean; lastSuccessMs: number | null; lastError: string | null };
+  /** A last success older than this (ms) is stale: a few reconcile intervals. */
+  reconcileStaleAfterMs: number;
+  /** Pool → since when it has been paused or refusing calls without a break (src/observability/limiter-watch.ts). */
+  blockedPools: Readonly<Record<string, number>>;
+  limiterBlockedMaxMs: number;
+  requestQueue?: RequestQueueReport;
+}
+
+function reconcileReasons(i: HealthInputs): HealthReason[] {
+  const out: HealthReason[] = [];
+  if (!i.reconcile.ok) out.push({ code: 'reconcile_failing', detail: `the last reconciliation failed: ${i.reconcile.lastError ?? 'unknown error'}` });
+  const last = i.reconcile.lastSuccessMs;
+  if (last !== null && i.nowMs - last > i.reconcileStaleAfterMs) {
+    out.push({ code: 'reconcile_stale', detail: `last successful reconciliation ${i.nowMs - last} ms ago (limit ${i.reconcileStaleAfterMs} ms)` });
+  }
+  return out;
+}
+
+function queueReasons(i: HealthInputs): HealthReason[] {
+  const out: HealthReason[] = [];
+  for (const [pool, since] of Object.entries(i.blockedPools).sort()) {
+    const ms = i.nowMs - since;
+    if (ms > i.limiterBlockedMaxMs) out.push({ code: 'rate_limit_blocked', detail: `pool ${pool} paused or refusing calls for ${ms} ms (limit ${i.limiterBlockedMaxMs} ms)` });
+  }
+  const q = i.requestQueue;
+  if (q !== undefined && !q.storeUp) out.push({ code: 'rate_limit_store_down', detail: `the ${q.store} rate-limit store is unreachable: no request is sent` });
+  if (q?.nonceCollisionSuspected === true) out.push({ code: 'nonce_collision_suspected', detail: 'nonce refusals suggest another process signs with the same API key' });
+  return out;
+}
+
+/** Every reason the running daemon is degraded; empty when healthy. */
+export function degradedReasons(i: HealthInputs): HealthReason[] {
+  const out: HealthReason[] = [];
+  if (i.tradingState === 'HALTED') out.push({ code: 'trading_halted', detail: `trading is HALTED: ${i.tradingStateReason}` });
+  if (i.strategies.length > 0 && i.strategies.every((id) => i.quarantined.includes(id))) {
+    out.push({ code: 'all_strategies_quarantined', detail: `every strategy instance is quarantined (${i.strategies.join(', ')})` });
+  }
+  return [...out, ...reconcileReasons(i), ...queueReasons(i)];
 }
 
 /** The body of `/healthz`. */
 export interface HealthReport {
   status: 'starting' | 'ok' | 'degraded' | 'stopping';
+  /** Why the status is `degraded` (empty otherwise); each reason once. */
+  reasons: HealthReason[];
   mode: 'paper' | 'live';
   tradingState: string;
   reconcile: { ok: boolean; lastSuccessMs: number | null; lastError: string | null };
@@ -56,6 +115,12 @@ export interface HealthServerOptions {
   health: () => HealthReport;
   metrics: () => Promise<string>;
   metricsContentType: string;
+  /** Address to bind (default 127.0.0.1). */
+  host?: string;
+  /** Who may read `/healthz` and `/metrics` (default: a loopback `Host`). */
+  admit?: (req: IncomingMessage) => boolean;
+  /** More routes (the operator console, src/console/http.ts): true when it answered the request. */
+  routes?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface HealthServer {
@@ -63,10 +128,15 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
+function admitted(options: HealthServerOptions, req: IncomingMessage): boolean {
+  return options.admit?.(req) ?? LOOPBACK_HOST.test(req.headers.host ?? '');
+}
+
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
-    if (!LOOPBACK_HOST.test(req.headers.host ?? '')) {
+    if (options.routes?.(req, res) === true) return;
+    if (!admitted(options, req)) {
       res.writeHead(403).end();
       return;
     }
@@ -79,7 +149,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       try {
         report = options.health();
       } catch {
-        res.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"degraded"}');
+        res.writeHead(503, { 'content-type': 'application/json' }).end('{"status":"degraded","reasons":[{"code":"health_report_failed","detail":"the health report could not be built"}]}');
         return;
       }
       res.writeHead(report.status === 'ok' ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(report));
@@ -97,7 +167,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   server.keepAliveTimeout = 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => {
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });

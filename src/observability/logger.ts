@@ -6,6 +6,8 @@
  * `[redacted]` wherever they occur in a finished line: message, nested field, error text.
  */
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { PinoPretty } from 'pino-pretty';
+import { warningFolder, type FoldSettings } from './warning-fold.js';
 
 export type { Logger } from 'pino';
 
@@ -47,6 +49,8 @@ export interface LoggerSettings {
   base?: Record<string, unknown>;
   /** Secret values (API key and secret, credentials in URLs) cut out of every line, wherever they appear. */
   secrets?: readonly string[];
+  /** Fold repeated identical warnings (src/observability/warning-fold.ts); off when absent. */
+  fold?: FoldSettings;
 }
 
 /** Values shorter than this are not scrubbed by value (they would cut ordinary words out of lines). */
@@ -74,10 +78,15 @@ export function createLogger(settings: LoggerSettings = {}): Logger {
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: serializeError },
   };
-  if (settings.secrets !== undefined && settings.secrets.length > 0) options.hooks = { streamWrite: secretScrubber(settings.secrets) };
+  const hooks: NonNullable<LoggerOptions['hooks']> = {};
+  if (settings.secrets !== undefined && settings.secrets.length > 0) hooks.streamWrite = secretScrubber(settings.secrets);
+  if (settings.fold !== undefined) hooks.logMethod = warningFolder(settings.fold);
+  if (Object.keys(hooks).length > 0) options.hooks = hooks;
   if (settings.destination !== undefined) return pino(options, settings.destination);
   if (settings.pretty === true) {
-    return pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true } } });
+    // In this thread and synchronous (not a transport worker), so the last lines before an exit
+    // are written; colours only on a terminal (pm2's log files stay plain text).
+    return pino(options, PinoPretty({ colorize: process.stdout.isTTY === true, sync: true, destination: 1 }));
   }
   return pino(options);
 }

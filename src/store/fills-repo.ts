@@ -4,7 +4,7 @@ import { dec, toWire } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
 import type { FillRecord } from './types.js';
 
-interface FillRow {
+export interface FillRow {
   deal_id: number;
   order_id: number;
   client_order_id: string;
@@ -21,7 +21,7 @@ interface FillRow {
   owner_client_order_id: string | null;
 }
 
-function toRecord(r: FillRow): FillRecord {
+export function toRecord(r: FillRow): FillRecord {
   return {
     dealId: r.deal_id,
     orderId: r.order_id,

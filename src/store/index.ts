@@ -11,6 +11,7 @@ import type { Clock } from '../core/clock.js';
 import { BotError, StoreError } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfExists } from './files.js';
+import { ConsoleRepository } from './console-repo.js';
 import { FillsRepository } from './fills-repo.js';
 import { CreditRepository, FlexRepository } from './flex-credit-repos.js';
 import { ScanStage } from './scan-stage.js';
@@ -32,6 +33,7 @@ export type { NewOrder, OrderPatch } from './orders-repo.js';
 export type { StrategyStateStore } from './misc-repos.js';
 export type { OrdersRepository } from './orders-repo.js';
 export type { FillsRepository } from './fills-repo.js';
+export type { ConsoleRepository, ControlActionRecord, EquityPoint, PausedRecord } from './console-repo.js';
 export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';
 export type { PriceSamplesRepository, PriceSample } from './price-samples-repo.js';
@@ -71,6 +73,8 @@ export interface Store {
   readonly meta: MetaRepository;
   /** Futures-listing prices the daemon saw (backtest recorder). */
   readonly prices: PriceSamplesRepository;
+  /** The operator console's tables: equity history, control actions, paused strategies. */
+  readonly console: ConsoleRepository;
   /** Bounded-memory staging of one history scan (a TEMP table of this connection). */
   readonly scanStage: ScanStage;
   /** Runs `fn` in one transaction (nested calls join the outer one). */
@@ -98,6 +102,7 @@ class SqliteStore implements Store {
   readonly alerts: AlertsRepository;
   readonly meta: MetaRepository;
   readonly prices: PriceSamplesRepository;
+  readonly console: ConsoleRepository;
   readonly scanStage: ScanStage;
   private closed = false;
 
@@ -116,6 +121,7 @@ class SqliteStore implements Store {
     this.alerts = new AlertsRepository(db);
     this.meta = new MetaRepository(db);
     this.prices = new PriceSamplesRepository(db);
+    this.console = new ConsoleRepository(db);
     this.scanStage = new ScanStage(db);
   }
 

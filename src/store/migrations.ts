@@ -135,9 +135,29 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE orders ADD COLUMN reported_filled_quote TEXT NOT NULL DEFAULT '0';
    ALTER TABLE orders ADD COLUMN provisional INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX orders_provisional ON orders (provisional) WHERE provisional = 1;`,
-  // 5: RESERVED for the paper-persistence change (merged separately); a no-op here keeps the
-  // numbering so migration 6 lands on the same version on every branch.
-  `SELECT 1;`,
+  // 5: the operator console: an equity time series (bounded by the repository), the control
+  // actions with who and when, and the strategies an operator paused (kept across restarts).
+  `CREATE TABLE equity_history (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     at_ms INTEGER NOT NULL,
+     equity TEXT NOT NULL,
+     peak TEXT NOT NULL
+   );
+   CREATE TABLE control_actions (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     at_ms INTEGER NOT NULL,
+     action TEXT NOT NULL,
+     target TEXT,
+     who TEXT NOT NULL,
+     remote TEXT,
+     result TEXT NOT NULL,
+     detail TEXT
+   );
+   CREATE TABLE paused_strategies (
+     strategy_id TEXT PRIMARY KEY,
+     at_ms INTEGER NOT NULL,
+     who TEXT NOT NULL
+   );`,
   // 6: prices the daemon saw in the futures listing, one per market per minute, for backtests
   // (`npm run prices -- export`, docs/backtesting.md § Recording prices). Retention: 30 days.
   `CREATE TABLE price_samples (

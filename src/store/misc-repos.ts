@@ -47,6 +47,15 @@ export class AlertsRepository {
     ) as { id: number; at_ms: number; kind: string; subject: string; detail: string }[];
     return rows.map((r) => ({ id: r.id, atMs: r.at_ms, kind: r.kind, subject: r.subject, detail: r.detail }));
   }
+  /** Highest alert id so far (0 when none): where a reader of new alerts starts. */
+  maxId(): number {
+    return (this.db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM alerts').get() as { id: number }).id;
+  }
+  /** Alerts with an id above `id`, oldest first, at most `limit` (the notifier's poll). */
+  after(id: number, limit = 100): AlertRecord[] {
+    const rows = this.db.prepare('SELECT * FROM alerts WHERE id > ? ORDER BY id LIMIT ?').all(id, limit) as { id: number; at_ms: number; kind: string; subject: string; detail: string }[];
+    return rows.map((r) => ({ id: r.id, atMs: r.at_ms, kind: r.kind, subject: r.subject, detail: r.detail }));
+  }
 }
 
 interface ChildRow {

@@ -1,8 +1,9 @@
 /**
  * Safe hook calls (docs/failure-modes.md #14): every call has a deadline on the injected clock, and
  * every failure (throw, deadline, garbage intents) spends the instance's error budget. When the
- * budget within the window is spent, the instance is quarantined for the life of the process:
- * its hooks are no longer called and its intents refused; its orders stay under the risk rules.
+ * budget within the window is spent, the instance is quarantined until an operator lifts it
+ * (`release`, the console's `unquarantine`) or the process restarts: its hooks are no longer called
+ * and its intents refused; its orders stay under the risk rules.
  */
 import type { Clock } from '../core/clock.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
@@ -87,6 +88,17 @@ export class HookGuard {
     if (this.quarantinedBy !== null) return;
     this.quarantinedBy = error;
     this.options.onQuarantine?.(error);
+  }
+
+  /**
+   * Lifts a quarantine (an operator's decision, after fixing the cause): the error budget starts
+   * afresh. Returns the error that had quarantined the instance, or null when it was not.
+   */
+  release(): StrategyError | null {
+    const was = this.quarantinedBy;
+    this.quarantinedBy = null;
+    this.failures = [];
+    return was;
   }
 
   private prune(): void {

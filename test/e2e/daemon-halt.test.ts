@@ -20,7 +20,14 @@ const config = {
 };
 
 
-async function healthz(port: number): Promise<{ code: number; body: { status: string; tradingState: string; jobs: Record<string, { lastRunMs: number | null }> } } | undefined> {
+interface Health {
+  status: string;
+  tradingState: string;
+  reasons: { code: string; detail: string }[];
+  jobs: Record<string, { lastRunMs: number | null }>;
+}
+
+async function healthz(port: number): Promise<{ code: number; body: Health } | undefined> {
   const r = await fetch(`http://127.0.0.1:${port}/healthz`);
   return { code: r.status, body: (await r.json()) as never };
 }
@@ -59,6 +66,8 @@ describe('persisted HALTED', () => {
     }, 'a tick while halted', WAIT);
     expect(halted.code).toBe(503);
     expect(halted.body.tradingState).toBe('HALTED');
+    expect(halted.body.status).toBe('degraded');
+    expect(halted.body.reasons).toEqual([{ code: 'trading_halted', detail: 'trading is HALTED: test: operator halt' }]);
     expect(orderCount(dataDir)).toBe(0);
     running.child.kill('SIGINT');
     expect((await running.exited).code).toBe(0);
@@ -69,6 +78,7 @@ describe('persisted HALTED', () => {
       return h?.code === 200 ? h : undefined;
     }, 'healthy after resume', WAIT);
     expect(resumed.body.tradingState).toBe('ACTIVE');
+    expect(resumed.body.reasons).toEqual([]);
     await eventually(() => orderCount(dataDir) > 0, 'orders after resume', WAIT);
     running.child.kill('SIGINT');
     expect((await running.exited).code).toBe(0);

@@ -3,10 +3,13 @@
  * terminal sends it) reaches the daemon, which stops cleanly and releases its store, leaving no
  * orphan holding the lock.
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.js';
+import { silentLogger } from '../../src/observability/logger.js';
+import { openStore } from '../../src/store/index.js';
 import { LOCK_PID_FILE } from '../../src/store/lock.js';
 import { freePort, ROOT, tempDir } from '../support/daemon-process.js';
 import { eventually } from '../support/eventually.js';
@@ -40,5 +43,30 @@ describe('npm start', () => {
     } finally {
       npm.kill('SIGKILL');
     }
+  });
+
+  it('npm run status does not rebuild when dist/ is current: no file in dist/ is rewritten', async () => {
+    const dataDir = tempDir();
+    openStore({ dataDir, clock: new ManualClock(), logger: silentLogger() }).close();
+    const stamps = (): Map<string, number> => {
+      const out = new Map<string, number>();
+      const walk = (dir: string): void => {
+        for (const e of readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) walk(p);
+          else out.set(p, statSync(p).mtimeMs);
+        }
+      };
+      walk(path.join(ROOT, 'dist'));
+      return out;
+    };
+    const before = stamps();
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile('npm', ['run', 'status', '--silent', '--', '--json', '--data-dir', dataDir], { cwd: ROOT }, (err, out) => (err === null ? resolve(out) : reject(err)));
+    });
+    expect((JSON.parse(stdout) as { dataDir: string }).dataDir).toBe(dataDir);
+    const after = stamps();
+    expect(after.size).toBe(before.size);
+    expect([...after].filter(([file, ms]) => before.get(file) !== ms)).toEqual([]);
   });
 });

@@ -61,6 +61,7 @@ export const INVALID_CONFIGS: InvalidConfigCase[] = [
   { name: 'not JSON', key: '(root)', fileText: '{ "markets": ' },
   { name: 'BOT_MODE typo', key: 'BOT_MODE', env: { BOT_MODE: 'prod' } },
   { name: 'BOT_HTTP_PORT out of range', key: 'BOT_HTTP_PORT', env: { BOT_HTTP_PORT: '70000' } },
+  { name: 'HTTP server beyond loopback without a control token', key: 'BOT_CONTROL_TOKEN', env: { BOT_HTTP_HOST: '0.0.0.0', BOT_HTTP_PORT: '9464' } },
   { name: 'live without a secret', key: 'API_SECRET', env: { BOT_MODE: 'live', API_KEY: 'SECRET-key-value', API_SECRET: '' } },
 ];
 

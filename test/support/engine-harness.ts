@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
-import { silentLogger } from '../../src/observability/logger.js';
+import { silentLogger, type Logger } from '../../src/observability/logger.js';
 import { FillApplier } from '../../src/engine/fill-applier.js';
 import { FlexCloser } from '../../src/engine/flex-close.js';
 import { OrderJournal } from '../../src/engine/order-journal.js';
@@ -32,9 +32,9 @@ export function buildEngine(
   dataDir: string,
   gateway: ExchangeGateway,
   clock: Clock = new ManualClock(),
-  opts: { resolve?: Partial<ResolveOptions>; reconcile?: ReconcilerOptions } = {},
+  opts: { resolve?: Partial<ResolveOptions>; reconcile?: ReconcilerOptions; logger?: Logger } = {},
 ): EngineParts {
-  const logger = silentLogger();
+  const logger = opts.logger ?? silentLogger();
   const store = openStore({ dataDir, clock, logger });
   const journal = new OrderJournal(store, clock);
   const fills = new FillApplier(store, clock, logger, journal);

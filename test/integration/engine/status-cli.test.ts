@@ -6,6 +6,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { CreditJob } from '../../../src/engine/credit-job.js';
 import { FlexJob } from '../../../src/engine/flex-job.js';
+import { recordQuarantine, writeAccount } from '../../../src/engine/status-records.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
@@ -40,6 +41,18 @@ describe('npm run status', () => {
     await e.reconciler.scanOnce(); // fills in; the UNKNOWN is left unresolved (no resolver pass)
     const { store } = e;
     store.checkpoints.set('reconcile.completedMs', String(clock.now()), clock.now());
+    // What the daemon's equity check records: balances, the prices it saw, equity and its peak.
+    writeAccount(store.meta, {
+      atMs: clock.now(),
+      equityAsset: 'USDT',
+      balances: { USDT: d('1000.5'), BTC: d('0.3') },
+      prices: { BTC_USDT: d('120') },
+      equityQuote: d('1036.5'),
+      peakQuote: d('1100'),
+    });
+    new TradingStateController(store, clock, silentLogger()).set('REDUCE_ONLY', 'test: credit LTV');
+    recordQuarantine(store.meta, { strategyId: 'treas', reason: 'strategy treas onTick threw: boom', atMs: clock.now() });
+    store.alerts.add('order_lost', 'grid-x', 'never proved to exist', clock.now());
     await new FlexJob({ store, gateway: g, clock, logger: silentLogger() }).runOnce();
     await new CreditJob({ store, gateway: g, clock, logger: silentLogger(), tradingState: new TradingStateController(store, clock, silentLogger()) }).runOnce();
 
@@ -47,20 +60,39 @@ describe('npm run status', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts'), '--json', '--data-dir', t.dir]);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON document
     const st = JSON.parse(stdout) as Record<string, any>;
-    expect(Object.keys(st).sort()).toEqual(['credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'positions', 'reconciledAt']);
+    expect(Object.keys(st).sort()).toEqual([
+      'account', 'alerts', 'atMs', 'credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'pnl', 'positions', 'quarantined', 'reconciledAt', 'tradingState',
+    ]);
     expect(st.dataDir).toBe(path.resolve(t.dir));
     expect(st.mode).toBeNull();
     expect(st.orders.byState).toEqual({ FILLED: 2, OPEN: 1, UNKNOWN: 1 });
     expect(st.orders.unresolved.map((u: { market: string; state: string }) => [u.market, u.state])).toEqual([['ETH_USDT', 'UNKNOWN']]);
     expect(st.fills.count).toBe(2);
     expect(st.fills.markets).toEqual([{ market: 'BTC_USDT', fills: 2, buyBase: '0.5', sellBase: '0.2', buyQuote: '50', sellQuote: '22.1', fees: { USDT: '0.0721' } }]);
-    expect(st.positions).toEqual([{ strategyId: 'grid', market: 'BTC_USDT', base: '0.3', avgEntry: '100', realisedPnl: '2.1', fees: { USDT: '0.0721' }, fills: 2 }]);
+    expect(st.orders.open.map((o: Record<string, unknown>) => [o['market'], o['side'], o['price'], o['amount'], o['filled'], o['state']])).toEqual([
+      ['BTC_USDT', 'buy', '90', '1', '0', 'OPEN'],
+      ['ETH_USDT', 'buy', '10', '1', '0', 'UNKNOWN'],
+    ]);
+    expect(st.fills.recent).toHaveLength(2);
+    expect(st.positions).toEqual([
+      {
+        strategyId: 'grid', market: 'BTC_USDT', quoteAsset: 'USDT', base: '0.3', avgEntry: '100', markPrice: '120', unrealisedPnl: '6',
+        realisedPnlBeforeFees: '2.1', feesInQuote: '0.0721', realisedPnlAfterFees: '2.0279', fees: { USDT: '0.0721' }, feesNotValued: {}, fills: 2,
+      },
+    ]);
+    expect(st.pnl.totals).toEqual([{ quoteAsset: 'USDT', realisedPnlBeforeFees: '2.1', fees: '0.0721', realisedPnlAfterFees: '2.0279', unrealisedPnl: '6' }]);
+    expect(st.account).toMatchObject({ balances: { USDT: '1000.5', BTC: '0.3' }, equity: '1036.5', peakEquity: '1100', drawdownPct: '5.7727' });
+    expect(st.tradingState).toMatchObject({ state: 'REDUCE_ONLY', reason: 'test: credit LTV' });
+    expect(st.quarantined).toEqual([{ strategyId: 'treas', reason: 'strategy treas onTick threw: boom', atMs: clock.now() }]);
+    expect(st.alerts).toMatchObject({ count: 1, recent: [{ kind: 'order_lost', subject: 'grid-x' }] });
     expect(st.flex.earnings).toEqual({ USDT: '0.0137' });
     expect(st.credit).toMatchObject({ active: true, asset: 'USDT', amount: '100', currentLtv: '0.3', marginCallLtv: '0.7' });
     expect(st.reconciledAt).toBe(new Date(clock.now()).toISOString());
 
     const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, ENV_FILE: '', BOT_DATA_DIR: t.dir } });
-    expect(text.stdout.length).toBeGreaterThan(0);
+    for (const heading of ['Trading state: REDUCE_ONLY', 'Quarantined: treas', 'Open orders (2):', 'Balances (as of', 'Equity: 1036.5 USDT', 'REALISED BEFORE FEES', 'Alerts: 1']) {
+      expect(text.stdout).toContain(heading);
+    }
   });
 
   it('fails with a clear message and exit code 1 when there is no store', async () => {

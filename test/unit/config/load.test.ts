@@ -46,6 +46,24 @@ describe('loadConfig', () => {
     expect(cfg.envFile).toBe(path.join(cwd, 'my.env'));
   });
 
+  it('LOG_PRETTY: unset decides by the terminal (null), 1 / 0 force it, anything else is refused naming the key', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    expect(loadConfig({ cwd, env }).logPretty).toBeNull();
+    expect(loadConfig({ cwd, env: { ...env, LOG_PRETTY: '1' } }).logPretty).toBe(true);
+    expect(loadConfig({ cwd, env: { ...env, LOG_PRETTY: '0' } }).logPretty).toBe(false);
+    const err = refusal(() => loadConfig({ cwd, env: { ...env, LOG_PRETTY: 'yes' } }));
+    expect(err.message).toContain('LOG_PRETTY');
+  });
+
+  it('health thresholds default to 3 reconcile intervals and 60 s of a blocked pool', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    expect(loadConfig({ cwd, env }).health).toEqual({ reconcileStaleIntervals: 3, limiterBlockedMaxMs: 60_000 });
+    const custom = withFile({ ...validFileConfig(), health: { reconcileStaleIntervals: 5, limiterBlockedMaxMs: 120_000 } });
+    expect(loadConfig({ cwd: custom.cwd, env: custom.env }).health).toEqual({ reconcileStaleIntervals: 5, limiterBlockedMaxMs: 120_000 });
+    const bad = withFile({ ...validFileConfig(), health: { reconcileStaleIntervals: 1 } });
+    expect(refusal(() => loadConfig({ cwd: bad.cwd, env: bad.env })).message).toContain('health.reconcileStaleIntervals');
+  });
+
   it('a missing default .env is fine; a missing named ENV_FILE is refused', () => {
     const { cwd, env } = withFile(validFileConfig());
     expect(loadConfig({ cwd, env }).envFile).toBeNull();

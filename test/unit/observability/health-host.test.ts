@@ -27,7 +27,7 @@ describe('health server Host check', () => {
     server = await startHealthServer({
       port: 0,
       health: () => ({
-        status: 'ok', mode: 'paper', tradingState: 'ACTIVE', reconcile: { ok: true, lastSuccessMs: 1, lastError: null },
+        status: 'ok', reasons: [], mode: 'paper', tradingState: 'ACTIVE', reconcile: { ok: true, lastSuccessMs: 1, lastError: null },
         jobs: {}, unknownOrders: 0, quarantined: [], clockSkewMs: null, nowMs: 1,
       }),
       metrics: () => Promise.resolve('m 1\n'),

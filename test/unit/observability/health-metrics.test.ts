@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { requestQueueDegraded, startHealthServer, type HealthReport, type HealthServer } from '../../../src/observability/health.js';
+import { startHealthServer, type HealthReport, type HealthServer } from '../../../src/observability/health.js';
 import { BotMetrics } from '../../../src/observability/metrics.js';
 
 function report(over: Partial<HealthReport> = {}): HealthReport {
   return {
     status: 'ok',
+    reasons: [],
     mode: 'paper',
     tradingState: 'ACTIVE',
     reconcile: { ok: true, lastSuccessMs: 1, lastError: null },
@@ -75,14 +76,6 @@ describe('metrics', () => {
     expect(text).toContain('bot_rate_limit_store_up 0');
     expect(text).toContain('bot_nonce_collision_suspected 1');
     expect(text).toContain('bot_nonce_refusals_unexplained_total 4');
-  });
-
-  it('the request queue degrades health while its store is down or a second signer is suspected', () => {
-    const ok = { store: 'redis' as const, storeUp: true, storeDownSinceMs: null, nonceCollisionSuspected: false };
-    expect(requestQueueDegraded(undefined)).toBe(false);
-    expect(requestQueueDegraded(ok)).toBe(false);
-    expect(requestQueueDegraded({ ...ok, storeUp: false, storeDownSinceMs: 5 })).toBe(true);
-    expect(requestQueueDegraded({ ...ok, nonceCollisionSuspected: true })).toBe(true);
   });
 
   it('two instances do not share counters', async () => {

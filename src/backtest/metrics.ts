@@ -1,0 +1,154 @@
+/**
+ * The backtest's figures (docs/backtest-metrics.md defines each one). Pure and exact: every
+ * amount is a Decimal from the input strings to the output strings; ratios are rounded to
+ * RATIO_DP places, half even, so the same input always prints the same result.
+ */
+import { Decimal, ZERO, dec, sum, toWire } from '../core/decimal.js';
+import type { BacktestFill, BacktestMetrics, BacktestTrade, EquityPoint } from './result.js';
+import { fifo } from './round-trips.js';
+
+export { positionSpans, roundTrips } from './round-trips.js';
+
+/** Decimal places of the ratios (win rate, drawdown, exposure, Sharpe). */
+export const RATIO_DP = 8;
+
+const DAY_MS = 86_400_000;
+
+export interface TimeSpan {
+  fromMs: number;
+  toMs: number;
+}
+
+export interface MetricsInput {
+  /** The full-resolution equity series (not the report's downsampled one: day closes need every point). */
+  equity: readonly EquityPoint[];
+  fills: readonly BacktestFill[];
+  /** The round trips of `fills` (roundTrips(fills)). */
+  trades: readonly BacktestTrade[];
+  flexEarnings: string;
+  unrealisedPnl: string;
+  orders: number;
+  /** Periods with a non-zero position; they may overlap (several markets). */
+  positionSpans: readonly TimeSpan[];
+  fromMs: number;
+  toMs: number;
+}
+
+function ratio(d: Decimal): string {
+  return toWire(d.toDecimalPlaces(RATIO_DP, Decimal.ROUND_HALF_EVEN));
+}
+
+export function computeMetrics(input: MetricsInput): BacktestMetrics {
+  const fees = sum(input.fills.map((f) => dec(f.fee)));
+  const realised = sum(fifo(input.fills).closed.map((c) => c.gross));
+  const afterFees = realised.minus(fees);
+  const unrealised = dec(input.unrealisedPnl);
+  const flex = dec(input.flexEarnings);
+  return {
+    realisedPnl: toWire(realised),
+    fees: toWire(fees),
+    realisedPnlAfterFees: toWire(afterFees),
+    unrealisedPnl: toWire(unrealised),
+    flexEarnings: toWire(flex),
+    netPnl: toWire(afterFees.plus(unrealised).plus(flex)),
+    orders: input.orders,
+    fills: input.fills.length,
+    trades: input.trades.length,
+    winRate: winRate(input.trades),
+    maxDrawdown: ratio(maxDrawdown(input.equity)),
+    exposure: ratio(exposure(input.positionSpans, input.fromMs, input.toMs)),
+    sharpeDaily: sharpeDaily(input.equity),
+  };
+}
+
+/** Trades with a PnL after fees above zero, over all trades; null with no trade. */
+export function winRate(trades: readonly BacktestTrade[]): string | null {
+  if (trades.length === 0) return null;
+  const wins = trades.filter((t) => dec(t.pnl).gt(0)).length;
+  return ratio(new Decimal(wins).div(trades.length));
+}
+
+/**
+ * Largest (peak − equity) / peak over the series, with peak the running maximum. Points while the
+ * peak is not above zero are skipped (no fraction of nothing); a fall below zero counts as 1.
+ * Within one peak's reign the deepest point is its lowest, so one division per new peak is
+ * enough (a year of one-minute points would otherwise cost half a million divisions).
+ */
+export function maxDrawdown(equity: readonly EquityPoint[]): Decimal {
+  let peak: Decimal | null = null;
+  let trough: Decimal = ZERO;
+  let worst = ZERO;
+  const settle = (): void => {
+    if (peak === null || !peak.gt(0)) return;
+    const dd = Decimal.min(peak.minus(trough).div(peak), 1);
+    if (dd.gt(worst)) worst = dd;
+  };
+  for (const p of equity) {
+    const e = dec(p.equity);
+    if (peak === null || e.gt(peak)) {
+      settle();
+      peak = e;
+      trough = e;
+    } else if (e.lt(trough)) {
+      trough = e;
+    }
+  }
+  settle();
+  return worst;
+}
+
+/** Union of the spans, clipped to [fromMs, toMs], over the run's length; 0 for an empty run. */
+export function exposure(spans: readonly TimeSpan[], fromMs: number, toMs: number): Decimal {
+  if (toMs <= fromMs) return ZERO;
+  const clipped = spans
+    .map((s) => ({ fromMs: Math.max(s.fromMs, fromMs), toMs: Math.min(s.toMs, toMs) }))
+    .filter((s) => s.toMs > s.fromMs)
+    .sort((a, b) => a.fromMs - b.fromMs || a.toMs - b.toMs);
+  let covered = 0;
+  let end = -Infinity;
+  for (const s of clipped) {
+    const start = Math.max(s.fromMs, end);
+    if (s.toMs > start) covered += s.toMs - start;
+    end = Math.max(end, s.toMs);
+  }
+  return new Decimal(covered).div(toMs - fromMs);
+}
+
+/**
+ * The equity series the daily returns are taken on: the first point (the opening equity), then
+ * the last point of every UTC day that has points; when the first day's last point is the opening
+ * point itself, it is not counted twice. Days without a point are not invented.
+ */
+export function dailyCloses(equity: readonly EquityPoint[]): Decimal[] {
+  const first = equity[0];
+  if (first === undefined) return [];
+  const closes: Decimal[] = [dec(first.equity)];
+  for (let i = 1; i <= equity.length; i++) {
+    const prev = equity[i - 1] as EquityPoint;
+    const next = equity[i];
+    const dayEnds = next === undefined || Math.floor(next.timeMs / DAY_MS) !== Math.floor(prev.timeMs / DAY_MS);
+    if (dayEnds && i - 1 > 0) closes.push(dec(prev.equity));
+  }
+  return closes;
+}
+
+/**
+ * mean / sample standard deviation of the daily returns × √365 (crypto trades every day).
+ * Null with fewer than two returns, a zero standard deviation, or a close not above zero (a
+ * return on nothing is undefined).
+ */
+export function sharpeDaily(equity: readonly EquityPoint[]): string | null {
+  const closes = dailyCloses(equity);
+  const returns: Decimal[] = [];
+  for (let i = 1; i < closes.length; i++) {
+    const prev = closes[i - 1] as Decimal;
+    if (!prev.gt(0)) return null;
+    returns.push((closes[i] as Decimal).div(prev).minus(1));
+  }
+  if (returns.length < 2) return null;
+  const mean = sum(returns).div(returns.length);
+  const variance = sum(returns.map((r) => r.minus(mean).pow(2))).div(returns.length - 1);
+  if (variance.isZero()) return null;
+  // Decimal.sqrt is correctly rounded at the configured precision: the same on every machine.
+  return ratio(mean.div(variance.sqrt()).mul(new Decimal(365).sqrt()));
+}

@@ -1,0 +1,103 @@
+/**
+ * The data the page script draws, built here (exact, deterministic) so the script only plots:
+ * times in whole UTC seconds (the charting library's time unit, one point per second: the last
+ * one wins), drawdown already computed from the equity in decimals, and fill markers snapped to
+ * a point of their market's price line.
+ */
+import { Decimal, dec, toWire } from '../../core/decimal.js';
+import { downsampleEquity, downsamplePrices } from '../downsample.js';
+import type { BacktestFill, BacktestResult, EquityPoint, PricePoint } from '../result.js';
+
+/**
+ * Points per chart at most. The run downsamples already (result.json stays small); this keeps a
+ * page drawable even from a result that was not.
+ */
+export const MAX_CHART_POINTS = 5000;
+
+/** [UTC seconds, value as a decimal string] */
+export type ChartPoint = [number, string];
+/** [UTC seconds, 'b' (buy) | 's' (sell)] */
+export type ChartMarker = [number, 'b' | 's'];
+
+export interface MarketChart {
+  /** Decimal places to show on the price scale. */
+  precision: number;
+  points: ChartPoint[];
+  markers: ChartMarker[];
+}
+
+export interface ChartData {
+  equity: ChartPoint[];
+  /** Drawdown from the running peak, in percent, as a negative number (0 at a new peak). */
+  drawdown: ChartPoint[];
+  markets: MarketChart[];
+}
+
+const sec = (ms: number): number => Math.floor(ms / 1000);
+
+/** One point per second, in time order (the input is in time order; the last of a second wins). */
+function perSecond<T extends { timeMs: number }>(points: readonly T[], valueOf: (p: T) => string): ChartPoint[] {
+  const out: ChartPoint[] = [];
+  for (const p of points) {
+    const t = sec(p.timeMs);
+    const last = out[out.length - 1];
+    if (last !== undefined && last[0] === t) last[1] = valueOf(p);
+    else if (last === undefined || t > last[0]) out.push([t, valueOf(p)]);
+  }
+  return out;
+}
+
+function drawdownPercent(equity: readonly EquityPoint[]): ChartPoint[] {
+  let peak: Decimal | null = null;
+  return perSecond(equity, (p) => {
+    const e = dec(p.equity);
+    if (peak === null || e.gt(peak)) peak = e;
+    if (!peak.gt(0)) return '0';
+    const dd = Decimal.min(peak.minus(e).div(peak), 1).mul(-100);
+    return toWire(dd.toDecimalPlaces(4, Decimal.ROUND_HALF_EVEN));
+  });
+}
+
+function precisionOf(points: readonly PricePoint[]): number {
+  let places = 2;
+  for (const p of points) {
+    const dot = p.price.indexOf('.');
+    if (dot >= 0) places = Math.max(places, p.price.length - dot - 1);
+  }
+  return Math.min(places, 8);
+}
+
+/** Index of the last point at or before `t`, or 0 when `t` is before them all. */
+function snap(points: readonly ChartPoint[], t: number): number {
+  let lo = 0;
+  let hi = points.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if ((points[mid] as ChartPoint)[0] <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function markersFor(points: readonly ChartPoint[], fills: readonly BacktestFill[]): ChartMarker[] {
+  if (points.length === 0) return [];
+  // The library wants markers in time order; the sort is stable, so fills of one time keep theirs.
+  const inOrder = [...fills].sort((a, b) => a.timeMs - b.timeMs);
+  return inOrder.map((f): ChartMarker => [(points[snap(points, sec(f.timeMs))] as ChartPoint)[0], f.side === 'buy' ? 'b' : 's']);
+}
+
+/** Market names in the order the report shows them: sorted, with markets that only have fills too. */
+export function marketNames(result: BacktestResult): string[] {
+  const names = new Set([...Object.keys(result.prices), ...result.fills.map((f) => f.market)]);
+  return [...names].sort();
+}
+
+export function chartData(result: BacktestResult): ChartData {
+  const markets = marketNames(result).map((name): MarketChart => {
+    const prices = downsamplePrices(Object.hasOwn(result.prices, name) ? (result.prices[name] ?? []) : [], MAX_CHART_POINTS);
+    const points = perSecond(prices, (p) => p.price);
+    return { precision: precisionOf(prices), points, markers: markersFor(points, result.fills.filter((f) => f.market === name)) };
+  });
+  const equity = downsampleEquity(result.equity, MAX_CHART_POINTS);
+  return { equity: perSecond(equity, (p) => p.equity), drawdown: drawdownPercent(equity), markets };
+}

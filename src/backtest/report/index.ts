@@ -1,0 +1,60 @@
+/**
+ * The backtest's HTML report: one self-contained file (charting library, styles, data and script
+ * inlined; no request of any kind), byte-identical for the same result. docs/backtest-metrics.md
+ * defines the figures it shows.
+ */
+import { chartLibrarySource } from '../../web/chart-library.js';
+import type { BacktestResult } from '../result.js';
+import { chartData, marketNames } from './chart-data.js';
+import { CLIENT_SCRIPT } from './client.js';
+import { REPORT_COLOURS } from './colours.js';
+import { html, jsonForScript } from './escape.js';
+import { utc } from './format.js';
+import { page } from './page.js';
+import { STYLES } from './styles.js';
+import { fillTable, inputsTable, summaryTable, tradeTable } from './tables.js';
+
+export { REPORT_COLOURS } from './colours.js';
+
+function swatch(colour: string, label: string): string {
+  return `<span class="swatch" style="background:${colour}"></span>${label}`;
+}
+
+function chartsSection(result: BacktestResult): string {
+  const markets = marketNames(result).map((name, i) => {
+    const chart = `<div class="chart" id="chart-price-${i}"></div>`;
+    return `<h3>${html(name)}</h3>\n${chart}\n<p class="legend">${swatch(REPORT_COLOURS.price, 'price')}${swatch(REPORT_COLOURS.buy, 'buy fill')}${swatch(REPORT_COLOURS.sell, 'sell fill')}</p>`;
+  });
+  return [
+    '<section id="equity"><h2>Equity</h2><div class="chart" id="chart-equity"></div>',
+    `<p class="legend">${swatch(REPORT_COLOURS.equity, 'account equity (quote currency)')}</p></section>`,
+    '<section id="drawdown"><h2>Drawdown from the running peak</h2><div class="chart small" id="chart-drawdown"></div>',
+    `<p class="legend">${swatch(REPORT_COLOURS.drawdown, 'drawdown, % of the peak')}</p></section>`,
+    `<section id="prices"><h2>Prices and fills</h2>\n${markets.join('\n')}\n</section>`,
+  ].join('\n');
+}
+
+function body(result: BacktestResult): string {
+  const period = `${utc(result.inputs.fromMs)} → ${utc(result.inputs.toMs)}`;
+  return [
+    '<h1>Backtest report</h1>',
+    `<p class="sub">${html(period)} · config <code>${html(result.inputs.config)}</code></p>`,
+    `<section id="summary-section"><h2>Summary</h2>\n${summaryTable(result)}\n`,
+    '<p class="note">Amounts in the quote currency, exact. Definitions: docs/backtest-metrics.md in the bot\'s repository.</p></section>',
+    chartsSection(result),
+    `<section id="trades-section"><h2>Round trips (${result.trades.length})</h2>\n${tradeTable(result.trades)}\n</section>`,
+    `<section id="fills-section"><h2>Fills</h2>\n${fillTable(result.fills)}\n</section>`,
+    `<section id="inputs-section"><h2>Inputs</h2>\n${inputsTable(result)}\n</section>`,
+  ].join('\n');
+}
+
+/** The report of `result` as one HTML document. */
+export function renderReport(result: BacktestResult): string {
+  return page({
+    title: html(`Backtest report ${utc(result.inputs.fromMs)} → ${utc(result.inputs.toMs)}`),
+    body: body(result),
+    styles: STYLES,
+    dataJson: jsonForScript(chartData(result)),
+    scripts: [chartLibrarySource(), CLIENT_SCRIPT],
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * The report's tables, rendered in Node with every text escaped: the summary (total and per
+ * strategy), the trade list, the fill list and the run's inputs.
+ */
+import type { BacktestFill, BacktestMetrics, BacktestResult, BacktestTrade } from '../result.js';
+import { html } from './escape.js';
+import { fixed2, percent, signClass, utc } from './format.js';
+
+/** Rows shown per list; the full lists are in result.json. */
+export const ROW_LIMIT = 5000;
+
+type Row = [label: string, cell: (m: BacktestMetrics) => string, money: boolean];
+
+const ROWS: Row[] = [
+  ['Realised PnL before fees', (m) => m.realisedPnl, true],
+  ['Fees paid', (m) => m.fees, false],
+  ['Realised PnL after fees', (m) => m.realisedPnlAfterFees, true],
+  ['Unrealised PnL (marked at the last price)', (m) => m.unrealisedPnl, true],
+  ['Flex earnings', (m) => m.flexEarnings, true],
+  ['Net PnL', (m) => m.netPnl, true],
+  ['Orders', (m) => String(m.orders), false],
+  ['Fills', (m) => String(m.fills), false],
+  ['Round trips', (m) => String(m.trades), false],
+  ['Win rate', (m) => percent(m.winRate), false],
+  ['Max drawdown', (m) => percent(m.maxDrawdown), false],
+  ['Exposure', (m) => percent(m.exposure), false],
+  ['Sharpe (daily returns, × √365)', (m) => fixed2(m.sharpeDaily), false],
+];
+
+/** Strategy ids in a fixed order, own keys only. */
+export function strategyIds(result: BacktestResult): string[] {
+  return Object.keys(result.strategies).sort();
+}
+
+export function summaryTable(result: BacktestResult): string {
+  const ids = strategyIds(result);
+  const columns: BacktestMetrics[] = [result.total, ...ids.map((id) => result.strategies[id] as BacktestMetrics)];
+  const head = `<tr><th>Figure</th><th class="num">Total</th>${ids.map((id) => `<th class="num">${html(id)}</th>`).join('')}</tr>`;
+  const body = ROWS.map(([label, cell, money]) => {
+    const cells = columns.map((m) => `<td class="${money ? signClass(cell(m)) : 'num'}">${html(cell(m))}</td>`).join('');
+    return `<tr><td>${html(label)}</td>${cells}</tr>`;
+  }).join('\n');
+  return `<table id="summary"><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function limitNote(shown: number, total: number, what: string): string {
+  if (shown >= total) return '';
+  return `<p class="note">The first ${shown} of ${total} ${what} are listed; result.json has them all.</p>`;
+}
+
+function tradeRow(t: BacktestTrade, i: number): string {
+  const cells = [
+    `<td class="num">${i + 1}</td>`, `<td>${html(t.strategy)}</td>`, `<td>${html(t.market)}</td>`, `<td>${html(t.direction)}</td>`,
+    `<td>${utc(t.openedMs)}</td>`, `<td>${utc(t.closedMs)}</td>`, `<td class="num">${html(t.amount)}</td>`,
+    `<td class="num">${html(t.entryPrice)}</td>`, `<td class="num">${html(t.exitPrice)}</td>`, `<td class="${signClass(t.pnl)}">${html(t.pnl)}</td>`,
+  ];
+  return `<tr>${cells.join('')}</tr>`;
+}
+
+export function tradeTable(trades: readonly BacktestTrade[]): string {
+  if (trades.length === 0) return '<p class="note" id="no-trades">No round trip closed during the run.</p>';
+  const shown = trades.slice(0, ROW_LIMIT);
+  const head = '<tr><th class="num">#</th><th>Strategy</th><th>Market</th><th>Direction</th><th>Opened (UTC)</th><th>Closed (UTC)</th>'
+    + '<th class="num">Amount</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">PnL after fees</th></tr>';
+  return `${limitNote(shown.length, trades.length, 'round trips')}<div class="scroll"><table id="trades"><thead>${head}</thead><tbody>\n`
+    + `${shown.map(tradeRow).join('\n')}\n</tbody></table></div>`;
+}
+
+function fillRow(f: BacktestFill): string {
+  const cells = [
+    `<td>${utc(f.timeMs)}</td>`, `<td>${html(f.strategy)}</td>`, `<td>${html(f.market)}</td>`, `<td>${html(f.side)}</td>`,
+    `<td class="num">${html(f.price)}</td>`, `<td class="num">${html(f.amount)}</td>`, `<td class="num">${html(f.fee)}</td>`, `<td><code>${html(f.orderId)}</code></td>`,
+  ];
+  return `<tr>${cells.join('')}</tr>`;
+}
+
+export function fillTable(fills: readonly BacktestFill[]): string {
+  const shown = fills.slice(0, ROW_LIMIT);
+  const head = '<tr><th>Time (UTC)</th><th>Strategy</th><th>Market</th><th>Side</th><th class="num">Price</th><th class="num">Amount</th>'
+    + '<th class="num">Fee</th><th>Order</th></tr>';
+  return `<details id="fills-list"><summary>Fills (${fills.length})</summary>${limitNote(shown.length, fills.length, 'fills')}`
+    + `<div class="scroll"><table id="fills"><thead>${head}</thead><tbody>\n${shown.map(fillRow).join('\n')}\n</tbody></table></div></details>`;
+}
+
+export function inputsTable(result: BacktestResult): string {
+  const { inputs } = result;
+  const rows: Array<[string, string]> = [
+    ['Config', `<code>${html(inputs.config)}</code><br><span class="note">SHA-256 </span><code>${html(inputs.configSha256)}</code>`],
+    ...inputs.prices.map((p): [string, string] => ['Prices', `<code>${html(p.file)}</code><br><span class="note">SHA-256 </span><code>${html(p.sha256)}</code>`]),
+    ['Period (UTC)', `${utc(inputs.fromMs)} → ${utc(inputs.toMs)}`],
+    ...Object.keys(inputs.fillModel).sort().map((k): [string, string] => [`Fill model: ${html(k)}`, `<code>${html(inputs.fillModel[k] ?? '')}</code>`]),
+  ];
+  return `<table id="inputs"><tbody>\n${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('\n')}\n</tbody></table>`;
+}

@@ -1,0 +1,193 @@
+/**
+ * FIFO round trips of a fill list (docs/backtest-metrics.md, "Round trips"). Per strategy and
+ * market, fills that grow a position open lots; a fill against the position closes the oldest
+ * lots first. Every closing fill yields one trade of the amount it closed: back to flat, a partial
+ * close and the closing half of a flip alike. Fees follow the amount pro rata, and the last part
+ * of a lot or fill takes the remainder, so no fee is lost or counted twice.
+ */
+import { Decimal, ZERO, dec, sum, toWire } from '../core/decimal.js';
+import type { BacktestFill, BacktestTrade } from './result.js';
+
+/** Fee shares and average entry prices are rounded here (half even); PnL itself is exact. */
+const FEE_DP = 12;
+const PRICE_DP = 12;
+
+type Direction = 'long' | 'short';
+
+interface Lot {
+  timeMs: number;
+  price: Decimal;
+  /** Amount still open (> 0). */
+  amount: Decimal;
+  /** Part of the opening fill's fee not yet charged to a trade. */
+  fee: Decimal;
+}
+
+interface Book {
+  direction: Direction;
+  lots: Lot[];
+}
+
+/** A closed trade with the figures the report's trade list does not carry. */
+export interface ClosedTrade {
+  trade: BacktestTrade;
+  /** PnL before fees. */
+  gross: Decimal;
+  /** Opening and closing fees charged to this trade. */
+  fees: Decimal;
+}
+
+/** A book still holding a position at the end. */
+export interface OpenBook {
+  direction: Direction;
+  amount: Decimal;
+  /** Opening fees not yet charged to a trade. */
+  fee: Decimal;
+  /** When the book last left flat. */
+  sinceMs: number;
+}
+
+export interface FifoResult {
+  closed: ClosedTrade[];
+  /** Books still open at the end, per "strategy\u0000market". */
+  open: Map<string, OpenBook>;
+  /** Periods from leaving flat to returning to flat, per book, in the order they ended. */
+  spans: Array<{ fromMs: number; toMs: number }>;
+}
+
+interface ParsedFill {
+  fill: BacktestFill;
+  direction: Direction;
+  price: Decimal;
+  amount: Decimal;
+  fee: Decimal;
+}
+
+function parseFill(fill: BacktestFill, index: number): ParsedFill {
+  const where = `fill ${index} (order ${fill.orderId})`;
+  const price = parseField(fill.price, `${where}: price`);
+  const amount = parseField(fill.amount, `${where}: amount`);
+  if (!amount.gt(0)) throw new RangeError(`${where}: amount must be > 0, got ${fill.amount}`);
+  if (!price.gt(0)) throw new RangeError(`${where}: price must be > 0, got ${fill.price}`);
+  return { fill, direction: fill.side === 'buy' ? 'long' : 'short', price, amount, fee: parseField(fill.fee, `${where}: fee`) };
+}
+
+function parseField(value: string, what: string): Decimal {
+  try {
+    return dec(value);
+  } catch {
+    throw new RangeError(`${what} is not a decimal string: ${JSON.stringify(value.slice(0, 40))}`);
+  }
+}
+
+/** Share of `total` for `part` of `whole`; the whole takes the exact remainder. */
+function share(total: Decimal, part: Decimal, whole: Decimal): Decimal {
+  if (part.eq(whole)) return total;
+  return total.mul(part).div(whole).toDecimalPlaces(FEE_DP, Decimal.ROUND_HALF_EVEN);
+}
+
+interface Consumed {
+  openedMs: number;
+  entryCost: Decimal;
+  gross: Decimal;
+  fees: Decimal;
+}
+
+/** Takes `amount` from the oldest lots of `book` at `exit`. The caller ensures the book holds it. */
+function consumeLots(book: Book, amount: Decimal, exit: Decimal): Consumed {
+  const out: Consumed = { openedMs: book.lots[0]?.timeMs ?? 0, entryCost: ZERO, gross: ZERO, fees: ZERO };
+  let left = amount;
+  while (left.gt(0)) {
+    const lot = book.lots[0];
+    if (lot === undefined) throw new Error('round trips: closing more than the open position');
+    const take = Decimal.min(lot.amount, left);
+    const fee = share(lot.fee, take, lot.amount);
+    const move = book.direction === 'long' ? exit.minus(lot.price) : lot.price.minus(exit);
+    out.entryCost = out.entryCost.plus(lot.price.mul(take));
+    out.gross = out.gross.plus(move.mul(take));
+    out.fees = out.fees.plus(fee);
+    lot.amount = lot.amount.minus(take);
+    lot.fee = lot.fee.minus(fee);
+    left = left.minus(take);
+    if (lot.amount.isZero()) book.lots.shift();
+  }
+  return out;
+}
+
+function openAmount(book: Book): Decimal {
+  return sum(book.lots.map((l) => l.amount));
+}
+
+/** Applies one fill to its book; returns the trade it closed, if any. */
+function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {
+  if (book.lots.length === 0 || book.direction === f.direction) {
+    book.direction = f.direction;
+    book.lots.push({ timeMs: f.fill.timeMs, price: f.price, amount: f.amount, fee: f.fee });
+    return null;
+  }
+  const closeAmount = Decimal.min(f.amount, openAmount(book));
+  const closeFee = share(f.fee, closeAmount, f.amount);
+  const closedDirection = book.direction;
+  const used = consumeLots(book, closeAmount, f.price);
+  const rest = f.amount.minus(closeAmount);
+  if (rest.gt(0)) {
+    // A flip: the rest of the fill opens a position the other way, with the rest of its fee.
+    book.direction = f.direction;
+    book.lots.push({ timeMs: f.fill.timeMs, price: f.price, amount: rest, fee: f.fee.minus(closeFee) });
+  }
+  const fees = used.fees.plus(closeFee);
+  const trade: BacktestTrade = {
+    strategy: f.fill.strategy,
+    market: f.fill.market,
+    direction: closedDirection,
+    openedMs: used.openedMs,
+    closedMs: f.fill.timeMs,
+    amount: toWire(closeAmount),
+    entryPrice: toWire(used.entryCost.div(closeAmount).toDecimalPlaces(PRICE_DP, Decimal.ROUND_HALF_EVEN)),
+    exitPrice: toWire(f.price),
+    pnl: toWire(used.gross.minus(fees)),
+  };
+  return { trade, gross: used.gross, fees };
+}
+
+/** Fills in time order; fills of the same millisecond keep their given order (stable sort). */
+function inTimeOrder(fills: readonly BacktestFill[]): Array<{ fill: BacktestFill; index: number }> {
+  return fills.map((fill, index) => ({ fill, index })).sort((a, b) => a.fill.timeMs - b.fill.timeMs);
+}
+
+export function fifo(fills: readonly BacktestFill[]): FifoResult {
+  const books = new Map<string, Book & { since: number }>();
+  const closed: ClosedTrade[] = [];
+  const spans: Array<{ fromMs: number; toMs: number }> = [];
+  for (const { fill, index } of inTimeOrder(fills)) {
+    const parsed = parseFill(fill, index);
+    const key = `${fill.strategy}\u0000${fill.market}`;
+    const book = books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs };
+    books.set(key, book);
+    if (book.lots.length === 0) book.since = fill.timeMs;
+    const t = applyFill(book, parsed);
+    if (t !== null) closed.push(t);
+    if (book.lots.length === 0) spans.push({ fromMs: book.since, toMs: fill.timeMs });
+  }
+  const open = new Map<string, OpenBook>();
+  for (const [key, book] of books) {
+    if (book.lots.length > 0) {
+      open.set(key, { direction: book.direction, amount: openAmount(book), fee: sum(book.lots.map((l) => l.fee)), sinceMs: book.since });
+    }
+  }
+  return { closed, open, spans };
+}
+
+/** The closed round trips of `fills`, in the order they closed. */
+export function roundTrips(fills: readonly BacktestFill[]): BacktestTrade[] {
+  return fifo(fills).closed.map((c) => c.trade);
+}
+
+/**
+ * The periods each (strategy, market) book of `fills` held a position (a flip keeps it open),
+ * a position still open at the end running to `endMs`: the `positionSpans` of computeMetrics.
+ */
+export function positionSpans(fills: readonly BacktestFill[], endMs: number): Array<{ fromMs: number; toMs: number }> {
+  const { open, spans } = fifo(fills);
+  return [...spans, ...[...open.values()].map((b) => ({ fromMs: b.sinceMs, toMs: Math.max(b.sinceMs, endMs) }))];
+}

@@ -1,0 +1,107 @@
+/**
+ * What the daemon leaves in the store for `npm run status` beyond orders and fills: the last
+ * balances and prices it saw (with the equity computed from them) and the strategies it
+ * quarantined. Both live in the `meta` table as JSON (money as decimal strings), so a reader
+ * with a read-only connection sees them while the daemon runs; no schema change is needed.
+ */
+import { dec, toWire, type Decimal } from '../core/decimal.js';
+import type { Store } from '../store/index.js';
+
+/** meta key of the last account snapshot (written by every equity check). */
+export const ACCOUNT_KEY = 'status.account';
+/** meta key of the instances quarantined in the current run (cleared at start-up: quarantine lasts until restart). */
+export const QUARANTINED_KEY = 'status.quarantined';
+
+type Meta = Pick<Store['meta'], 'get' | 'set'>;
+
+export interface AccountSnapshot {
+  atMs: number;
+  equityAsset: string;
+  /** Main balances by asset, as the venue reported them. */
+  balances: Record<string, Decimal>;
+  /** Last price by market (`BASE_QUOTE` and tickers), only the markets status needs. */
+  prices: Record<string, Decimal>;
+  equityQuote: Decimal;
+  peakQuote: Decimal;
+}
+
+export interface QuarantineRecord {
+  strategyId: string;
+  reason: string;
+  atMs: number;
+}
+
+const wireMap = (m: Readonly<Record<string, Decimal>>): Record<string, string> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, toWire(v)]));
+
+function decMap(raw: unknown, key: string): Record<string, Decimal> {
+  if (typeof raw !== 'object' || raw === null) throw new TypeError(`meta ${ACCOUNT_KEY}.${key}: expected an object of decimal strings`);
+  return Object.fromEntries(Object.entries(raw as Record<string, unknown>).map(([k, v]) => [k, dec(String(v))]));
+}
+
+/**
+ * The prices worth keeping: the configured markets (to mark positions) and `<ASSET>_<equityAsset>`
+ * for every balance (what equity was valued at).
+ */
+export function pricesToKeep(
+  prices: Readonly<Record<string, { last: Decimal }>>,
+  markets: readonly string[],
+  balances: Readonly<Record<string, Decimal>>,
+  equityAsset: string,
+): Record<string, Decimal> {
+  const keys = new Set([...markets, ...Object.keys(balances).map((a) => `${a}_${equityAsset}`)]);
+  const out: Record<string, Decimal> = {};
+  for (const k of [...keys].sort()) {
+    const p = prices[k];
+    if (p !== undefined) out[k] = p.last;
+  }
+  return out;
+}
+
+export function writeAccount(meta: Meta, s: AccountSnapshot): void {
+  const json = {
+    atMs: s.atMs,
+    equityAsset: s.equityAsset,
+    balances: wireMap(s.balances),
+    prices: wireMap(s.prices),
+    equityQuote: toWire(s.equityQuote),
+    peakQuote: toWire(s.peakQuote),
+  };
+  meta.set(ACCOUNT_KEY, JSON.stringify(json));
+}
+
+/** The last snapshot, or null before the first equity check. Throws TypeError naming the field when it is malformed. */
+export function readAccount(meta: Pick<Meta, 'get'>): AccountSnapshot | null {
+  const raw = meta.get(ACCOUNT_KEY);
+  if (raw === undefined) return null;
+  const j = JSON.parse(raw) as Record<string, unknown>;
+  if (typeof j['atMs'] !== 'number' || typeof j['equityAsset'] !== 'string') throw new TypeError(`meta ${ACCOUNT_KEY}: expected atMs and equityAsset`);
+  return {
+    atMs: j['atMs'],
+    equityAsset: j['equityAsset'],
+    balances: decMap(j['balances'], 'balances'),
+    prices: decMap(j['prices'], 'prices'),
+    equityQuote: dec(String(j['equityQuote'])),
+    peakQuote: dec(String(j['peakQuote'])),
+  };
+}
+
+export function readQuarantined(meta: Pick<Meta, 'get'>): QuarantineRecord[] {
+  const raw = meta.get(QUARANTINED_KEY);
+  return raw === undefined ? [] : (JSON.parse(raw) as QuarantineRecord[]);
+}
+
+/** Adds (or replaces) the record of one instance. */
+export function recordQuarantine(meta: Meta, r: QuarantineRecord): void {
+  const rest = readQuarantined(meta).filter((q) => q.strategyId !== r.strategyId);
+  meta.set(QUARANTINED_KEY, JSON.stringify([...rest, r]));
+}
+
+/** Start-up: a quarantine lasts for the life of the process, so the new run starts with none. */
+export function clearQuarantined(meta: Meta): void {
+  meta.set(QUARANTINED_KEY, '[]');
+}
+
+/** An operator lifted the quarantine of one instance (control `unquarantine`). */
+export function releaseQuarantine(meta: Meta, strategyId: string): void {
+  meta.set(QUARANTINED_KEY, JSON.stringify(readQuarantined(meta).filter((q) => q.strategyId !== strategyId)));
+}
