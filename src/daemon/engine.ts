@@ -23,6 +23,7 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { BotMetrics } from '../observability/metrics.js';
 import type { Store } from '../store/index.js';
+import { recordingPrices } from './price-recorder.js';
 
 /** What every part of the daemon is built from. */
 export interface Base {
@@ -93,7 +94,7 @@ export function buildEngine(b: Base, gateway: ExchangeGateway): Engine {
   const part = (name: string): Logger => logger.child({ part: name });
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
-  const market = new MarketData(gateway, clock, 1_000);
+  const market = new MarketData(recordingPrices(gateway, store, clock, part('prices')), clock, 1_000);
   const equityWatch = new EquityWatch({ store, equityAsset: config.risk.equityAsset, limits: config.risk, onBreach: halt });
   return {
     gateway,

@@ -73,6 +73,11 @@ export class Scheduler {
     return [...this.jobs.keys()];
   }
 
+  /** The cron expression of a job (the backtest fires it on a virtual clock: src/backtest/run.ts). */
+  cronOf(name: string): string | undefined {
+    return this.jobs.get(name)?.cron;
+  }
+
   /** Runs the job now unless its lane is busy (then skips and counts) or the scheduler stopped. */
   async trigger(name: string): Promise<TriggerOutcome> {
     const job = this.jobs.get(name);

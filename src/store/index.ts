@@ -15,6 +15,7 @@ import { ConsoleRepository } from './console-repo.js';
 import { FillsRepository } from './fills-repo.js';
 import { CreditRepository, FlexRepository } from './flex-credit-repos.js';
 import { ScanStage } from './scan-stage.js';
+import { PriceSamplesRepository } from './price-samples-repo.js';
 import { acquireInstanceLock, type InstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
 import {
@@ -35,6 +36,7 @@ export type { FillsRepository } from './fills-repo.js';
 export type { ConsoleRepository, ControlActionRecord, EquityPoint, PausedRecord } from './console-repo.js';
 export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';
+export type { PriceSamplesRepository, PriceSample } from './price-samples-repo.js';
 export type { AlertsRepository, CheckpointsRepository, ChildrenRepository, MetaRepository } from './misc-repos.js';
 
 /**
@@ -69,6 +71,8 @@ export interface Store {
   readonly credit: CreditRepository;
   readonly alerts: AlertsRepository;
   readonly meta: MetaRepository;
+  /** Futures-listing prices the daemon saw (backtest recorder). */
+  readonly prices: PriceSamplesRepository;
   /** The operator console's tables: equity history, control actions, paused strategies. */
   readonly console: ConsoleRepository;
   /** Bounded-memory staging of one history scan (a TEMP table of this connection). */
@@ -97,6 +101,7 @@ class SqliteStore implements Store {
   readonly credit: CreditRepository;
   readonly alerts: AlertsRepository;
   readonly meta: MetaRepository;
+  readonly prices: PriceSamplesRepository;
   readonly console: ConsoleRepository;
   readonly scanStage: ScanStage;
   private closed = false;
@@ -115,6 +120,7 @@ class SqliteStore implements Store {
     this.credit = new CreditRepository(db);
     this.alerts = new AlertsRepository(db);
     this.meta = new MetaRepository(db);
+    this.prices = new PriceSamplesRepository(db);
     this.console = new ConsoleRepository(db);
     this.scanStage = new ScanStage(db);
   }

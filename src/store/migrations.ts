@@ -158,6 +158,15 @@ export const MIGRATIONS: readonly string[] = [
      at_ms INTEGER NOT NULL,
      who TEXT NOT NULL
    );`,
+  // 6: prices the daemon saw in the futures listing, one per market per minute, for backtests
+  // (`npm run prices -- export`, docs/backtesting.md § Recording prices). Retention: 30 days.
+  `CREATE TABLE price_samples (
+    market TEXT NOT NULL,
+    time_ms INTEGER NOT NULL,
+    price TEXT NOT NULL,
+    PRIMARY KEY (market, time_ms)
+  ) WITHOUT ROWID;
+  CREATE INDEX price_samples_time ON price_samples (time_ms);`,
 ];
 
 /** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */

@@ -1,0 +1,131 @@
+/**
+ * The result (result.ts) from a finished run: the bot's own fills as its store recorded them
+ * (attributed to strategies by the engine), each strategy's book replayed over the price path,
+ * the metrics of each and of the whole account, and the venue's own deals beside them (the
+ * simulator's truth, to check the engine's view against).
+ */
+import { Decimal } from '../core/decimal.js';
+import type { FillRecord } from '../store/index.js';
+import { replayBook } from './ledger.js';
+import { computeMetrics, downsampleEquity, downsamplePrices, roundTrips } from './output.js';
+import type { BacktestFill, BacktestMetrics, BacktestResult, PricePoint } from './result.js';
+import type { RunState } from './run.js';
+
+/** Points kept per series in the result (the report draws them; metrics use every step). */
+const SERIES_MAX = 2000;
+
+export interface ResultInputs {
+  configFile: string;
+  configSha256: string;
+  prices: Array<{ file: string; sha256: string }>;
+  fromMs: number;
+  toMs: number;
+  fillModel: Record<string, string>;
+}
+
+/** The venue's deals in the result's fill shape (strategy from the clientOrderId prefix). */
+export type TruthFill = Omit<BacktestFill, 'strategy'> & { dealId: number; clientOrderId: string };
+
+function fillOf(f: FillRecord): BacktestFill {
+  return {
+    timeMs: f.timeMs,
+    strategy: f.strategyId ?? 'unattributed',
+    market: f.market,
+    side: f.side,
+    price: f.price.toFixed(),
+    amount: f.amount.toFixed(),
+    fee: f.fee.toFixed(),
+    orderId: String(f.orderId),
+  };
+}
+
+function flexEarnings(state: RunState): Decimal {
+  let sum = new Decimal(0);
+  for (const r of state.wired.store.flex.all()) if (r.actionType === 'DAILY_EARNING') sum = sum.plus(r.amount);
+  return sum;
+}
+
+function metricsOf(state: RunState, inputs: ResultInputs, fills: BacktestFill[], start: Decimal, orders: number, flex: Decimal): BacktestMetrics {
+  const book = replayBook(fills, state.samples, start);
+  return computeMetrics({
+    equity: book.equity,
+    fills,
+    trades: roundTrips(fills),
+    flexEarnings: flex.toFixed(),
+    unrealisedPnl: book.unrealisedPnl.toFixed(),
+    orders,
+    positionSpans: book.positionSpans,
+    fromMs: inputs.fromMs,
+    toMs: inputs.toMs,
+  });
+}
+
+export function truthFills(state: RunState): TruthFill[] {
+  return state.venue.account.deals.map((d) => ({
+    dealId: d.id,
+    timeMs: d.timeMs,
+    market: d.market,
+    side: d.side,
+    price: d.price.toFixed(),
+    amount: d.amount.toFixed(),
+    fee: d.fee.toFixed(),
+    orderId: String(d.orderId),
+    clientOrderId: d.clientOrderId,
+  }));
+}
+
+function strategyMetrics(state: RunState, inputs: ResultInputs, fills: BacktestFill[]): Record<string, BacktestMetrics> {
+  const { config, store } = state.wired.b;
+  const sent = store.orders.all().filter((o) => o.orderId !== null);
+  const out: Record<string, BacktestMetrics> = {};
+  for (const s of [...config.strategies].sort((a, b) => a.id.localeCompare(b.id))) {
+    if (!s.enabled) continue;
+    const own = fills.filter((f) => f.strategy === s.id);
+    out[s.id] = metricsOf(state, inputs, own, s.budgetQuote, sent.filter((o) => o.strategyId === s.id).length, new Decimal(0));
+  }
+  return out;
+}
+
+export function buildResult(state: RunState, inputs: ResultInputs): BacktestResult {
+  const { store } = state.wired;
+  const fills = store.fills
+    .all()
+    .sort((a, b) => a.timeMs - b.timeMs || a.dealId - b.dealId)
+    .map(fillOf);
+  const sent = store.orders.all().filter((o) => o.orderId !== null).length;
+  const equity = state.samples.timesMs.map((timeMs, i) => ({ timeMs, equity: (state.samples.equity[i] as Decimal).toFixed() }));
+  const startEquity = state.samples.equity[0] ?? new Decimal(0);
+  const totalBook = replayBook(fills, state.samples, startEquity);
+  const total = computeMetrics({
+    equity,
+    fills,
+    trades: roundTrips(fills),
+    flexEarnings: flexEarnings(state).toFixed(),
+    unrealisedPnl: totalBook.unrealisedPnl.toFixed(),
+    orders: sent,
+    positionSpans: totalBook.positionSpans,
+    fromMs: inputs.fromMs,
+    toMs: inputs.toMs,
+  });
+  const prices: Record<string, PricePoint[]> = {};
+  for (const [market, path] of state.samples.prices) {
+    prices[market] = downsamplePrices(path.map((p, i) => ({ timeMs: state.samples.timesMs[i] as number, price: p.toFixed() })), SERIES_MAX);
+  }
+  return {
+    version: 1,
+    inputs: {
+      config: inputs.configFile,
+      configSha256: inputs.configSha256,
+      prices: inputs.prices,
+      fromMs: inputs.fromMs,
+      toMs: inputs.toMs,
+      fillModel: inputs.fillModel,
+    },
+    total,
+    strategies: strategyMetrics(state, inputs, fills),
+    equity: downsampleEquity(equity, SERIES_MAX),
+    prices,
+    fills,
+    trades: roundTrips(fills),
+  };
+}

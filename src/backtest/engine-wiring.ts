@@ -1,0 +1,92 @@
+/**
+ * The live engine for a backtest, built from the daemon's own start steps (src/daemon/start.ts):
+ * store, client over HTTP to the simulator, engine, scheduler, one worker-thread runner per
+ * strategy, the reconcile job, start-up reconciliation, the side jobs, the registered schedules
+ * and the strategies' `init`. What differs is only time (the virtual clock) and who fires the
+ * schedules (run.ts, at virtual times, instead of node-cron's real-time timers).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BotConfig } from '../config/index.js';
+import { buildEngine, type Base, type Engine } from '../daemon/engine.js';
+import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from '../daemon/jobs.js';
+import { buildRunners, laneOf, type Runners } from '../daemon/runners.js';
+import { stopper } from '../daemon/shutdown.js';
+import type { Scheduler } from '../engine/scheduler.js';
+import { createApiClient, type ApiClient } from '../exchange/client.js';
+import type { RateLimitOverrides } from '../exchange/rate-limits.js';
+import { createVenueGateway } from '../exchange/venue-gateway.js';
+import type { Logger } from '../observability/logger.js';
+import { BotMetrics } from '../observability/metrics.js';
+import { openStore, type Store } from '../store/index.js';
+import type { LoadedStrategy } from '../strategy-api/host.js';
+import type { Settle } from './run.js';
+import type { BacktestVenue } from './sim-venue.js';
+import type { VirtualClock } from './virtual-clock.js';
+
+export interface Wired {
+  b: Base;
+  engine: Engine;
+  scheduler: Scheduler;
+  runners: Runners;
+  reconcile: ReconcileJob;
+  client: ApiClient;
+  store: Store;
+  stop(): Promise<void>;
+}
+
+/** A private data dir per run: the backtest never touches the daemon's store. */
+export function backtestConfig(config: BotConfig): { config: BotConfig; dispose: () => void } {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'v4-bot-backtest-'));
+  return {
+    config: { ...config, mode: 'paper', dataDir, shutdown: { ...config.shutdown, cancelOwnOrdersOnStop: false } },
+    dispose: () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+export interface WireInputs {
+  config: BotConfig;
+  clock: VirtualClock;
+  logger: Logger;
+  strategies: LoadedStrategy[];
+  venue: BacktestVenue;
+  pools: RateLimitOverrides['pools'];
+}
+
+export function wireEngine({ config, clock, logger, strategies, venue, pools }: WireInputs): Wired {
+  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }) });
+  const client = createApiClient({
+    baseUrl: venue.baseUrl,
+    apiKey: venue.apiKey,
+    apiSecret: venue.apiSecret,
+    clock,
+    logger: logger.child({ part: 'client' }),
+    noncePersistence: store.noncePersistence(),
+    nonceMode: config.nonceMode,
+    rateLimits: { redisUrl: undefined, ...(pools === undefined ? {} : { pools }) },
+    onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
+  });
+  const b: Base = { config, clock, logger, store, metrics: new BotMetrics() };
+  const engine = buildEngine(b, createVenueGateway(client));
+  const scheduler = buildScheduler(b, engine);
+  let accepting = true;
+  const runners = buildRunners(b, engine, scheduler, strategies, () => accepting);
+  const reconcile = new ReconcileJob(b, engine, () => client.clockSkewRejected());
+  const close = async (): Promise<void> => {
+    await client.close().catch(() => undefined);
+    store.close();
+  };
+  const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (accepting = false) });
+  return { b, engine, scheduler, runners, reconcile, client, store, stop: () => stop('backtest finished') };
+}
+
+/** Start-up as the daemon does it (start.ts steps 5 and 6), each step driven to its end by `settle`. */
+export async function startUp(w: Wired, strategies: LoadedStrategy[], settle: Settle): Promise<void> {
+  await settle.drive(w.reconcile.run());
+  await settle.drive(runStartupJobs(w.b, w.engine));
+  registerJobs(w.b, w.engine, w.scheduler, w.reconcile, w.runners, strategies);
+  for (const [id, runner] of w.runners) await settle.drive(w.scheduler.enqueue(laneOf(id), `init:${id}`, () => runner.init()));
+  // The daemon ticks every strategy once right away rather than at the first cron boundary.
+  for (const id of w.runners.keys()) await settle.drive(w.scheduler.trigger(laneOf(id)));
+}

@@ -1,0 +1,58 @@
+/**
+ * `backtest(args)`: load the config, strategies and prices, run, and write result.json,
+ * report.html and venue-fills.json into the output directory. Used by src/cli/backtest.ts.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config/index.js';
+import { loadConfiguredStrategies } from '../daemon/strategies.js';
+import type { Logger } from '../observability/logger.js';
+import type { BacktestArgs } from './args.js';
+import { buildResult, truthFills } from './collect.js';
+import { describeFillModel, type FillModel } from './fill-model.js';
+import { loadPrices } from './load-prices.js';
+import { renderReport } from './output.js';
+import type { BacktestResult } from './result.js';
+import { runBacktest, type Progress } from './run.js';
+import { pathFor } from './sim-venue.js';
+import { runSpan } from './span.js';
+import { paperMarkets } from '../daemon/paper-venue.js';
+
+export interface BacktestSummary {
+  result: BacktestResult;
+  outDir: string;
+  /** Clock jumps to a timer the engine waited on (rate limit, back-off); 0 in a normal run. */
+  timerJumps: number;
+}
+
+export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
+  // The daemon's own loader and checks; BOT_MODE is paper whatever the environment says.
+  const env: Record<string, string | undefined> = { ...process.env, BOT_CONFIG: args.config, BOT_MODE: 'paper' };
+  delete env['API_KEY'];
+  delete env['API_SECRET'];
+  delete env['API_BASE_URL'];
+  delete env['RATE_LIMIT_REDIS_URL'];
+  const config = loadConfig({ env, cwd: process.cwd() });
+  const strategies = await loadConfiguredStrategies(config);
+  const prices = loadPrices(args.prices);
+  const used = new Set(paperMarkets(config).map((m) => pathFor(m.name, prices.series)));
+  const span = runSpan([...used].sort().map((m) => prices.series.get(m) ?? []), args.fromMs, args.toMs);
+  const model: FillModel = { ...args.fill, volumePerStep: args.fill.volumePerStep ?? config.paper.volumePerStep };
+  const configBytes = readFileSync(args.config);
+  const inputs = {
+    configFile: args.config,
+    configSha256: createHash('sha256').update(configBytes).digest('hex'),
+    prices: prices.files,
+    fromMs: span.fromMs,
+    toMs: span.toMs,
+    fillModel: describeFillModel(model, span.stepMs),
+  };
+  const run = { config, strategies, prices, span, model, logger, ...(onProgress === undefined ? {} : { onProgress }) };
+  const out = await runBacktest(run, (state) => ({ result: buildResult(state, inputs), truth: truthFills(state), timerJumps: state.timerJumps }));
+  mkdirSync(args.out, { recursive: true });
+  writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
+  writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
+  writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
+  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps };
+}

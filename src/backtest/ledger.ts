@@ -1,0 +1,85 @@
+/**
+ * A strategy's own book, replayed from its fills over the sampled price path: its equity curve
+ * (budget + quote cash flow + positions marked at each step's price), what is still open at the
+ * end (FIFO lots marked at the last price: unrealised PnL), and when it held a position.
+ */
+import { Decimal } from '../core/decimal.js';
+import type { BacktestFill, EquityPoint } from './result.js';
+import type { Samples } from './run.js';
+
+interface Lot {
+  amount: Decimal;
+  price: Decimal;
+}
+
+export interface Book {
+  equity: EquityPoint[];
+  unrealisedPnl: Decimal;
+  positionSpans: Array<{ fromMs: number; toMs: number }>;
+}
+
+function addToLots(lots: Lot[], signed: Decimal, price: Decimal): void {
+  let rest = signed;
+  while (!rest.isZero() && lots.length > 0 && (lots[0] as Lot).amount.isNeg() !== rest.isNeg()) {
+    const lot = lots[0] as Lot;
+    const take = Decimal.min(lot.amount.abs(), rest.abs());
+    const sign = rest.isNeg() ? -1 : 1;
+    lot.amount = lot.amount.plus(take.mul(sign));
+    rest = rest.minus(take.mul(sign));
+    if (lot.amount.isZero()) lots.shift();
+  }
+  if (!rest.isZero()) lots.push({ amount: rest, price });
+}
+
+class Replay {
+  readonly cash: Decimal[] = [];
+  cashNow = new Decimal(0);
+  readonly pos = new Map<string, Decimal>();
+  readonly lots = new Map<string, Lot[]>();
+  readonly spans: Array<{ fromMs: number; toMs: number }> = [];
+  private openSince: number | null = null;
+
+  apply(f: BacktestFill): void {
+    const amount = new Decimal(f.amount);
+    const signed = f.side === 'buy' ? amount : amount.neg();
+    const quote = amount.mul(f.price);
+    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(f.fee);
+    this.pos.set(f.market, (this.pos.get(f.market) ?? new Decimal(0)).plus(signed));
+    const lots = this.lots.get(f.market) ?? [];
+    addToLots(lots, signed, new Decimal(f.price));
+    this.lots.set(f.market, lots);
+    const open = [...this.pos.values()].some((p) => !p.isZero());
+    if (open && this.openSince === null) this.openSince = f.timeMs;
+    if (!open && this.openSince !== null) {
+      this.spans.push({ fromMs: this.openSince, toMs: f.timeMs });
+      this.openSince = null;
+    }
+  }
+
+  close(endMs: number): void {
+    if (this.openSince !== null && endMs > this.openSince) this.spans.push({ fromMs: this.openSince, toMs: endMs });
+  }
+}
+
+/** Replays `fills` (time order) against the samples; `start` is the curve's starting value. */
+export function replayBook(fills: readonly BacktestFill[], samples: Samples, start: Decimal): Book {
+  const r = new Replay();
+  const equity: EquityPoint[] = [];
+  let next = 0;
+  samples.timesMs.forEach((t, i) => {
+    for (; next < fills.length && (fills[next] as BacktestFill).timeMs <= t; next++) r.apply(fills[next] as BacktestFill);
+    let value = start.plus(r.cashNow);
+    for (const [market, p] of r.pos) value = value.plus(p.mul(samples.prices.get(market)?.[i] ?? 0));
+    equity.push({ timeMs: t, equity: value.toFixed() });
+  });
+  for (; next < fills.length; next++) r.apply(fills[next] as BacktestFill);
+  const endMs = samples.timesMs.at(-1) ?? 0;
+  r.close(endMs);
+  let unrealised = new Decimal(0);
+  for (const [market, lots] of r.lots) {
+    const last = samples.prices.get(market)?.at(-1);
+    if (last === undefined) continue;
+    for (const lot of lots) unrealised = unrealised.plus(lot.amount.mul(last.minus(lot.price)));
+  }
+  return { equity, unrealisedPnl: unrealised, positionSpans: r.spans };
+}

@@ -1,0 +1,252 @@
+/**
+ * The backtest run loop. Time is a virtual clock that jumps from event to event: the next price
+ * step (the simulator moves its CSV-driven markets and matches resting orders) or the next cron
+ * fire of a job (the daemon's schedules, computed by node-cron: cron-times.ts). At each instant
+ * the due jobs run one after another, each until the engine is idle again, in registration order
+ * (reconcile, flex, credit, equity, strategies), so the same inputs always give the same order of
+ * requests, the same venue state and byte-identical output.
+ *
+ * Waits on the virtual clock (a rate-limit pool out of budget) take no real time: the clock jumps
+ * to the pool's refill (settler below).
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { BotConfig } from '../config/index.js';
+import type { Decimal } from '../core/decimal.js';
+import type { RateLimitOverrides } from '../exchange/rate-limits.js';
+import type { Logger } from '../observability/logger.js';
+import type { LoadedStrategy } from '../strategy-api/host.js';
+import { CronTimes } from './cron-times.js';
+import { backtestConfig, startUp, wireEngine, type Wired } from './engine-wiring.js';
+import { accountEquity } from './equity.js';
+import type { FillModel } from './fill-model.js';
+import type { PriceSet } from './load-prices.js';
+import { startBacktestVenue, type BacktestVenue } from './sim-venue.js';
+import type { RunSpan } from './span.js';
+import { VirtualClock } from './virtual-clock.js';
+
+export interface RunInputs {
+  config: BotConfig;
+  strategies: LoadedStrategy[];
+  prices: PriceSet;
+  span: RunSpan;
+  model: FillModel;
+  logger: Logger;
+  onProgress?: (p: Progress) => void;
+  /** Client rate-limit pools other than the venue's defaults (tests of waiting on them). */
+  pools?: RateLimitOverrides['pools'];
+}
+
+export interface Progress {
+  nowMs: number;
+  fromMs: number;
+  toMs: number;
+  orders: number;
+  fills: number;
+}
+
+/** Everything sampled at each price step, at full resolution. */
+export interface Samples {
+  timesMs: number[];
+  equity: Decimal[];
+  /** Per configured market, one price per step. */
+  prices: Map<string, Decimal[]>;
+}
+
+export interface RunState {
+  wired: Wired;
+  venue: BacktestVenue;
+  samples: Samples;
+  /** Times the clock jumped to a timer because the engine waited on it (rate limits, back-offs). */
+  timerJumps: number;
+}
+
+/**
+ * Real time the engine may stay busy without sending the venue anything before the clock jumps
+ * anyway (a retry back-off sleeping on the virtual clock; none happens without venue faults).
+ */
+const WATCHDOG_MS = 10_000;
+
+/**
+ * How long calls may sit queued in a rate-limit pool, with the venue idle and no new request
+ * arriving, before they count as waiting for the pool's refill: at least this many event-loop
+ * turns and this much real time. A call with tokens leaves the queue within a few turns; one
+ * behind a request still being read takes less than this even on a loaded machine.
+ */
+const QUEUED_TURNS = 50;
+const QUEUED_MS = 100;
+
+/** True when a rate-limit pool of the client has calls waiting in its queue while the venue has no request to answer. */
+function queuedOnLimits(w: Wired | undefined, venue: BacktestVenue): boolean {
+  if (w === undefined || venue.inFlight() > 0) return false;
+  return Object.values(w.client.rateLimitStatus()).some((p) => p.queued > 0);
+}
+
+/** Turns and real time since the venue last received a request while calls sat queued. */
+class Stall {
+  turns = 0;
+  private quietSince = performance.now();
+  private queuedSince = performance.now();
+  private seen = -1;
+  /** Jumped already in this wait: the next refills follow without waiting real time again. */
+  private jumped = false;
+
+  observe(received: number, queued: boolean): void {
+    const now = performance.now();
+    if (received !== this.seen) {
+      this.seen = received;
+      this.jumped = false;
+      this.quietSince = now;
+      this.turns = 0;
+      this.queuedSince = now;
+    }
+    if (!queued) {
+      this.turns = 0;
+      this.queuedSince = now;
+    } else this.turns++;
+  }
+
+  waitingOnLimits(): boolean {
+    return this.turns > QUEUED_TURNS && (this.jumped || performance.now() - this.queuedSince > QUEUED_MS);
+  }
+
+  quietTooLong(): boolean {
+    return performance.now() - this.quietSince > WATCHDOG_MS;
+  }
+
+  /** After a jump: the wait goes on until the venue receives a request. */
+  jumpedNow(): void {
+    this.jumped = true;
+    this.turns = 0;
+    this.quietSince = performance.now();
+  }
+}
+
+/**
+ * Waits until the engine is idle. Work waiting on the virtual clock cannot finish by itself: when
+ * calls wait in a rate-limit pool the clock jumps to its next timer (the pool's refill).
+ */
+function settler(clock: VirtualClock, venue: BacktestVenue, state: { wired?: Wired; timerJumps: number }): Settle {
+  const idle = (): boolean => (state.wired?.scheduler.inFlight ?? 0) === 0;
+  const until = async (done: () => boolean): Promise<void> => {
+    const stall = new Stall();
+    for (;;) {
+      if (done() && idle()) {
+        // One more turn lets work queued by the last job (a fill's onFill) reach its lane.
+        await nextTurn();
+        if (done() && idle()) return;
+      }
+      await nextTurn();
+      stall.observe(venue.received(), queuedOnLimits(state.wired, venue));
+      const due = clock.nextDue();
+      if (due === undefined || !(stall.waitingOnLimits() || stall.quietTooLong())) continue;
+      clock.advanceTo(due);
+      state.timerJumps++;
+      stall.jumpedNow();
+    }
+  };
+  return {
+    idle: () => until(() => true),
+    drive: async <T>(work: Promise<T>): Promise<T> => {
+      let finished = false;
+      const tracked = work.finally(() => (finished = true));
+      tracked.catch(() => undefined);
+      await until(() => finished);
+      return tracked;
+    },
+  };
+}
+
+/** Waiting for the engine: until idle, or until a direct call (start-up steps) and what it queued is done. */
+export interface Settle {
+  idle(): Promise<void>;
+  drive<T>(work: Promise<T>): Promise<T>;
+}
+
+interface Job {
+  name: string;
+  cron: CronTimes;
+  next: number;
+}
+
+function jobsOf(w: Wired, fromMs: number): Job[] {
+  return w.scheduler.jobNames.map((name) => {
+    const cron = new CronTimes(w.scheduler.cronOf(name) as string);
+    return { name, cron, next: cron.next(fromMs) };
+  });
+}
+
+function sample(state: RunState, markets: string[], t: number): void {
+  const { venue, samples } = state;
+  venue.venue.catchUp();
+  samples.timesMs.push(t);
+  samples.equity.push(accountEquity(venue.venue, venue.account, state.wired.b.config.risk.equityAsset));
+  for (const m of markets) samples.prices.get(m)?.push(venue.venue.requireMarket(m).price);
+}
+
+async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle): Promise<void> {
+  const { fromMs, toMs, stepMs } = inputs.span;
+  const markets = [...state.samples.prices.keys()];
+  const jobs = jobsOf(state.wired, fromMs);
+  const report = progressReporter(state, inputs);
+  sample(state, markets, fromMs);
+  let nextStep = fromMs + stepMs;
+  for (;;) {
+    // A job that waited on a rate-limit pool may have moved the clock past due events: they run
+    // now, and missed cron fires of one job coalesce into one (as a busy lane skips ticks).
+    const t = Math.max(clock.now(), Math.min(nextStep, ...jobs.map((j) => j.next)));
+    if (t > toMs) break;
+    clock.advanceTo(t);
+    if (nextStep <= t) {
+      sample(state, markets, t);
+      while (nextStep <= t) nextStep += stepMs;
+      report(t);
+    }
+    for (const job of jobs) {
+      if (job.next > t) continue;
+      await settle.drive(state.wired.scheduler.trigger(job.name));
+      job.next = job.cron.next(Math.max(t, clock.now()));
+    }
+  }
+  await Promise.all(jobs.map((j) => j.cron.dispose()));
+}
+
+function progressReporter(state: RunState, inputs: RunInputs): (t: number) => void {
+  let lastReport = Number.NEGATIVE_INFINITY;
+  const every = Math.max(inputs.span.stepMs, (inputs.span.toMs - inputs.span.fromMs) / 200);
+  return (t) => {
+    if (inputs.onProgress === undefined || t - lastReport < every) return;
+    lastReport = t;
+    const { store } = state.wired;
+    const orders = Object.values(store.orders.countByState()).reduce((a, b) => a + b, 0);
+    inputs.onProgress({ nowMs: t, fromMs: inputs.span.fromMs, toMs: inputs.span.toMs, orders, fills: store.fills.count() });
+  };
+}
+
+/**
+ * Runs the backtest; `collect` reads what it needs while the engine and venue are still open
+ * (after a last reconciliation at the end time, so every fill the venue made is in the store).
+ */
+export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunState) => T): Promise<T> {
+  const { span } = inputs;
+  const { config, dispose } = backtestConfig(inputs.config);
+  const clock = new VirtualClock(span.fromMs);
+  const holder: { wired?: Wired; timerJumps: number } = { timerJumps: 0 };
+  const venue = await startBacktestVenue({ config, clock, series: inputs.prices.series, model: inputs.model, stepMs: span.stepMs });
+  const settle = settler(clock, venue, holder);
+  let wired: Wired | undefined;
+  try {
+    wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools });
+    holder.wired = wired;
+    const markets = Object.keys(config.markets).sort();
+    const state: RunState = { wired, venue, samples: { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) }, timerJumps: 0 };
+    await startUp(wired, inputs.strategies, settle);
+    await loop(state, inputs, clock, settle);
+    await settle.drive(wired.reconcile.run());
+    state.timerJumps = holder.timerJumps;
+    return collect(state);
+  } finally {
+    await wired?.stop().catch((err: unknown) => inputs.logger.warn({ err }, 'backtest: stop failed'));
+    await venue.close();
+    dispose();
+  }
+}

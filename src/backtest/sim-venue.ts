@@ -1,0 +1,134 @@
+/**
+ * The backtest's venue: the built-in simulator (its Venue, matching, positions, OTO/OCO, flex,
+ * rate limits and HTTP routes) on the virtual clock, with every market's price path replayed from
+ * the CSV (csv-market.ts). The engine reaches it over loopback HTTP through the same client as in
+ * paper and live mode. A spot market and its perpetual share one path: a market without a file
+ * of its own follows the file of a market with the same base asset (`BTC_PERP` ← `BTC_USDT.csv`).
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BotConfig } from '../config/index.js';
+import { ConfigError } from '../core/errors.js';
+import { paperMarkets } from '../daemon/paper-venue.js';
+import { Faults } from '../simulator/faults.js';
+import { DEFAULT_RATE_LIMITS, type MarketOptions } from '../simulator/options.js';
+import { RateLimiter } from '../simulator/rate-limit.js';
+import { createSimServer } from '../simulator/server.js';
+import { Venue } from '../simulator/venue.js';
+import type { Account } from '../simulator/account.js';
+import { CsvMarket } from './csv-market.js';
+import type { FillModel } from './fill-model.js';
+import type { PriceRow } from './price-csv.js';
+import type { VirtualClock } from './virtual-clock.js';
+
+export interface BacktestVenue {
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  venue: Venue;
+  account: Account;
+  /** Requests the venue has received and not yet answered. */
+  inFlight(): number;
+  /** Requests the venue has received so far. */
+  received(): number;
+  /** Which CSV market drives each simulator market. */
+  paths: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** The CSV market that drives `name`: its own, else one with the same base (`_USDT` first). */
+export function pathFor(name: string, series: ReadonlyMap<string, readonly PriceRow[]>): string {
+  if (series.has(name)) return name;
+  const base = name.split('_')[0] ?? name;
+  const same = [...series.keys()].filter((m) => m.split('_')[0] === base).sort();
+  const pick = same.find((m) => m === `${base}_USDT`) ?? same[0];
+  if (pick === undefined) throw new ConfigError(`--prices: expected prices for market ${name} (a file ${name}.csv, or one of another ${base}_ market), found none`);
+  return pick;
+}
+
+function marketOptions(config: BotConfig, model: FillModel, series: ReadonlyMap<string, readonly PriceRow[]>): Array<MarketOptions & { path: string }> {
+  return paperMarkets(config).map((m) => {
+    const path = pathFor(m.name, series);
+    const first = (series.get(path) as readonly PriceRow[])[0] as PriceRow;
+    return {
+      ...m,
+      pricePath: path,
+      startPrice: first.price.toFixed(),
+      volatility: '0',
+      makerFee: model.makerFee.toFixed(),
+      takerFee: model.takerFee.toFixed(),
+      path,
+    };
+  });
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+export interface VenueInputs {
+  config: BotConfig;
+  clock: VirtualClock;
+  series: ReadonlyMap<string, readonly PriceRow[]>;
+  model: FillModel;
+  stepMs: number;
+}
+
+export async function startBacktestVenue({ config, clock, series, model, stepMs }: VenueInputs): Promise<BacktestVenue> {
+  const seed = config.paper.seed;
+  const markets = marketOptions(config, model, series);
+  // No jumps: every step is walked, the CSV holds each one (csv-market.ts).
+  const venue = new Venue(clock, seed, markets, stepMs, Number.MAX_SAFE_INTEGER);
+  for (const m of markets) {
+    venue.markets.set(m.name, new CsvMarket(m, seed, { rows: series.get(m.path) as readonly PriceRow[], startMs: clock.now(), stepMs, model }));
+  }
+  // Fixed keys: nothing random leaves the run, and the keys never appear in its output.
+  const apiKey = `backtest${String(seed).padStart(8, '0')}`;
+  const apiSecret = 'b'.repeat(64);
+  const paper = config.paper;
+  const account = venue.addAccount({
+    apiKey,
+    apiSecret,
+    balances: Object.fromEntries(Object.entries(paper.balances).map(([k, v]) => [k, v.toFixed()])),
+    flex: paper.flexInvestments.map((f) => ({ currency: f.currency, amount: f.amount.toFixed(), dailyRate: f.dailyRate.toFixed() })),
+  });
+  const server = createSimServer({
+    venue,
+    clock,
+    limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS }),
+    faults: new Faults(seed, {}),
+    admin: undefined,
+    routeContext: { venue, options: { flatHistoryWithMarket: false } },
+    logger: undefined,
+  });
+  // Replies carry the venue's (virtual) time, as the live venue's carry its own: the client's
+  // clock-skew check compares them with the same virtual clock.
+  let inFlight = 0;
+  let received = 0;
+  server.prependListener('request', (_req, res) => {
+    inFlight++;
+    received++;
+    res.once('close', () => inFlight--);
+    res.setHeader('Date', new Date(clock.now()).toUTCString());
+  });
+  const port = await listen(server);
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    apiKey,
+    apiSecret,
+    venue,
+    account,
+    inFlight: () => inFlight,
+    received: () => received,
+    paths: Object.fromEntries(markets.map((m) => [m.name, m.path])),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
