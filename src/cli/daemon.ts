@@ -4,10 +4,12 @@
  * logger, start the composition root, signal readiness, and stop gracefully on SIGINT/SIGTERM.
  *
  * Flags: `--resume-trading` sets a persisted HALTED / REDUCE_ONLY back to ACTIVE after start-up
- * reconciliation (an operator decision; the reason is logged).
+ * reconciliation (an operator decision; the reason is logged). `--reset-paper` starts a fresh
+ * paper account (the old one and its journal move to `<dataDir>/archive/`), after RESET typed
+ * on a terminal or with `--yes`; refused in live mode (docs/paper-account.md).
  *
  * Exit codes: 0 clean stop; 1 start-up failure (store locked, start-up reconciliation failed,
- * ...) or a fatal error; 2 invalid configuration.
+ * ...), a fatal error or a reset not confirmed; 2 invalid configuration or command line.
  */
 import { loadConfig, redactConfig, scrubSecretEnv, secretValues, type BotConfig } from '../config/index.js';
 import { SystemClock } from '../core/clock.js';
@@ -16,6 +18,8 @@ import { configSummary } from '../daemon/config-summary.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { DEFAULT_FOLD_WINDOW_MS } from '../observability/warning-fold.js';
 import { loadConfiguredStrategies, startDaemon, type Daemon } from '../main.js';
+import { resetPaperAccount } from '../daemon/paper-reset.js';
+import { confirmReset, parseDaemonArgs, processIo, refuseLiveReset, type DaemonArgs } from './daemon-args.js';
 
 function refuse(err: ConfigError): never {
   process.stderr.write(`v4-bot: ${err.message}\n`);
@@ -33,10 +37,35 @@ function daemonLogger(config: BotConfig, clock: SystemClock): Logger {
   });
 }
 
+function parseArgs(): DaemonArgs {
+  try {
+    return parseDaemonArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) refuse(err);
+    throw err;
+  }
+}
+
+/** `--reset-paper`: refused live, confirmed, then the old account archived before the store opens. */
+async function resetIfAsked(args: DaemonArgs, config: BotConfig, clock: SystemClock, logger: Logger): Promise<void> {
+  if (!args.resetPaper) return;
+  try {
+    refuseLiveReset(config);
+    if (!(await confirmReset(config.dataDir, args.yes, processIo()))) {
+      process.stderr.write('v4-bot: --reset-paper not confirmed (RESET was not typed): nothing changed\n');
+      process.exit(1);
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) refuse(err);
+    throw err;
+  }
+  const r = resetPaperAccount(config.dataDir, clock);
+  if (r.archiveDir === null) logger.warn({ dataDir: config.dataDir }, 'paper account reset: the data dir held no account, starting a new one');
+  else logger.warn({ archiveDir: r.archiveDir, moved: r.moved }, 'paper account reset: the old account and its journal were archived, starting a new one');
+}
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a !== '--resume-trading');
-  if (unknown.length > 0) refuse(new ConfigError(`invalid configuration:\n  command line: ${unknown[0] ?? ''}: expected --resume-trading or nothing, found an unknown argument`));
+  const args = parseArgs();
   let config: BotConfig;
   try {
     config = loadConfig({ env: process.env, cwd: process.cwd() });
@@ -59,6 +88,14 @@ async function main(): Promise<void> {
   }
   logger.info(configSummary(config, strategies), 'configuration loaded');
   logger.debug({ config: redactConfig(config) }, 'configuration (full, redacted)');
+  try {
+    await resetIfAsked(args, config, clock, logger);
+  } catch (err) {
+    logger.fatal({ err, code: errorCode(err) }, 'paper account reset failed');
+    logger.flush();
+    process.stderr.write(`v4-bot: --reset-paper failed: ${errorCode(err)}: ${errorMessage(err)}\n`);
+    process.exit(1);
+  }
 
   // The Clock's timers are unref'd so they never keep a process alive by themselves; the daemon
   // must live until told to stop, even while it only waits on a retry back-off during start-up.
@@ -102,7 +139,7 @@ async function main(): Promise<void> {
   });
 
   try {
-    daemon = await startDaemon({ config, clock, logger, strategies, resumeTrading: args.includes('--resume-trading') });
+    daemon = await startDaemon({ config, clock, logger, strategies, resumeTrading: args.resumeTrading });
   } catch (err) {
     logger.fatal({ err, code: errorCode(err) }, 'start-up failed: refusing to trade');
     logger.flush();
