@@ -1,7 +1,8 @@
 /**
  * What changed since the last commit, found without hooks in the matching code:
- * - small state (clock and ids, each market, each account's balances, positions, flex, nonces)
- *   is re-encoded and written when its JSON differs from what was last written;
+ * - small state (clock and ids, each market, each account's balances, positions, flex) is
+ *   re-encoded and written when its JSON differs from what was last written; an account's nonce
+ *   state rides along with its other changes but is no reason to write on its own;
  * - orders and OTO/OCO records are written when new, then watched while they can still change
  *   (an order until FILLED/CANCELLED, a record while active): a terminal order or an inactive
  *   record never changes again (docs/paper-account.md). New ones are found by id: every order
@@ -125,10 +126,13 @@ export class StateTracker {
 
   private collectAccount(account: Account, pos: number, fromSeq: number, batch: Batch, caches: Caches): void {
     const apiKey = account.apiKey;
-    const json = encode(accountSnapshot(account));
-    if (caches.accounts.get(apiKey) !== json) {
-      batch.accounts.push({ apiKey, pos, json });
-      caches.accounts.set(apiKey, json);
+    const snapshot = accountSnapshot(account);
+    // Compared without the nonces: they move on every request, reads included, and a read must
+    // not cost a disk write. They are written with any other change (docs/paper-account.md).
+    const compared = encode({ ...snapshot, lastNonce: null, windowNonces: new Map() });
+    if (caches.accounts.get(apiKey) !== compared) {
+      batch.accounts.push({ apiKey, pos, json: encode(snapshot) });
+      caches.accounts.set(apiKey, compared);
     }
     const orders = watchOf(caches.orders, apiKey);
     const records = watchOf(caches.conditionals, apiKey);
