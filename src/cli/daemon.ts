@@ -104,10 +104,12 @@ async function main(): Promise<void> {
 
   let daemon: Daemon | null = null;
   let exiting = false;
-  const shutdown = (signal: string, code: number): void => {
-    if (exiting) return;
-    exiting = true;
-    const done = (daemon === null ? Promise.resolve() : daemon.stop(signal)).then(
+  // A stop signal during start-up waits for start-up to complete, then stops cleanly (store
+  // closed, lock released): start-up can already trade, e.g. onFill for the fills a continued
+  // paper account made while the daemon was down. A second signal exits at once.
+  let deferred: { signal: string; code: number } | null = null;
+  const finish = (stopping: Promise<void>, signal: string, code: number): void => {
+    const done = stopping.then(
       () => {
         logger.info({ signal, code }, 'exit');
         logger.flush();
@@ -120,6 +122,21 @@ async function main(): Promise<void> {
       },
     );
     void done;
+  };
+  const shutdown = (signal: string, code: number): void => {
+    if (daemon === null && !exiting && (signal === 'SIGINT' || signal === 'SIGTERM')) {
+      if (deferred !== null) {
+        logger.warn({ signal }, 'second signal during start-up: exiting without a clean stop');
+        logger.flush();
+        process.exit(1);
+      }
+      deferred = { signal, code };
+      logger.warn({ signal }, 'signal during start-up: stopping cleanly once start-up completes (signal again to exit at once)');
+      return;
+    }
+    if (exiting) return;
+    exiting = true;
+    finish(daemon === null ? Promise.resolve() : daemon.stop(signal), signal, code);
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
@@ -147,7 +164,13 @@ async function main(): Promise<void> {
     process.exit(err instanceof ConfigError ? 2 : 1);
   }
   if (exiting) {
-    await daemon.stop('signal during start-up');
+    await daemon.stop('fault during start-up');
+    return;
+  }
+  if (deferred !== null) {
+    const { signal, code } = deferred;
+    exiting = true;
+    finish(daemon.stop(`${signal} during start-up`), signal, code);
     return;
   }
   // pm2 `wait_ready`: online only after start-up reconciliation completed.

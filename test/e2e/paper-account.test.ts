@@ -221,6 +221,20 @@ describe('persistent paper account', () => {
     expectBalancesFromDeals(v2.truth);
     expect(j2.orders.filter((o) => o.reason === 'paper_venue_restarted')).toEqual([]);
   });
+
+  it('a stop signal during start-up (which can already trade on a continued account) stops cleanly once start-up completes', async () => {
+    const dataDir = tempDir();
+    running = spawnDaemon({ BOT_CONFIG: writeConfig(config([GRID])), BOT_DATA_DIR: dataDir });
+    const p = running;
+    await eventually(() => logLines(p.stdout()).some((l) => l['msg'] === 'store opened'), 'the store opened', { timeoutMs: 30_000, everyMs: 5 });
+    p.child.kill('SIGINT');
+    expect((await p.exited).code).toBe(0);
+    running = null;
+    const msgs = logLines(p.stdout()).map((l) => l['msg']);
+    expect(msgs).toContain('signal during start-up: stopping cleanly once start-up completes (signal again to exit at once)');
+    expect(msgs).toContain('stopped');
+    expect(existsSync(path.join(dataDir, 'instance.lock.pid'))).toBe(false);
+  });
 });
 
 /** The daemon under a pseudo-terminal (util-linux `script`), `input` typed at the confirmation question. */
