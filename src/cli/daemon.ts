@@ -8,6 +8,9 @@
  * paper account (the old one and its journal move to `<dataDir>/archive/`), after RESET typed
  * on a terminal or with `--yes`; refused in live mode (docs/paper-account.md).
  *
+ * SIGINT/SIGTERM stop gracefully; one during start-up is honoured once start-up completes (a
+ * second one exits at once without a clean stop).
+ *
  * Exit codes: 0 clean stop; 1 start-up failure (store locked, start-up reconciliation failed,
  * ...), a fatal error or a reset not confirmed; 2 invalid configuration or command line.
  */

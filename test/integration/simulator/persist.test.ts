@@ -126,6 +126,11 @@ describe('simulator state file', () => {
     expect(second.truth('k').balances['USDT']).toBe((before as { truthK: { balances: Record<string, string> } }).truthK.balances['USDT']);
     expect((await post(second, '/api/v4/trade-account/executed-history', { limit: 100 })).json).toEqual(historyBefore);
     expect((await post(second, '/api/v4/credit-line/loans/info')).json).toEqual(creditBefore);
+    // The nonce high-water mark came back with the account: a nonce from before the restart is refused.
+    const next = nonce;
+    nonce = savedNonce + 5;
+    expect((await post(second, '/api/v4/main-account/balance')).status).toBe(429);
+    nonce = next;
 
     // The same future on both: steps, a day of flex, the resting buy reached and filled.
     clock.advance(30_000);
