@@ -85,9 +85,7 @@ function readInvestment(f: Fields): FlexInvestment {
 
 function readNonce(f: Fields): string | null {
   if (!f.has('lastNonce')) return null;
-  const s = f.str('lastNonce');
-  if (!/^\d{1,30}$/.test(s)) f.num('lastNonce'); // throws naming the field
-  return s;
+  return f.digits('lastNonce');
 }
 
 export function readAccount(f: Fields): AccountSnapshot {

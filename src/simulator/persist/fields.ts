@@ -85,6 +85,13 @@ export class Fields {
     return this.has(key) ? this.str(key) : undefined;
   }
 
+  /** An integer as a string of digits (a nonce may exceed 2^53). */
+  digits(key: string): string {
+    const v = this.o[key];
+    if (typeof v !== 'string' || !/^\d{1,30}$/.test(v)) throw this.bad(key, 'a string of digits');
+    return v;
+  }
+
   bool(key: string): boolean {
     const v = this.o[key];
     if (typeof v !== 'boolean') throw this.bad(key, 'true or false');
