@@ -4,10 +4,15 @@
  * logger, start the composition root, signal readiness, and stop gracefully on SIGINT/SIGTERM.
  *
  * Flags: `--resume-trading` sets a persisted HALTED / REDUCE_ONLY back to ACTIVE after start-up
- * reconciliation (an operator decision; the reason is logged).
+ * reconciliation (an operator decision; the reason is logged). `--reset-paper` starts a fresh
+ * paper account (the old one and its journal move to `<dataDir>/archive/`), after RESET typed
+ * on a terminal or with `--yes`; refused in live mode (docs/paper-account.md).
+ *
+ * SIGINT/SIGTERM stop gracefully; one during start-up is honoured once start-up completes (a
+ * second one exits at once without a clean stop).
  *
  * Exit codes: 0 clean stop; 1 start-up failure (store locked, start-up reconciliation failed,
- * ...) or a fatal error; 2 invalid configuration.
+ * ...), a fatal error or a reset not confirmed; 2 invalid configuration or command line.
  */
 import { loadConfig, redactConfig, scrubSecretEnv, secretValues, type BotConfig } from '../config/index.js';
 import { SystemClock } from '../core/clock.js';
@@ -16,6 +21,8 @@ import { configSummary } from '../daemon/config-summary.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { DEFAULT_FOLD_WINDOW_MS } from '../observability/warning-fold.js';
 import { loadConfiguredStrategies, startDaemon, type Daemon } from '../main.js';
+import { resetPaperAccount } from '../daemon/paper-reset.js';
+import { confirmReset, parseDaemonArgs, processIo, refuseLiveReset, type DaemonArgs } from './daemon-args.js';
 
 function refuse(err: ConfigError): never {
   process.stderr.write(`v4-bot: ${err.message}\n`);
@@ -33,10 +40,35 @@ function daemonLogger(config: BotConfig, clock: SystemClock): Logger {
   });
 }
 
+function parseArgs(): DaemonArgs {
+  try {
+    return parseDaemonArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof ConfigError) refuse(err);
+    throw err;
+  }
+}
+
+/** `--reset-paper`: refused live, confirmed, then the old account archived before the store opens. */
+async function resetIfAsked(args: DaemonArgs, config: BotConfig, clock: SystemClock, logger: Logger): Promise<void> {
+  if (!args.resetPaper) return;
+  try {
+    refuseLiveReset(config);
+    if (!(await confirmReset(config.dataDir, args.yes, processIo()))) {
+      process.stderr.write('v4-bot: --reset-paper not confirmed (RESET was not typed): nothing changed\n');
+      process.exit(1);
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) refuse(err);
+    throw err;
+  }
+  const r = resetPaperAccount(config.dataDir, clock);
+  if (r.archiveDir === null) logger.warn({ dataDir: config.dataDir }, 'paper account reset: the data dir held no account, starting a new one');
+  else logger.warn({ archiveDir: r.archiveDir, moved: r.moved }, 'paper account reset: the old account and its journal were archived, starting a new one');
+}
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a !== '--resume-trading');
-  if (unknown.length > 0) refuse(new ConfigError(`invalid configuration:\n  command line: ${unknown[0] ?? ''}: expected --resume-trading or nothing, found an unknown argument`));
+  const args = parseArgs();
   let config: BotConfig;
   try {
     config = loadConfig({ env: process.env, cwd: process.cwd() });
@@ -59,6 +91,14 @@ async function main(): Promise<void> {
   }
   logger.info(configSummary(config, strategies), 'configuration loaded');
   logger.debug({ config: redactConfig(config) }, 'configuration (full, redacted)');
+  try {
+    await resetIfAsked(args, config, clock, logger);
+  } catch (err) {
+    logger.fatal({ err, code: errorCode(err) }, 'paper account reset failed');
+    logger.flush();
+    process.stderr.write(`v4-bot: --reset-paper failed: ${errorCode(err)}: ${errorMessage(err)}\n`);
+    process.exit(1);
+  }
 
   // The Clock's timers are unref'd so they never keep a process alive by themselves; the daemon
   // must live until told to stop, even while it only waits on a retry back-off during start-up.
@@ -67,10 +107,12 @@ async function main(): Promise<void> {
 
   let daemon: Daemon | null = null;
   let exiting = false;
-  const shutdown = (signal: string, code: number): void => {
-    if (exiting) return;
-    exiting = true;
-    const done = (daemon === null ? Promise.resolve() : daemon.stop(signal)).then(
+  // A stop signal during start-up waits for start-up to complete, then stops cleanly (store
+  // closed, lock released): start-up can already trade, e.g. onFill for the fills a continued
+  // paper account made while the daemon was down. A second signal exits at once.
+  let deferred: { signal: string; code: number } | null = null;
+  const finish = (stopping: Promise<void>, signal: string, code: number): void => {
+    const done = stopping.then(
       () => {
         logger.info({ signal, code }, 'exit');
         logger.flush();
@@ -83,6 +125,21 @@ async function main(): Promise<void> {
       },
     );
     void done;
+  };
+  const shutdown = (signal: string, code: number): void => {
+    if (daemon === null && !exiting && (signal === 'SIGINT' || signal === 'SIGTERM')) {
+      if (deferred !== null) {
+        logger.warn({ signal }, 'second signal during start-up: exiting without a clean stop');
+        logger.flush();
+        process.exit(1);
+      }
+      deferred = { signal, code };
+      logger.warn({ signal }, 'signal during start-up: stopping cleanly once start-up completes (signal again to exit at once)');
+      return;
+    }
+    if (exiting) return;
+    exiting = true;
+    finish(daemon === null ? Promise.resolve() : daemon.stop(signal), signal, code);
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
@@ -102,7 +159,7 @@ async function main(): Promise<void> {
   });
 
   try {
-    daemon = await startDaemon({ config, clock, logger, strategies, resumeTrading: args.includes('--resume-trading') });
+    daemon = await startDaemon({ config, clock, logger, strategies, resumeTrading: args.resumeTrading });
   } catch (err) {
     logger.fatal({ err, code: errorCode(err) }, 'start-up failed: refusing to trade');
     logger.flush();
@@ -110,7 +167,13 @@ async function main(): Promise<void> {
     process.exit(err instanceof ConfigError ? 2 : 1);
   }
   if (exiting) {
-    await daemon.stop('signal during start-up');
+    await daemon.stop('fault during start-up');
+    return;
+  }
+  if (deferred !== null) {
+    const { signal, code } = deferred;
+    exiting = true;
+    finish(daemon.stop(`${signal} during start-up`), signal, code);
     return;
   }
   // pm2 `wait_ready`: online only after start-up reconciliation completed.

@@ -1,13 +1,12 @@
 /**
  * Paper mode's venue: the embedded simulator's markets built from the bot's configuration, and
- * the journal clean-up after a restart (the simulator keeps no state between runs). Wiring code,
+ * where its state file lives (the paper account persists: docs/paper-account.md). Wiring code,
  * like the rest of src/daemon/: never used in live mode.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { BotConfig } from '../config/index.js';
-import type { Clock } from '../core/clock.js';
-import { OrderJournal } from '../engine/order-journal.js';
-import { LIVE_STATES } from '../engine/order-state.js';
-import type { Logger } from '../observability/logger.js';
+import { ConfigError } from '../core/errors.js';
 import { defaultMarkets, type MarketOptions } from '../simulator/index.js';
 import type { Store } from '../store/index.js';
 
@@ -54,21 +53,28 @@ export function paperMarkets(config: BotConfig): MarketOptions[] {
   });
 }
 
+/** The embedded venue's state file in the data dir, beside the bot's store (docs/paper-account.md). */
+export const PAPER_STATE_FILE = 'paper-venue.sqlite';
+
+export function paperStateFile(dataDir: string): string {
+  return path.join(path.resolve(dataDir), PAPER_STATE_FILE);
+}
+
 /**
- * The embedded venue keeps no state across restarts, so orders a previous paper session left
- * open no longer exist anywhere: close them in the journal (with their protective legs) rather
- * than let strategies and the risk gate count ghosts. Never runs in live mode.
+ * A journal without its paper account: the data dir holds orders or fills but no paper venue
+ * file (a data dir of a version whose paper venue kept no state, or the file was deleted). Those
+ * orders and positions exist nowhere, and trading on would count them (the "ghost" positions of
+ * docs/paper-account.md). Refused with the two ways out, before the venue starts.
  */
-export function closePaperGhosts(store: Store, clock: Clock, logger: Logger): void {
-  const ghosts = store.orders.listByState(LIVE_STATES);
-  const legs = store.children.live();
-  if (ghosts.length === 0 && legs.length === 0) return;
-  const now = clock.now();
-  const journal = new OrderJournal(store, clock);
-  store.tx(() => {
-    for (const o of ghosts) journal.move(o.clientOrderId, 'CANCELLED', 'paper_venue_restarted');
-    for (const c of legs) store.children.update(c.id, { state: 'cancelled' }, now);
-    store.alerts.add('paper_reset', 'orders', `${ghosts.length} orders of a previous paper session closed`, now);
-  });
-  logger.warn({ orders: ghosts.length, legs: legs.length }, 'paper mode: closed orders of the previous simulator session');
+export function refuseJournalWithoutAccount(store: Store, dataDir: string): void {
+  if (existsSync(paperStateFile(dataDir))) return;
+  const orders = Object.values(store.orders.countByState()).reduce((a, b) => a + b, 0);
+  const fills = store.fills.count();
+  if (orders === 0 && fills === 0) return;
+  throw new ConfigError(
+    `BOT_DATA_DIR: ${path.resolve(dataDir)} holds a paper journal (${orders} orders, ${fills} fills) but no ${PAPER_STATE_FILE}: ` +
+      'its paper account is gone (a data dir of a version whose paper venue kept no state, or the file was deleted). ' +
+      'Start a fresh paper account with `npm start -- --reset-paper` (moves the old journal to archive/), or use another BOT_DATA_DIR',
+    { dataDir: path.resolve(dataDir), orders, fills },
+  );
 }

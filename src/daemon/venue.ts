@@ -12,7 +12,7 @@ import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { startSimulator, type SimulatorHandle } from '../simulator/index.js';
 import type { Store } from '../store/index.js';
-import { closePaperGhosts, paperMarkets } from './paper-venue.js';
+import { paperMarkets, paperStateFile, refuseJournalWithoutAccount } from './paper-venue.js';
 
 export interface OpenedVenue {
   /** The raw client: operational extras (rate-limit status) beside the endpoints. */
@@ -31,10 +31,16 @@ interface Endpoint {
   sim: SimulatorHandle | null;
 }
 
-async function startPaperVenue(config: BotConfig, store: Store, clock: Clock, logger: Logger): Promise<Endpoint> {
+/**
+ * The embedded simulator on its state file in the data dir: a restart continues the same paper
+ * account (docs/paper-account.md). The simulator keeps the real clock: time the daemon was
+ * stopped passes for the paper market too, as it would for a live one.
+ */
+async function startPaperVenue(config: BotConfig, store: Store, logger: Logger): Promise<Endpoint> {
   const paper = config.paper;
-  closePaperGhosts(store, clock, logger);
+  refuseJournalWithoutAccount(store, config.dataDir);
   const sim = await startSimulator({
+    stateFile: paperStateFile(config.dataDir),
     seed: paper.seed,
     host: '127.0.0.1',
     port: 0,
@@ -43,7 +49,12 @@ async function startPaperVenue(config: BotConfig, store: Store, clock: Clock, lo
     defaultFlex: paper.flexInvestments.map((f) => ({ currency: f.currency, amount: f.amount.toFixed(), dailyRate: f.dailyRate.toFixed() })),
     stepMs: paper.priceStepMs,
   });
-  logger.info({ baseUrl: sim.baseUrl }, 'paper mode: embedded simulator started');
+  const continued = sim.persistence?.continued === true;
+  const truth = sim.truth();
+  logger.info(
+    { baseUrl: sim.baseUrl, stateFile: sim.persistence?.file, openOrders: truth.openOrders.length, deals: truth.deals.count, balances: truth.balances },
+    continued ? 'paper mode: paper account continued' : 'paper mode: new paper account',
+  );
   return { baseUrl: sim.baseUrl, ...sim.defaultAccount, sim };
 }
 
@@ -56,7 +67,7 @@ function liveEndpoint(config: BotConfig, logger: Logger): Endpoint {
 
 /** Opens the configured venue and the client that talks to it. */
 export async function openVenue(config: BotConfig, store: Store, clock: Clock, logger: Logger): Promise<OpenedVenue> {
-  const ep = config.mode === 'paper' ? await startPaperVenue(config, store, clock, logger) : liveEndpoint(config, logger);
+  const ep = config.mode === 'paper' ? await startPaperVenue(config, store, logger) : liveEndpoint(config, logger);
   const close = async (client?: ApiClient): Promise<void> => {
     await client?.close().catch(() => undefined);
     await ep.sim?.close().catch(() => undefined);

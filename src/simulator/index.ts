@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { toWire } from '../core/decimal.js';
 import type { AdminOps } from './admin.js';
@@ -28,6 +29,7 @@ import {
   type SimulatorOptions,
 } from './options.js';
 import { RateLimiter } from './rate-limit.js';
+import { openPersistentVenue } from './persist/index.js';
 import { createSimServer } from './server.js';
 import type { SettleOptions, SettleResult } from './settle.js';
 import { truthOf, type Truth } from './truth.js';
@@ -49,6 +51,7 @@ export type { Truth, TruthOrder, DealSums } from './truth.js';
 export type { Bracket, BracketLeg } from './brackets.js';
 export type { SettleOptions, SettleResult } from './settle.js';
 export { linkedMarkets } from './linked-markets.js';
+export { PaperStateError } from './persist/index.js';
 
 /** API key pair of an account. */
 export interface KeyPair {
@@ -85,6 +88,8 @@ export interface SimulatorHandle {
   cancelOco(ocoId: number, apiKey?: string): void;
   /** Every OTO/OCO an account ever had, with its legs. */
   brackets(apiKey?: string): Bracket[];
+  /** The state file (option `stateFile`) and whether this start continued the venue it held; null in memory. */
+  readonly persistence: { file: string; continued: boolean } | null;
   /** Stops listening and drops every open connection (hung ones included). */
   close(): Promise<void>;
 }
@@ -136,6 +141,38 @@ function adminOps(venue: Venue, faults: Faults, defaultAccount: KeyPair): AdminO
   };
 }
 
+/** How the venue's state is kept: nowhere (in memory), or in the state file. */
+interface StateKeeping {
+  commit(): void;
+  close(): void;
+  info: SimulatorHandle['persistence'];
+}
+
+const IN_MEMORY: StateKeeping = { commit: () => undefined, close: () => undefined, info: null };
+
+/** The venue in memory, or the one the state file holds (created there when new). */
+function venueOf(options: SimulatorOptions, clock: Clock, seed: number): { venue: Venue; defaultAccount: KeyPair; state: StateKeeping } {
+  if (options.stateFile === undefined) return { ...createVenue(options, clock, seed), state: IN_MEMORY };
+  const file = path.resolve(options.stateFile);
+  const p = openPersistentVenue(file, options, clock, seed, () => createVenue(options, clock, seed));
+  return { venue: p.venue, defaultAccount: p.defaultAccount, state: { commit: p.commit, close: p.close, info: { file, continued: p.continued } } };
+}
+
+/** `ops` with every function (nested objects included) followed by `commit`: in-process calls change state too. */
+function committing<T extends object>(ops: T, commit: () => void): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ops)) {
+    if (typeof v === 'function') {
+      out[k] = (...args: unknown[]): unknown => {
+        const r: unknown = (v as (...a: unknown[]) => unknown)(...args);
+        commit();
+        return r;
+      };
+    } else out[k] = typeof v === 'object' && v !== null ? committing(v, commit) : v;
+  }
+  return out as T;
+}
+
 /** Listens on `host:port` (0 = ephemeral) and resolves with the bound port. */
 async function listen(server: Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
@@ -158,10 +195,11 @@ function urlHost(host: string): string {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
   const clock = options.clock ?? new SystemClock();
   const seed = options.seed ?? 1;
-  const { venue, defaultAccount } = createVenue(options, clock, seed);
+  const { venue, defaultAccount, state } = venueOf(options, clock, seed);
+  const commit = state.commit;
   const faults = new Faults(seed, options.faults ?? {});
-  const extra = extraAdminOps(venue, defaultAccount.apiKey);
-  const ops: AdminOps = { ...adminOps(venue, faults, defaultAccount), extra };
+  const extra = committing(extraAdminOps(venue, defaultAccount.apiKey), commit);
+  const ops: AdminOps = committing({ ...adminOps(venue, faults, defaultAccount), extra }, commit);
   const server = createSimServer({
     venue,
     clock,
@@ -170,9 +208,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     admin: options.admin === true ? ops : undefined,
     routeContext: { venue, options: { flatHistoryWithMarket: options.flatHistoryWithMarket ?? false } },
     logger: options.logger,
+    commit,
   });
   const host = options.host ?? '127.0.0.1';
-  const port = await listen(server, options.port ?? 0, host);
+  const port = await listen(server, options.port ?? 0, host).catch((err: unknown) => {
+    state.close();
+    throw err;
+  });
   options.logger?.info({ port }, 'simulator listening');
   return {
     baseUrl: `http://${urlHost(host)}:${port}`,
@@ -189,9 +231,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     settle: (apiKey, opts = {}) => extra.settle(apiKey, opts),
     cancelOco: (ocoId, apiKey) => extra.cancelOco(apiKey, ocoId),
     brackets: (apiKey) => extra.brackets(apiKey),
+    persistence: state.info,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((err) => (err === undefined ? resolve() : reject(err)));
+        server.close((err) => {
+          state.close();
+          if (err === undefined) resolve();
+          else reject(err);
+        });
         server.closeAllConnections();
       }),
   };

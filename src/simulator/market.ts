@@ -9,6 +9,20 @@ import type { MarketOptions } from './options.js';
 import { Prng } from './prng.js';
 import type { PriceSpan } from './types.js';
 
+/** A market's live state (rules excluded): what a persisted paper venue continues from (src/simulator/persist/). */
+export interface MarketSnapshot {
+  available: boolean;
+  price: Decimal;
+  volumeLeft: Decimal;
+  high: Decimal;
+  low: Decimal;
+  stockVolume: Decimal;
+  moneyVolume: Decimal;
+  /** Positions of the price, jump and volume streams (Prng.snapshot). */
+  prng: { price: number; jump: number; volume: number };
+  replayIndex: number;
+}
+
 /** Rules and live state of a market. All money fields are Decimal. */
 export class Market {
   readonly name: string;
@@ -80,6 +94,28 @@ export class Market {
     this.low = this.price;
     this.stockVolume = new Decimal(0);
     this.moneyVolume = new Decimal(0);
+  }
+
+  /** The live state, for persistence. */
+  saveState(): MarketSnapshot {
+    const { available, price, volumeLeft, high, low, stockVolume, moneyVolume, replayIndex } = this;
+    const prng = { price: this.pricePrng.snapshot(), jump: this.jumpPrng.snapshot(), volume: this.volumePrng.snapshot() };
+    return { available, price, volumeLeft, high, low, stockVolume, moneyVolume, prng, replayIndex };
+  }
+
+  /** Continues from a `saveState()`: the walk goes on where it stopped instead of restarting. */
+  restoreState(s: MarketSnapshot): void {
+    this.available = s.available;
+    this.price = s.price;
+    this.volumeLeft = s.volumeLeft;
+    this.high = s.high;
+    this.low = s.low;
+    this.stockVolume = s.stockVolume;
+    this.moneyVolume = s.moneyVolume;
+    this.replayIndex = s.replayIndex;
+    this.pricePrng.restore(s.prng.price);
+    this.jumpPrng.restore(s.prng.jump);
+    this.volumePrng.restore(s.prng.volume);
   }
 
   /** Moves the price one step and refreshes the step's fillable volume. */

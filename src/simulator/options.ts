@@ -174,6 +174,13 @@ export interface SimulatorOptions {
    * instead of the spec's object keyed by market. Default false (spec shape).
    */
   flatHistoryWithMarket?: boolean;
+  /**
+   * SQLite file holding the venue's whole state (created when missing): a start on an existing
+   * file continues its accounts, orders, positions, brackets, flex, price paths and clock, and
+   * every change is committed before the reply that reveals it (docs/paper-account.md).
+   * Default: none, the venue lives in memory only.
+   */
+  stateFile?: string;
   logger?: Logger;
 }
 

@@ -27,6 +27,16 @@ export class Prng {
     return new Prng((fnv1a(`${seed}:${name}`) ^ Math.imul(seed >>> 0, 0x9e3779b1)) >>> 0);
   }
 
+  /** The stream's position, to continue it after a restart (src/simulator/persist/). */
+  snapshot(): number {
+    return this.state;
+  }
+
+  /** Continues the stream from a `snapshot()`. */
+  restore(state: number): void {
+    this.state = state >>> 0;
+  }
+
   /** Next unsigned 32-bit integer. */
   nextUint32(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;

@@ -54,6 +54,12 @@ export interface ServerDeps {
   admin: AdminOps | undefined;
   routeContext: RouteContext;
   logger: Logger | undefined;
+  /**
+   * Makes the venue's changes durable (persisted paper venue, src/simulator/persist/); called
+   * after a request was applied and before its answer leaves, so no reply reveals a change a
+   * crash could lose. A throw answers 500 instead.
+   */
+  commit?: () => void;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -139,6 +145,7 @@ function handleAdminRequest(deps: ServerDeps, req: IncomingMessage, res: ServerR
   if (refused !== undefined) return send(res, refused.status, JSON.stringify({ error: refused.error }));
   deps.venue.catchUp();
   const r = handleAdmin(deps.admin, req.method ?? 'GET', url.pathname, url.searchParams, raw);
+  deps.commit?.();
   send(res, r.status, JSON.stringify(r.body));
 }
 
@@ -195,5 +202,7 @@ async function handleApi(deps: ServerDeps, req: IncomingMessage, res: ServerResp
   const plan = deps.faults.plan(path);
   if (await answeredBefore(deps, res, plan)) return;
   deps.venue.catchUp();
-  answer(deps, req, res, path, plan, route(deps, req, path, endpoint, raw));
+  const result = route(deps, req, path, endpoint, raw);
+  deps.commit?.();
+  answer(deps, req, res, path, plan, result);
 }

@@ -43,6 +43,16 @@ export interface PlaceInput {
   takeProfit?: Decimal;
 }
 
+/** The venue's clock and id state (markets and accounts apart): what a persisted paper venue continues from. */
+export interface VenueClockState {
+  startMs: number;
+  offsetMs: number;
+  nextStepMs: number;
+  seq: number;
+  /** Position of the transaction/plan id stream (Prng.snapshot). */
+  ids: number;
+}
+
 /** Default of `maxWalkSteps`: a gap of more than this many steps is jumped. */
 export const DEFAULT_MAX_WALK_STEPS = 60;
 
@@ -76,6 +86,20 @@ export class Venue implements MatchContext {
     this.ids = Prng.derive(seed, `ids:${this.startMs}`);
     this.seq = Math.floor(this.startMs) * 1000;
     this.nextStepMs = this.startMs + stepMs;
+  }
+
+  /** Clock and id state, for persistence (src/simulator/persist/). */
+  saveClock(): VenueClockState {
+    return { startMs: this.startMs, offsetMs: this.offsetMs, nextStepMs: this.nextStepMs, seq: this.seq, ids: this.ids.snapshot() };
+  }
+
+  /** Continues from a `saveClock()`: same start, simulated time offset, next step and id sequences. */
+  restoreClock(s: VenueClockState): void {
+    (this as { startMs: number }).startMs = s.startMs;
+    this.offsetMs = s.offsetMs;
+    this.nextStepMs = s.nextStepMs;
+    this.seq = s.seq;
+    this.ids.restore(s.ids);
   }
 
   nextId(): number {
