@@ -41,7 +41,13 @@ function jsFiles(dir: string): string[] {
   });
 }
 
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\.resolve\(\s*)['"]([^'"]+)['"]/g;
+/**
+ * Module specifiers in emitted ESM: `import … from`/`export … from` statements, bare `import '…'`,
+ * `import('…')` and `require.resolve('…')`. Anchored to statements so a string such as
+ * `'--from', …` in the code is not taken for an import.
+ */
+const SPECIFIER =
+  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\.resolve\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 function packageOf(spec: string): string | null {
   if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || spec.startsWith('file:')) return null;
@@ -53,7 +59,7 @@ function importedPackages(): Map<string, string> {
   const out = new Map<string, string>();
   for (const file of [...jsFiles(path.join(ROOT, 'dist/src')), ...jsFiles(path.join(ROOT, 'dist/strategies'))]) {
     for (const m of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
-      const name = packageOf(m[1] as string);
+      const name = packageOf((m[1] ?? m[2] ?? m[3] ?? m[4]) as string);
       if (name !== null && !out.has(name)) out.set(name, path.relative(ROOT, file));
     }
   }
