@@ -57,12 +57,21 @@ export interface OpenStoreOptions {
   dataDir: string;
   clock: Clock;
   logger: Logger;
+  /**
+   * `none` is for a throwaway store only (a backtest's, in its own temp dir, deleted at the end):
+   * no fsync and the rollback journal in memory, so a commit costs no disk flush, but a crash can
+   * corrupt the file. The daemon never sets it: its store is `full` (WAL, synchronous FULL,
+   * docs/failure-modes.md #9). Transactions stay all-or-nothing within the process either way.
+   */
+  durability?: 'full' | 'none';
 }
 
 /** The store handle the daemon owns for its lifetime. */
 export interface Store {
   /** Absolute path of the database file. */
   readonly file: string;
+  /** Whether a commit is on disk when it returns (read back from SQLite: synchronous FULL). */
+  readonly durable: boolean;
   readonly orders: OrdersRepository;
   readonly fills: FillsRepository;
   readonly children: ChildrenRepository;
@@ -104,6 +113,7 @@ class SqliteStore implements Store {
   readonly prices: PriceSamplesRepository;
   readonly console: ConsoleRepository;
   readonly scanStage: ScanStage;
+  readonly durable: boolean;
   private closed = false;
 
   constructor(
@@ -123,6 +133,8 @@ class SqliteStore implements Store {
     this.prices = new PriceSamplesRepository(db);
     this.console = new ConsoleRepository(db);
     this.scanStage = new ScanStage(db);
+    // SQLite reports synchronous as a number: 2 is FULL.
+    this.durable = db.pragma('synchronous', { simple: true }) === 2;
   }
 
   tx<T>(fn: () => T): T {
@@ -182,10 +194,16 @@ class SqliteStore implements Store {
   }
 }
 
-function configure(db: Database.Database): void {
-  db.pragma('journal_mode = WAL');
-  // FULL: a commit is on disk before it returns (docs/failure-modes.md #9: kill -9 during a write).
-  db.pragma('synchronous = FULL');
+function configure(db: Database.Database, durability: 'full' | 'none'): void {
+  if (durability === 'none') {
+    // A throwaway store (OpenStoreOptions.durability): nothing to recover after a crash.
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+  } else {
+    db.pragma('journal_mode = WAL');
+    // FULL: a commit is on disk before it returns (docs/failure-modes.md #9: kill -9 during a write).
+    db.pragma('synchronous = FULL');
+  }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
 }
@@ -203,7 +221,7 @@ export function openStore(options: OpenStoreOptions): Store {
   try {
     ensurePrivateFile(file);
     db = new Database(file);
-    configure(db);
+    configure(db, options.durability ?? 'full');
     tightenIfExists(`${file}-wal`);
     tightenIfExists(`${file}-shm`);
     const version = migrate(db);
