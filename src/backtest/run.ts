@@ -78,7 +78,8 @@ const QUEUED_MS = 100;
 /** True when a rate-limit pool of the client has calls waiting in its queue while the venue has no request to answer. */
 function queuedOnLimits(w: Wired | undefined, venue: BacktestVenue): boolean {
   if (w === undefined || venue.inFlight() > 0) return false;
-  return Object.values(w.client.rateLimitStatus()).some((p) => p.queued > 0);
+  // Polled every turn: the cheap count, not rateLimitStatus() (its bucket refresh was ~13% of a run's CPU).
+  return w.client.rateLimitQueued() > 0;
 }
 
 /** Turns and real time since the venue last received a request while calls sat queued. */
