@@ -18,6 +18,7 @@ import { ScanStage } from './scan-stage.js';
 import { PriceSamplesRepository } from './price-samples-repo.js';
 import { acquireInstanceLock, type InstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
+import { cachePreparedStatements } from './statement-cache.js';
 import {
   AlertsRepository,
   CheckpointsRepository,
@@ -225,6 +226,7 @@ export function openStore(options: OpenStoreOptions): Store {
     tightenIfExists(`${file}-wal`);
     tightenIfExists(`${file}-shm`);
     const version = migrate(db);
+    cachePreparedStatements(db);
     options.logger.info({ file, schemaVersion: version }, 'store opened');
     return new SqliteStore(file, db, lock, options.clock);
   } catch (err) {
