@@ -1,6 +1,7 @@
 /**
  * The bot's durable store: one SQLite file in the data dir (WAL, synchronous FULL, versioned
- * migrations, files 0600, exclusive instance lock). Amounts are decimal strings on disk.
+ * migrations, files 0600, exclusive instance lock). Amounts are decimal strings on disk. Only a
+ * backtest's throwaway store is opened without fsync (OpenStoreOptions.durability).
  *
  * Writes that belong together go through `store.tx(fn)`: one SQLite transaction, all or nothing.
  * A failed write surfaces as `StoreError` (never swallowed, never reported as success).
