@@ -5,6 +5,7 @@
 import { ConfigError } from '../core/errors.js';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import type { FillModel } from './fill-model.js';
+import type { JobResolution } from './run.js';
 import { parseTime } from './price-csv.js';
 
 export interface BacktestArgs {
@@ -14,11 +15,13 @@ export interface BacktestArgs {
   toMs: number | undefined;
   out: string;
   logLevel: string;
+  /** `--job-resolution`: every cron fire (default) or at most one fire per job per price step. */
+  jobResolution: JobResolution;
   /** The fill model, except a volume per step left to the config's `paper.volumePerStep`. */
   fill: Omit<FillModel, 'volumePerStep'> & { volumePerStep: Decimal | null };
 }
 
-const FLAGS = ['--config', '--prices', '--from', '--to', '--out', '--fill', '--volume-share', '--volume-per-step', '--maker-fee', '--taker-fee', '--log-level'];
+const FLAGS = ['--config', '--prices', '--from', '--to', '--out', '--fill', '--volume-share', '--volume-per-step', '--maker-fee', '--taker-fee', '--log-level', '--job-resolution'];
 
 function bad(flag: string, expected: string, found: string): ConfigError {
   return new ConfigError(`command line: ${flag}: expected ${expected}, found "${found.slice(0, 60)}"`);
@@ -57,6 +60,8 @@ export function parseArgs(argv: readonly string[]): BacktestArgs {
   const touch = a.get('--fill') ?? 'through';
   if (touch !== 'through' && touch !== 'at') throw bad('--fill', '"through" or "at"', touch);
   const vps = a.get('--volume-per-step');
+  const jobResolution = a.get('--job-resolution') ?? 'cron';
+  if (jobResolution !== 'cron' && jobResolution !== 'step') throw bad('--job-resolution', '"cron" or "step"', jobResolution);
   return {
     config: a.get('--config') ?? 'config/bot.json',
     prices,
@@ -64,6 +69,7 @@ export function parseArgs(argv: readonly string[]): BacktestArgs {
     toMs: timeFlag('--to', a.get('--to')),
     out: a.get('--out') ?? 'backtest-out',
     logLevel: a.get('--log-level') ?? 'error',
+    jobResolution,
     fill: {
       touch,
       volumeShare: decimalFlag('--volume-share', a.get('--volume-share'), '0.1', new Decimal(1)),

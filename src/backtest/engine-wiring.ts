@@ -55,7 +55,8 @@ export interface WireInputs {
 }
 
 export function wireEngine({ config, clock, logger, strategies, venue, pools }: WireInputs): Wired {
-  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }) });
+  // The store lives in the run's temp dir and is deleted with it: no fsync per commit.
+  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'none' });
   const client = createApiClient({
     baseUrl: venue.baseUrl,
     apiKey: venue.apiKey,

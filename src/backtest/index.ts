@@ -14,7 +14,7 @@ import { describeFillModel, type FillModel } from './fill-model.js';
 import { loadPrices } from './load-prices.js';
 import { renderReport } from './output.js';
 import type { BacktestResult } from './result.js';
-import { runBacktest, type Progress } from './run.js';
+import { runBacktest, type Progress, type RunInputs } from './run.js';
 import { pathFor } from './sim-venue.js';
 import { runSpan } from './span.js';
 import { paperMarkets } from '../daemon/paper-venue.js';
@@ -24,6 +24,8 @@ export interface BacktestSummary {
   outDir: string;
   /** Clock jumps to a timer the engine waited on (rate limit, back-off); 0 in a normal run. */
   timerJumps: number;
+  /** Scheduled job fires run (the pace of a run is set by these: docs/backtesting.md § Speed). */
+  jobsRun: number;
 }
 
 export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
@@ -46,13 +48,20 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
     prices: prices.files,
     fromMs: span.fromMs,
     toMs: span.toMs,
-    fillModel: describeFillModel(model, span.stepMs),
+    // How jobs were fired is part of how the run was simulated: recorded beside the fill model.
+    fillModel: { ...describeFillModel(model, span.stepMs), jobResolution: args.jobResolution },
   };
-  const run = { config, strategies, prices, span, model, logger, ...(onProgress === undefined ? {} : { onProgress }) };
-  const out = await runBacktest(run, (state) => ({ result: buildResult(state, inputs), truth: truthFills(state), timerJumps: state.timerJumps }));
+  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution: args.jobResolution };
+  if (onProgress !== undefined) run.onProgress = onProgress;
+  const out = await runBacktest(run, (state) => ({
+    result: buildResult(state, inputs),
+    truth: truthFills(state),
+    timerJumps: state.timerJumps,
+    jobsRun: state.jobsRun,
+  }));
   mkdirSync(args.out, { recursive: true });
   writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
   writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
   writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
-  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps };
+  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps, jobsRun: out.jobsRun };
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run backtest -- --config config/bot.json --prices samples/prices [--from ISO] [--to ISO]
- * [--out dir]`: the configured strategies on the live engine against the simulator replaying the
+ * [--out dir] [--job-resolution cron|step]`: the configured strategies on the live engine against the simulator replaying the
  * price CSV on a virtual clock (docs/backtesting.md). Progress on stderr when it is a terminal,
  * one summary line at the end. Exit codes: 0 done; 1 the run failed; 2 bad flags, config or
  * price file (the message names the file, line and column).

@@ -156,6 +156,11 @@ export interface ApiClient {
   creditLine(): Promise<CreditLineState>;
   /** Per pool: budget per window, weight used in the current (sliding) window, queued, paused, refused. */
   rateLimitStatus(): Record<PoolName, PoolStatus>;
+  /**
+   * Calls waiting in any rate-limit pool: the sum of `rateLimitStatus()`'s `queued` without its
+   * bucket refresh, for a caller polling every event-loop turn (the backtest's settle loop).
+   */
+  rateLimitQueued(): number;
   /** Reachability of the rate-limit store and the second-signer watch. */
   requestQueueHealth(): RequestQueueHealth;
   /**
@@ -300,6 +305,10 @@ class ApiClientImpl implements ApiClient {
 
   rateLimitStatus(): Record<PoolName, PoolStatus> {
     return this.queue.status();
+  }
+
+  rateLimitQueued(): number {
+    return this.queue.queued();
   }
 
   requestQueueHealth(): RequestQueueHealth {

@@ -99,6 +99,10 @@ export class RequestQueue {
     });
   }
 
+  queued(): number {
+    return this.limiters.queued();
+  }
+
   status(): Record<PoolName, PoolStatus> {
     return this.limiters.status();
   }

@@ -1,6 +1,7 @@
 /**
  * The bot's durable store: one SQLite file in the data dir (WAL, synchronous FULL, versioned
- * migrations, files 0600, exclusive instance lock). Amounts are decimal strings on disk.
+ * migrations, files 0600, exclusive instance lock). Amounts are decimal strings on disk. Only a
+ * backtest's throwaway store is opened without fsync (OpenStoreOptions.durability).
  *
  * Writes that belong together go through `store.tx(fn)`: one SQLite transaction, all or nothing.
  * A failed write surfaces as `StoreError` (never swallowed, never reported as success).
@@ -18,6 +19,7 @@ import { ScanStage } from './scan-stage.js';
 import { PriceSamplesRepository } from './price-samples-repo.js';
 import { acquireInstanceLock, type InstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
+import { cachePreparedStatements } from './statement-cache.js';
 import {
   AlertsRepository,
   CheckpointsRepository,
@@ -57,12 +59,21 @@ export interface OpenStoreOptions {
   dataDir: string;
   clock: Clock;
   logger: Logger;
+  /**
+   * `none` is for a throwaway store only (a backtest's, in its own temp dir, deleted at the end):
+   * no fsync and the rollback journal in memory, so a commit costs no disk flush, but a crash can
+   * corrupt the file. The daemon never sets it: its store is `full` (WAL, synchronous FULL,
+   * docs/failure-modes.md #9). Transactions stay all-or-nothing within the process either way.
+   */
+  durability?: 'full' | 'none';
 }
 
 /** The store handle the daemon owns for its lifetime. */
 export interface Store {
   /** Absolute path of the database file. */
   readonly file: string;
+  /** Whether a commit is on disk when it returns (read back from SQLite: synchronous FULL). */
+  readonly durable: boolean;
   readonly orders: OrdersRepository;
   readonly fills: FillsRepository;
   readonly children: ChildrenRepository;
@@ -104,6 +115,7 @@ class SqliteStore implements Store {
   readonly prices: PriceSamplesRepository;
   readonly console: ConsoleRepository;
   readonly scanStage: ScanStage;
+  readonly durable: boolean;
   private closed = false;
 
   constructor(
@@ -123,6 +135,8 @@ class SqliteStore implements Store {
     this.prices = new PriceSamplesRepository(db);
     this.console = new ConsoleRepository(db);
     this.scanStage = new ScanStage(db);
+    // SQLite reports synchronous as a number: 2 is FULL.
+    this.durable = db.pragma('synchronous', { simple: true }) === 2;
   }
 
   tx<T>(fn: () => T): T {
@@ -182,10 +196,16 @@ class SqliteStore implements Store {
   }
 }
 
-function configure(db: Database.Database): void {
-  db.pragma('journal_mode = WAL');
-  // FULL: a commit is on disk before it returns (docs/failure-modes.md #9: kill -9 during a write).
-  db.pragma('synchronous = FULL');
+function configure(db: Database.Database, durability: 'full' | 'none'): void {
+  if (durability === 'none') {
+    // A throwaway store (OpenStoreOptions.durability): nothing to recover after a crash.
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+  } else {
+    db.pragma('journal_mode = WAL');
+    // FULL: a commit is on disk before it returns (docs/failure-modes.md #9: kill -9 during a write).
+    db.pragma('synchronous = FULL');
+  }
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
 }
@@ -203,10 +223,11 @@ export function openStore(options: OpenStoreOptions): Store {
   try {
     ensurePrivateFile(file);
     db = new Database(file);
-    configure(db);
+    configure(db, options.durability ?? 'full');
     tightenIfExists(`${file}-wal`);
     tightenIfExists(`${file}-shm`);
     const version = migrate(db);
+    cachePreparedStatements(db);
     options.logger.info({ file, schemaVersion: version }, 'store opened');
     return new SqliteStore(file, db, lock, options.clock);
   } catch (err) {

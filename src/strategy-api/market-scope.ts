@@ -4,18 +4,28 @@
  * before the config is known, so the loader runs the parse inside this scope instead of making
  * every strategy list its market params on the side.
  *
+ * The parse is synchronous (zod's `parse`/`safeParse`), so the scope is a plain variable set for
+ * the duration of the call. Not AsyncLocalStorage: on Node 20 using it once turns on promise hooks
+ * for every later promise of the thread, which cost ~7% of a backtest's CPU (docs/backtesting.md
+ * § Speed) and the daemon the same per request.
+ *
  * Outside a scope (a unit test parsing params directly) only the market-name pattern applies.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
-const scope = new AsyncLocalStorage<ReadonlySet<string>>();
+let current: ReadonlySet<string> | undefined;
 
-/** Runs `fn` with `markets` as the configured markets. */
+/** Runs `fn` (synchronous) with `markets` as the configured markets; the previous scope is restored after. */
 export function withConfiguredMarkets<T>(markets: ReadonlySet<string>, fn: () => T): T {
-  return scope.run(markets, fn);
+  const previous = current;
+  current = markets;
+  try {
+    return fn();
+  } finally {
+    current = previous;
+  }
 }
 
 /** The configured markets, or undefined outside a loader scope. */
 export function configuredMarkets(): ReadonlySet<string> | undefined {
-  return scope.getStore();
+  return current;
 }

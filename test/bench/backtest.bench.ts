@@ -3,7 +3,8 @@
  * whole year (generated here from a seed, not committed), through the real backtest (live engine,
  * worker-thread strategies, simulator over loopback HTTP, virtual clock). Prints simulated days
  * per wall second and what a year takes at that pace. `BENCH_BACKTEST_DAYS` (default 2) runs that
- * many days of the year; `BENCH_BACKTEST_DAYS=365` runs all of it.
+ * many days of the year; `BENCH_BACKTEST_DAYS=365` runs all of it. `BENCH_BACKTEST_RESOLUTION`
+ * (`cron` default, or `step`) is the run's `--job-resolution`.
  *
  * Beside it, where a request's time goes: a bare keep-alive GET to the simulator (the loopback
  * floor) against the same GET through the client (rate-limit pools, nonce, signing, parsing).
@@ -46,6 +47,7 @@ async function perRequest(): Promise<{ bareMs: number; clientMs: number; private
 
 export default async function bench(): Promise<void> {
   const days = Number(process.env['BENCH_BACKTEST_DAYS'] ?? '2');
+  const jobResolution = process.env['BENCH_BACKTEST_RESOLUTION'] === 'step' ? 'step' : 'cron';
   const dir = mkdtempSync(path.join(os.tmpdir(), 'v4bot-bench-bt-'));
   let t = performance.now();
   writeFileSync(path.join(dir, 'BTC_USDT.csv'), syntheticCsv({ startMs: START, minutes: YEAR_MINUTES, seed: 7, startPrice: '60000', volatility: '0.0008', tick: '0.01' }));
@@ -61,6 +63,7 @@ export default async function bench(): Promise<void> {
       toMs: START + days * 86_400_000,
       out: path.join(dir, 'out'),
       logLevel: 'silent',
+      jobResolution,
       fill: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: null, makerFee: dec('0.001'), takerFee: dec('0.001') },
     },
     silentLogger(),
@@ -76,6 +79,9 @@ export default async function bench(): Promise<void> {
       'a year would take (min)': (365 / pace / 60).toFixed(0),
       orders: s.result.total.orders,
       fills: s.result.total.fills,
+      'job resolution': jobResolution,
+      jobs: s.jobsRun,
+      'wall ms per job': ((wallS * 1000) / Math.max(1, s.jobsRun)).toFixed(2),
       'timer jumps': s.timerJumps,
     },
   ]);

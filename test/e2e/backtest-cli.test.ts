@@ -38,7 +38,7 @@ describe('npm run backtest (built CLI)', () => {
     expect(result.total.orders).toBeGreaterThan(0);
     expect(result.total.fills).toBeGreaterThan(0);
     expect(result.inputs.prices).toEqual([{ file: 'samples/prices/BTC_USDT.csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as string }]);
-    expect(result.inputs.fillModel).toMatchObject({ touch: 'through', stepMs: '60000' });
+    expect(result.inputs.fillModel).toMatchObject({ touch: 'through', stepMs: '60000', jobResolution: 'cron' });
     // The engine's fills (reconciled from the venue's history over HTTP) are the venue's deals.
     const truth = JSON.parse(read(a, 'venue-fills.json')) as TruthFill[];
     expect(result.fills.map(key).sort()).toEqual(truth.map(key).sort());
@@ -49,6 +49,19 @@ describe('npm run backtest (built CLI)', () => {
 
     const second = await run(['--config', 'config/bot.json', '--prices', 'samples/prices', ...SPAN, '--out', b]);
     expect(second.code).toBe(0);
+    for (const f of ['result.json', 'report.html', 'venue-fills.json']) expect(readFileSync(path.join(b, f)).equals(readFileSync(path.join(a, f)))).toBe(true);
+  }, 600_000);
+
+  it('--job-resolution step: still the venue truth, recorded in the inputs, byte-identical on a second run', async () => {
+    const [a, b] = [tempDir('v4bot-bt-step-'), tempDir('v4bot-bt-step-')];
+    const args = ['--config', 'config/bot.json', '--prices', 'samples/prices', ...SPAN, '--job-resolution', 'step', '--out'];
+    expect((await run([...args, a])).code).toBe(0);
+    const result = JSON.parse(read(a, 'result.json')) as BacktestResult;
+    expect(result.inputs.fillModel).toMatchObject({ jobResolution: 'step' });
+    expect(result.total.orders).toBeGreaterThan(0);
+    const truth = JSON.parse(read(a, 'venue-fills.json')) as TruthFill[];
+    expect(result.fills.map(key).sort()).toEqual(truth.map(key).sort());
+    expect((await run([...args, b])).code).toBe(0);
     for (const f of ['result.json', 'report.html', 'venue-fills.json']) expect(readFileSync(path.join(b, f)).equals(readFileSync(path.join(a, f)))).toBe(true);
   }, 600_000);
 
@@ -64,5 +77,8 @@ describe('npm run backtest (built CLI)', () => {
     const r = await run(['--prices', 'samples/prices', '--fill', 'sometimes']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('v4-bot backtest: command line: --fill: expected "through" or "at", found "sometimes"\n');
+    const res = await run(['--prices', 'samples/prices', '--job-resolution', 'second']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe('v4-bot backtest: command line: --job-resolution: expected "cron" or "step", found "second"\n');
   });
 });

@@ -61,6 +61,13 @@ export class RequestLimiters {
     });
   }
 
+  /** Calls waiting in all pools together (see PoolLimiter.queued). */
+  queued(): number {
+    let n = 0;
+    for (const name of POOL_NAMES) n += this.pools[name].queued();
+    return n;
+  }
+
   status(): Record<PoolName, PoolStatus> {
     const out = {} as Record<PoolName, PoolStatus>;
     for (const name of POOL_NAMES) out[name] = this.pools[name].status();

@@ -128,6 +128,11 @@ export class PoolLimiter {
     this.consecutive429 = 0;
   }
 
+  /** Calls waiting in this pool's queue (no bucket refresh: cheap enough to poll every event-loop turn). */
+  queued(): number {
+    return this.limiter.queued();
+  }
+
   status(): PoolStatus {
     this.refreshReservoir();
     const paused = this.pausedUntil > this.options.clock.now() || (this.lastReservoir ?? 0) < 0;

@@ -32,6 +32,7 @@ const outcome = (s: Parameters<Parameters<typeof runBacktest>[1]>[0]) => ({
   timerJumps: s.timerJumps,
   orders: s.wired.store.orders.all().length,
   endMs: s.samples.timesMs.at(-1),
+  durable: s.wired.store.durable,
 });
 
 describe('backtest rate limits on the virtual clock', () => {
@@ -42,5 +43,7 @@ describe('backtest rate limits on the virtual clock', () => {
     expect(tight.endMs).toBe(FROM + 10 * 60_000);
     const free = await runBacktest(await inputs(), outcome);
     expect(free.timerJumps).toBe(0);
+    // The run's store lives in a temp dir deleted afterwards: opened without fsync (src/store/index.ts).
+    expect(free.durable).toBe(false);
   }, 180_000);
 });

@@ -62,6 +62,8 @@ describe('rate-limit pools over HTTP', () => {
     server.setDefault(BAL, { json: { BTC: { main_balance: '1' } } });
     const first = [client.mainBalance(), client.mainBalance(), client.mainBalance()];
     await eventually(() => client.rateLimitStatus().mainBalance.queued === 2, 'two queued balance reads');
+    // The cheap count the backtest polls agrees with the full status.
+    expect(client.rateLimitQueued()).toBe(2);
     const err = await failure(client.mainBalance());
     expect(err).toBeInstanceOf(TransientError);
     expect((err as TransientError).kind).toBe('rate_limited');
@@ -69,6 +71,7 @@ describe('rate-limit pools over HTTP', () => {
     await Promise.all(first);
     expect(server.requestsTo(BAL)).toHaveLength(3);
     expect(client.rateLimitStatus().mainBalance.refused).toBe(1);
+    expect(client.rateLimitQueued()).toBe(0);
     await client.close();
   });
 

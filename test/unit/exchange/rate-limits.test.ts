@@ -10,6 +10,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { DEFAULT_POOLS, POOL_NAMES } from '../../../src/exchange/rate-limits.js';
 import { planBucket, type BucketPlan } from '../../../src/exchange/rate-limits/bucket.js';
 import { GridRefill } from '../../../src/exchange/rate-limits/grid-refill.js';
+import { VirtualClock } from '../../../src/backtest/virtual-clock.js';
 import { SendLog } from '../../../src/exchange/rate-limits/send-log.js';
 
 /**
@@ -148,6 +149,56 @@ describe('GridRefill (injected clock, real Bottleneck)', () => {
     expect(await limiter.currentReservoir()).toBe(3);
     refill.stop();
     await limiter.stop();
+  });
+});
+
+describe('GridRefill on a clock that fires every grid point of a jump (the backtest clock)', () => {
+  const plan: BucketPlan = { budget: 13, capacity: 4, increaseAmount: 3, increaseIntervalMs: 100, heartbeatMs: 100, steps: 3, windowBound: 13 };
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  };
+  function bucket(level: number) {
+    const b = {
+      level,
+      reads: 0,
+      currentReservoir: () => {
+        b.reads++;
+        return Promise.resolve(b.level);
+      },
+      incrementReservoir: (by: number) => Promise.resolve((b.level += by)),
+    };
+    return b;
+  }
+
+  it('the grid points of one jump are applied with one read of the level, capped as one by one', async () => {
+    const clock = new VirtualClock(0);
+    const b = bucket(-20);
+    const refill = new GridRefill(b, plan, clock, (err) => {
+      throw err;
+    });
+    clock.advanceTo(500); // five grid points, each fired at its own due time
+    await settle();
+    expect(b.level).toBe(-5);
+    expect(b.reads).toBe(1);
+    clock.advanceTo(1000);
+    await settle();
+    expect(b.level).toBe(4); // -5 + 15, clipped at C
+    expect(b.reads).toBe(2);
+    refill.stop();
+  });
+
+  it('a change queued after a refill keeps its place: later grid points are applied after it', async () => {
+    const clock = new VirtualClock(0);
+    const b = bucket(0);
+    const refill = new GridRefill(b, plan, clock, (err) => {
+      throw err;
+    });
+    clock.advanceTo(100); // +3 queued
+    void refill.adjust((level) => -6 - level); // a pause to -6
+    clock.advanceTo(300); // two more grid points, after the pause: -6 + 6
+    await settle();
+    expect(b.level).toBe(0);
+    refill.stop();
   });
 });
 

@@ -39,6 +39,29 @@ describe('store', () => {
     raw.close();
   });
 
+  it('is durable by default (what the daemon opens); durability none (a backtest throwaway store) skips fsync and the WAL', () => {
+    const durable = open(dir());
+    expect(durable.durable).toBe(true);
+    durable.close();
+    const d = dir();
+    const store = openStore({ dataDir: d, clock: new ManualClock(), logger: silentLogger(), durability: 'none' });
+    expect(store.durable).toBe(false);
+    store.meta.set('kept', '1');
+    // Transactions stay all-or-nothing without the on-disk journal.
+    expect(() =>
+      store.tx(() => {
+        store.meta.set('rolled-back', '1');
+        throw new Error('boom');
+      }),
+    ).toThrow(/boom/);
+    expect(store.meta.get('rolled-back')).toBeUndefined();
+    expect(store.meta.get('kept')).toBe('1');
+    store.close();
+    const raw = new Database(path.join(d, DB_FILE), { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).not.toBe('wal');
+    raw.close();
+  });
+
   it('a store written by an older build (schema 1) is migrated on open, data kept', () => {
     const d = dir();
     const old = new Database(path.join(d, DB_FILE));

@@ -111,6 +111,18 @@ describe('p.market and p.asset', () => {
     expect(withConfiguredMarkets(markets, () => refusal(p.market(), 'ETH_USDT'))).toBe('a market configured under "markets" (BTC_USDT, BTC_PERP)');
   });
 
+  it('the scope ends with its call, also when the parse throws, and an inner scope restores the outer one', () => {
+    expect(() =>
+      withConfiguredMarkets(markets, () => {
+        throw new Error('parse failed');
+      }),
+    ).toThrow('parse failed');
+    expect(accepted(p.market(), 'ETH_USDT')).toBe('ETH_USDT');
+    const inner = new Set(['ETH_USDT']);
+    const seen = withConfiguredMarkets(markets, () => [withConfiguredMarkets(inner, () => accepted(p.market(), 'ETH_USDT')), refusal(p.market(), 'ETH_USDT')]);
+    expect(seen).toEqual(['ETH_USDT', 'a market configured under "markets" (BTC_USDT, BTC_PERP)']);
+  });
+
   it('checks markets nested anywhere in the params', () => {
     const schema = z.strictObject({ legs: z.array(z.strictObject({ market: p.market() })) });
     const parsed = withConfiguredMarkets(markets, () => schema.safeParse({ legs: [{ market: 'BTC_USDT' }, { market: 'XRP_USDT' }] }));
