@@ -5,6 +5,7 @@
  * grows with the size of the move; prices rounded to `tick`. Not market data: a test fixture.
  */
 import { Decimal } from '../core/decimal.js';
+import { seededRandom } from '../core/random.js';
 
 export interface SyntheticOptions {
   startMs: number;
@@ -16,25 +17,13 @@ export interface SyntheticOptions {
   tick: string;
 }
 
-/** mulberry32: small, fast, and the same on every platform. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function normal(next: () => number): number {
   const u = 1 - next();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
 }
 
 export function syntheticCsv(o: SyntheticOptions): string {
-  const next = prng(o.seed);
+  const next = seededRandom(o.seed);
   const tick = new Decimal(o.tick);
   const vol = new Decimal(o.volatility);
   let price = new Decimal(o.startPrice);
