@@ -14,7 +14,7 @@ import { RECONCILED_AT } from '../engine/reconciler.js';
 import { readAccount, readQuarantined, type AccountSnapshot } from '../engine/status-records.js';
 import { readTradingState } from '../engine/trading-state.js';
 import { openStoreReadOnly, type CreditSnapshot, type FillRecord, type OrderRecord } from '../store/index.js';
-import { pnlTotals, positionPnl, type PositionPnl } from './status-pnl.js';
+import { pnlTotals, positionPnl, type PositionPnl } from '../engine/position-pnl.js';
 
 export type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };

@@ -127,7 +127,7 @@ function credit(src: StateSources): Json {
 }
 
 function strategies(src: StateSources, prices: Readonly<Record<string, MarketPrice>>): Json[] {
-  const pnl = new Map(pnlByStrategy(src.read.allPositions(), prices).map((p) => [p.strategyId, p]));
+  const pnl = new Map(pnlByStrategy(src.read.allPositions(), prices, src.equityAsset).map((p) => [p.strategyId, p]));
   const jobs = src.jobs();
   return src.strategies().map((st) => {
     const p = pnl.get(st.id);

@@ -1,7 +1,8 @@
 /** PnL per strategy for the dashboard: realised gross and net of fees, unrealised at the last price, exact decimals. */
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
-import { pnlByStrategy, unrealised } from '../../../src/console/pnl.js';
+import { pnlByStrategy } from '../../../src/console/pnl.js';
+import { unrealisedAt as unrealised } from '../../../src/engine/position-pnl.js';
 import { derivePositions, type PositionFill } from '../../../src/engine/positions.js';
 
 let id = 0;
@@ -19,7 +20,7 @@ describe('pnlByStrategy', () => {
       fill('g', 'buy', '0.002', '60000', '0.12'),
       fill('g', 'sell', '0.001', '60500', '0.0605'),
     ]);
-    const [row] = pnlByStrategy(positions, prices);
+    const [row] = pnlByStrategy(positions, prices, 'USDT');
     expect(row?.realisedGross.toFixed()).toBe('0.5');
     expect(row?.fees?.toFixed()).toBe('0.1805');
     expect(row?.realisedNet?.toFixed()).toBe('0.3195');
@@ -29,7 +30,7 @@ describe('pnlByStrategy', () => {
 
   it('values a fee paid in the base asset at the last price', () => {
     const positions = derivePositions([fill('g', 'buy', '0.001', '60000', '0.000001', 'BTC')]);
-    expect(pnlByStrategy(positions, prices)[0]?.fees?.toFixed()).toBe('0.061');
+    expect(pnlByStrategy(positions, prices, 'USDT')[0]?.fees?.toFixed()).toBe('0.061');
   });
 
   it('counts a short position as gaining when the price falls', () => {
@@ -39,7 +40,7 @@ describe('pnlByStrategy', () => {
   });
 
   it('keeps strategies apart and reports external fills under null', () => {
-    const rows = pnlByStrategy(derivePositions([fill('a', 'buy', '0.001', '60000', '0'), fill(null, 'buy', '0.001', '60000', '0')]), prices);
+    const rows = pnlByStrategy(derivePositions([fill('a', 'buy', '0.001', '60000', '0'), fill(null, 'buy', '0.001', '60000', '0')]), prices, 'USDT');
     expect(rows.map((r) => r.strategyId).sort()).toEqual([null, 'a'].sort());
   });
 });

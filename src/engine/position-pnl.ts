@@ -1,7 +1,8 @@
 /**
- * Positions as status shows them: realised PnL before and after fees, and unrealised PnL marked
- * at the last price the daemon saw (the account snapshot of its last equity check,
- * src/engine/status-records.ts). Everything stays Decimal; the caller turns it into strings.
+ * A position's PnL as the operator sees it, one rule for `npm run status` and the dashboard:
+ * realised before and after fees, fees valued in the quote asset, and unrealised PnL marked at a
+ * given price (status: the account snapshot of the last equity check, src/engine/status-records.ts;
+ * the dashboard: the market-data cache). Everything stays Decimal; the caller turns it into strings.
  */
 import { ZERO, type Decimal } from '../core/decimal.js';
 import type { Position } from '../engine/positions.js';
@@ -30,9 +31,10 @@ export interface PositionPnl {
   realisedNet: Decimal;
 }
 
-function unrealisedOf(p: Position, mark: Decimal | null): Decimal | null {
+/** Unrealised PnL of the open lots at `mark`; zero when flat, null without a mark. */
+export function unrealisedAt(p: Position, mark: Decimal | null | undefined): Decimal | null {
   if (p.base.isZero()) return ZERO;
-  if (mark === null) return null;
+  if (mark === null || mark === undefined) return null;
   // openCost is Σ |lot| × price: a long paid it, a short received it.
   return p.base.gt(0) ? p.base.mul(mark).minus(p.openCost) : p.openCost.plus(p.base.mul(mark));
 }
@@ -48,7 +50,7 @@ export function positionPnl(p: Position, prices: Readonly<Record<string, Decimal
     else if (asset === base && mark !== null) feesInQuote = feesInQuote.plus(fee.mul(mark));
     else feesNotValued[asset === '' ? '(unnamed)' : asset] = fee;
   }
-  return { position: p, quote, mark, unrealised: unrealisedOf(p, mark), feesInQuote, feesNotValued, realisedNet: p.realisedPnl.minus(feesInQuote) };
+  return { position: p, quote, mark, unrealised: unrealisedAt(p, mark), feesInQuote, feesNotValued, realisedNet: p.realisedPnl.minus(feesInQuote) };
 }
 
 export interface PnlTotals {
