@@ -31,6 +31,18 @@ describe('the docs match the code', () => {
     expect(format(problems)).toBe('');
   });
 
+  it('every docs page a source file cites exists', () => {
+    const cited: string[] = [];
+    for (const file of [...repo.files].filter((f) => /^(src|strategies)\/.*\.ts$/.test(f) || f === 'ecosystem.config.cjs').sort()) {
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const m of line.matchAll(/docs\/[\w./-]+\.md/g)) if (!repo.files.has(m[0])) cited.push(`${file}:${i + 1}: ${m[0]}`);
+        });
+    }
+    expect(cited, 'source lines citing a docs page that does not exist').toEqual([]);
+  });
+
   it('the manual index lists every page of docs/', () => {
     const index = readFileSync(join(root, 'docs/README.md'), 'utf8');
     const missing = pages
