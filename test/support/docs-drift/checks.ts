@@ -1,7 +1,9 @@
 /**
- * The four ways a page drifts from the code, each reported as `file:line: what (nearest: x)`:
- * a path that does not exist, a `Name.member` the sources do not declare, a local link or
- * anchor that leads nowhere, an `npm run` script package.json does not have.
+ * The ways a page drifts from the code, each reported as `file:line: what (nearest: x)`: a
+ * path that does not exist, a `Name.member` the sources do not declare, a local link or anchor
+ * that leads nowhere, an `npm run` script package.json does not have, and an issue number the
+ * repository cannot explain (it has no tracker; an upstream `owner/repo issue N` or
+ * `Project issue N` is a reference a reader can follow).
  */
 import { dirname, posix } from 'node:path';
 import { headingSlugs, scanMarkdown, type Located, type ScannedPage } from './markdown.js';
@@ -24,6 +26,8 @@ const MEMBER_RE = /^([A-Z][\w$]*)\.(#?[A-Za-z_$][\w$]*)(?:\(.*\))?$/;
 /** `README.md`, `Foo.test.ts`: file names, not members. */
 const FILE_EXT_RE = /^(md|ts|js|cjs|mjs|json|csv|html|css|sqlite|env|png|txt|yml|yaml|sh|lock)$/;
 const NPM_RE = /\bnpm (?:run(?:-script)? ([\w:.-]+)|(test|start)\b)/g;
+// `issue 9` alone; `SGrondin/bottleneck issue 185` or `Freqtrade issue 619` name their tracker.
+const ISSUE_RE = /(?<!(?:[\w.-]+\/[\w.-]+|\b[A-Z][\w.-]*) )\b[Ii]ssues? #?\d+/g;
 
 export function checkPage(repo: Repo, file: string, text: string): Problem[] {
   const page = scanMarkdown(text);
@@ -35,6 +39,7 @@ export function checkPage(repo: Repo, file: string, text: string): Problem[] {
   checkMembers(repo, page, report);
   checkLinks(repo, file, page, report);
   checkCommands(repo, page, report);
+  checkIssueNumbers(page, report);
   return problems;
 }
 
@@ -157,6 +162,14 @@ function checkCommands(repo: Repo, page: ScannedPage, report: Report): void {
       if (repo.scripts.has(script)) continue;
       const hint = nearest(script, repo.scripts);
       report(line, `\`npm ${m[1] === undefined ? '' : 'run '}${script}\`: package.json has no script ${script}${hint === undefined ? '' : ` (nearest: ${hint})`}`);
+    }
+  }
+}
+
+function checkIssueNumbers(page: ScannedPage, report: Report): void {
+  for (const { line, text } of page.prose) {
+    for (const m of text.matchAll(ISSUE_RE)) {
+      report(line, `"${m[0]}": nothing in the repository explains this number; say what was found and fixed instead`);
     }
   }
 }
