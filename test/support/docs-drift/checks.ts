@@ -46,7 +46,7 @@ export function checkPage(repo: Repo, file: string, text: string): Problem[] {
 type Report = (line: number, message: string) => void;
 
 /** Prose (link targets left to the link check) and the lines of shell fences. */
-function commandLines(page: ScannedPage): Located[] {
+function pathLines(page: ScannedPage): Located[] {
   const prose = page.prose.map((p) => ({ line: p.line, text: p.text.replace(/\]\([^)]*\)/g, ']') }));
   return [...prose, ...page.fences.filter((f) => SHELL_LANGS.has(f.lang)).flatMap((f) => f.lines)];
 }
@@ -65,7 +65,7 @@ export function pathsIn(text: string): string[] {
 }
 
 function checkPaths(repo: Repo, page: ScannedPage, report: Report): void {
-  for (const { line, text } of commandLines(page)) {
+  for (const { line, text } of pathLines(page)) {
     for (const path of pathsIn(text)) {
       if (pathExists(repo, path)) continue;
       const hint = nearest(path.replace(/^dist\//, '').replace(/\/$/, ''), [...repo.files, ...repo.dirs]);
