@@ -2,7 +2,7 @@
  * The account's value at one instant, read from the simulator's own state (the truth, not the
  * bot's view): every balance (available and held) valued at `<ASSET>_<quote>`, open positions at
  * margin plus unrealised PnL at the market price, and flex investments still active. An asset
- * with no `<ASSET>_<quote>` market is left out, as the daemon's equity watch does (README).
+ * with no `<ASSET>_<quote>` market is left out, as the daemon's equity watch does (docs/configuration.md, `risk.equityAsset`).
  */
 import { Decimal } from '../core/decimal.js';
 import type { Account } from '../simulator/account.js';

@@ -1,6 +1,6 @@
 /**
  * `npm run ctl -- <action> [strategy]`: steers the running daemon through its control API
- * (README › Dashboard › Control). Port, bind address and token come from the daemon's own
+ * (docs/dashboard.md › Control). Port, bind address and token come from the daemon's own
  * configuration loading (`ENV_FILE`, the environment, `BOT_CONFIG`): `BOT_CONTROL_TOKEN`, or
  * without it the per-run token the daemon wrote to `<BOT_DATA_DIR>/control-token`.
  *

@@ -1,5 +1,5 @@
 /**
- * Notification settings from the environment (README › Notifications). The webhook URL, its
+ * Notification settings from the environment (docs/notifications.md). The webhook URL, its
  * signing secret and the Telegram bot token are secrets: held as `Secret`, scrubbed from logs
  * (secret-values.ts), never echoed in a refusal. A bad value stops the daemon before any network
  * call with a message naming the key.

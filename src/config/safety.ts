@@ -1,5 +1,5 @@
 /**
- * Operator-safety checks on a loaded configuration (README › Configuration › Safety checks):
+ * Operator-safety checks on a loaded configuration (docs/configuration.md › Safety checks):
  *
  * - an env file readable by group or others: refused in live mode (it holds the API secret),
  *   a warning in paper mode when it holds a secret anyway (the repository's paper env files hold

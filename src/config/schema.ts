@@ -189,7 +189,7 @@ export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SEC
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
- * The environment (README, configuration). Unknown variables are ignored here (the environment
+ * The environment (docs/configuration.md › Environment). Unknown variables are ignored here (the environment
  * holds PATH and friends); strictness applies to what we read.
  */
 export const envSchema = z.object({

@@ -1,5 +1,5 @@
 /**
- * Credentials of the console (README › Dashboard): one bearer token per daemon run, either the
+ * Credentials of the console (docs/dashboard.md): one bearer token per daemon run, either the
  * configured `BOT_CONTROL_TOKEN` or, without one, a random token the daemon writes to
  * `<data dir>/control-token` (mode 0600: readable only by the user the daemon runs as, who is the
  * one `npm run ctl` runs as). The dashboard holds a session cookie derived from the token.

@@ -1,5 +1,5 @@
 /**
- * The control actions (README › Dashboard › Control). Each goes through the path the daemon
+ * The control actions (docs/dashboard.md › Control). Each goes through the path the daemon
  * already uses for the same effect:
  *
  * - `pause` / `resume`: the scheduler's tick gate (`PauseRegistry`, persisted);

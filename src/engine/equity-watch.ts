@@ -3,7 +3,7 @@
  *
  * Equity is the sum of the main balances valued in one asset: the asset itself at 1, every other
  * asset at the last price of `ASSET_<equityAsset>`. Assets without such a price are left out
- * (documented in the README). The peak is persisted in the store, so a restart does not forget a
+ * (docs/configuration.md, `risk.equityAsset`). The peak is persisted in the store, so a restart does not forget a
  * loss; when equity falls below the peak by more than `maxDrawdownPct`, `onBreach` runs.
  */
 import { Decimal, ZERO } from '../core/decimal.js';

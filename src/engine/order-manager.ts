@@ -60,7 +60,7 @@ function collateralRequest(s: CollateralOrderSpec, clientOrderId: string): Colla
   };
 }
 
-/** The fields every order log line carries (docs: README Operations › Logs). */
+/** The fields every order log line carries (docs/operations.md › Logs). */
 function orderFields(o: OrderRecord): Record<string, string> {
   return { strategy: o.strategyId, clientOrderId: o.clientOrderId, market: o.market, side: o.side, price: o.price.toFixed(), amount: o.amount.toFixed() };
 }

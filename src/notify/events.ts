@@ -1,5 +1,5 @@
 /**
- * What the notifier tells the operator about (README › Notifications). Events carry money as
+ * What the notifier tells the operator about (docs/notifications.md). Events carry money as
  * `Decimal`; the formatters turn it into exact decimal strings. The daemon builds these from the
  * engine's own event points (src/daemon/notifications.ts); this layer knows nothing of the engine.
  */

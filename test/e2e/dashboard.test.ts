@@ -135,7 +135,7 @@ describe('dashboard in Chromium', () => {
     await eventually(async () => (await row.getAttribute('data-status')) === 'running', 'grid1 running again', WAIT);
     expect(session.errors).toEqual([]);
     expect(session.offHostRequests).toEqual([]);
-    // The README's picture, refreshed on request: DASHBOARD_README_SHOT=1.
+    // The picture in docs/dashboard.md (docs/images/dashboard.png), refreshed on request: DASHBOARD_README_SHOT=1.
     if (process.env['DASHBOARD_README_SHOT'] === '1') {
       await page().setViewportSize({ width: 1280, height: 1000 });
       const shot = await session.screenshot('dashboard-readme');

@@ -1,6 +1,6 @@
 /**
- * `npm ci --omit=dev` then `npx pm2 start ecosystem.config.cjs` must work (README, Production
- * install). A real production install takes minutes (better-sqlite3 may compile), so it is a
+ * `npm ci --omit=dev` then `npx pm2 start ecosystem.config.cjs` must work (docs/operations.md,
+ * Production install). A real production install takes minutes (better-sqlite3 may compile), so it is a
  * documented manual check; this test checks what makes it work, cheaply:
  * - every package the build's output (`dist/`) imports at runtime is in `dependencies`;
  * - the build (`prepare`) and the process manager need only `dependencies` too: typescript, the

@@ -4,7 +4,7 @@
  * `/api/events` (server-sent events; the browser reconnects by itself). Everything shown is set
  * with `textContent`, never parsed as HTML, so a strategy id or an alert's text cannot inject
  * markup. Control buttons POST JSON with the `X-Bot-Client: dashboard` header; the session cookie
- * authenticates them (README › Dashboard). Bot-wide actions ask for a second click.
+ * authenticates them (docs/dashboard.md). Bot-wide actions ask for a second click.
  */
 const SCRIPT = String.raw`
 'use strict';
