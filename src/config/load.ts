@@ -12,6 +12,8 @@ import { configError, problemsFromIssues } from './errors.js';
 import { envSchema, fileSchema, type EnvConfig, type FileConfig } from './schema.js';
 import { Secret } from './secret.js';
 import { NOTIFY_SECRET_ENV_VARS, notifyConfig, type NotifyConfig } from './notify.js';
+import { jsonErrorLocation, jsonErrorReason } from './json-location.js';
+import { unknownKeyWarnings } from './unknown-keys.js';
 import { checkApiBaseUrl, checkDataDir, checkEnvFile, type ConfigWarning } from './safety.js';
 
 /** Live venue credentials; present only in live mode. */
@@ -98,7 +100,9 @@ function readConfigFile(file: string, shownAs: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw configError(shownAs, [{ key: '(root)', expected: 'valid JSON', found: `a parse error (${err instanceof Error ? err.message : 'unknown'})` }]);
+    const message = err instanceof Error ? err.message : 'unknown';
+    const { line, column } = jsonErrorLocation(text, message);
+    throw configError(shownAs, [{ key: '(root)', expected: 'valid JSON', found: `a syntax error at line ${line}, column ${column} (${jsonErrorReason(message)})` }]);
   }
 }
 
@@ -183,7 +187,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     nonceMode: env.NONCE_MODE,
     rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),
     notify,
-    warnings: [...warnings, ...checkDataDir(dataDir)],
+    warnings: [...unknownKeyWarnings(Object.keys(vars), Object.keys(options.env), ENV_KEYS, envFile), ...warnings, ...checkDataDir(dataDir)],
   };
 }
 
