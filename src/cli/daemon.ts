@@ -22,6 +22,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { DEFAULT_FOLD_WINDOW_MS } from '../observability/warning-fold.js';
 import { loadConfiguredStrategies, startDaemon, type Daemon } from '../main.js';
 import { resetPaperAccount } from '../daemon/paper-reset.js';
+import { checkPaperStartPrices } from '../daemon/paper-venue.js';
 import { confirmReset, parseDaemonArgs, processIo, refuseLiveReset, type DaemonArgs } from './daemon-args.js';
 
 function refuse(err: ConfigError): never {
@@ -67,15 +68,21 @@ async function resetIfAsked(args: DaemonArgs, config: BotConfig, clock: SystemCl
   else logger.warn({ archiveDir: r.archiveDir, moved: r.moved }, 'paper account reset: the old account and its journal were archived, starting a new one');
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs();
-  let config: BotConfig;
+/** The configuration, or exit 2 naming the key (paper mode also needs a start price per market). */
+function loadChecked(): BotConfig {
   try {
-    config = loadConfig({ env: process.env, cwd: process.cwd() });
+    const config = loadConfig({ env: process.env, cwd: process.cwd() });
+    if (config.mode === 'paper') checkPaperStartPrices(config);
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) refuse(err);
     throw err;
   }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs();
+  const config = loadChecked();
   // The secrets now live in the config (as Secret values); nothing later (a strategy, a library,
   // a child process) can read them from the environment.
   scrubSecretEnv(process.env);
