@@ -8,7 +8,7 @@
  * quarantined, orders still open); 2 bad arguments or invalid configuration; 3 the daemon is not
  * reachable; 4 the token was refused.
  */
-import { loadConfig, type BotConfig } from '../config/index.js';
+import { loadConfig, PAPER_ENV_FALLBACK, type BotConfig } from '../config/index.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { CONTROL_ACTIONS, isControlAction, readTokenFile, tokenFilePath } from '../console/index.js';
 
@@ -19,7 +19,8 @@ const USAGE = `usage: ctl <action> [strategy]
   halt                     trading state HALTED: only cancels leave
   resume-trading           trading state ACTIVE (like --resume-trading)
   cancel-all               cancels every open order of every strategy
-  port and token: the daemon's configuration (ENV_FILE, environment, BOT_CONFIG)`;
+  port and token: the daemon's configuration (ENV_FILE, environment, BOT_CONFIG;
+  without ENV_FILE and .env: ${PAPER_ENV_FALLBACK}, as the daemon does)`;
 
 const WITH_STRATEGY = new Set(['pause', 'resume', 'unquarantine']);
 /** A cancel-all of many orders waits for each cancel's answer. */
@@ -90,6 +91,9 @@ export interface CtlResult {
   err: string;
 }
 
+/** The one line saying the paper fallback was read (on stderr: stdout carries the answer). */
+const fallbackNote = (config: BotConfig): string => (config.envFileFallback ? `ctl: no .env: using ${PAPER_ENV_FALLBACK} (paper mode)\n` : '');
+
 function outcome(args: CtlArgs, status: number, body: { result?: string; message?: string }): CtlResult {
   const line = `${args.action}${args.strategy === null ? '' : ` ${args.strategy}`}: ${body.message ?? body.result ?? `HTTP ${status}`}`;
   if (status === 401 || status === 403) return { code: 4, out: '', err: `ctl: refused (${status}): ${line}\n` };
@@ -98,15 +102,19 @@ function outcome(args: CtlArgs, status: number, body: { result?: string; message
 }
 
 export async function ctl(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<CtlResult> {
+  if (argv[0] === '--help' || argv[0] === '-h') return { code: 0, out: `${USAGE}\n`, err: '' };
   const args = parseCtlArgs(argv);
   if (typeof args === 'string') return { code: 2, out: '', err: `ctl: ${args}\n${USAGE}\n` };
+  let note = '';
   try {
-    const config = loadConfig({ env, cwd });
+    const config = loadConfig({ env, cwd, fallbackEnvFile: PAPER_ENV_FALLBACK });
+    note = fallbackNote(config);
     if (config.httpPort <= 0) throw new CtlError('the daemon serves no control API: BOT_HTTP_PORT is 0 (off); set it (e.g. 9464) and restart the daemon', 2);
     const { status, body } = await send(daemonUrl(config), tokenOf(config), args);
-    return outcome(args, status, body);
+    const r = outcome(args, status, body);
+    return { ...r, err: note + r.err };
   } catch (err) {
-    if (err instanceof CtlError) return { code: err.exitCode, out: '', err: `ctl: ${err.message}\n` };
+    if (err instanceof CtlError) return { code: err.exitCode, out: '', err: `${note}ctl: ${err.message}\n` };
     return { code: err instanceof ConfigError ? 2 : 1, out: '', err: `ctl: ${errorMessage(err)}\n` };
   }
 }

@@ -9,7 +9,7 @@
  * 2 bad arguments or invalid configuration.
  */
 import path from 'node:path';
-import { loadConfig } from '../config/index.js';
+import { loadConfig, PAPER_ENV_FALLBACK } from '../config/index.js';
 import { SystemClock } from '../core/clock.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { buildStatus } from './status-model.js';
@@ -17,7 +17,9 @@ import { renderText } from './status-text.js';
 
 export { buildStatus } from './status-model.js';
 
-const USAGE = 'usage: status [--json] [--data-dir DIR]\n  without --data-dir: the data dir and mode of the daemon\'s configuration (ENV_FILE, environment, BOT_CONFIG)';
+const USAGE =
+  'usage: status [--json] [--data-dir DIR]\n' +
+  `  without --data-dir: the data dir and mode of the daemon's configuration (ENV_FILE, environment, BOT_CONFIG; without ENV_FILE and .env: ${PAPER_ENV_FALLBACK})`;
 
 interface StatusArgs {
   json: boolean;
@@ -39,11 +41,17 @@ export function parseStatusArgs(argv: readonly string[]): StatusArgs | null {
 /** Where to read: `--data-dir` as given (mode unknown), else the configuration's data dir and mode. */
 function target(args: StatusArgs): { dataDir: string; mode: 'paper' | 'live' | null; envFile: string | null } {
   if (args.dataDir !== null) return { dataDir: path.resolve(args.dataDir), mode: null, envFile: null };
-  const config = loadConfig({ env: process.env, cwd: process.cwd() });
+  const config = loadConfig({ env: process.env, cwd: process.cwd(), fallbackEnvFile: PAPER_ENV_FALLBACK });
+  // On stderr: stdout carries the status (and --json must stay one JSON document).
+  if (config.envFileFallback) process.stderr.write(`status: no .env: using ${PAPER_ENV_FALLBACK} (paper mode)\n`);
   return { dataDir: config.dataDir, mode: config.mode, envFile: config.envFile };
 }
 
 function main(argv: readonly string[]): number {
+  if (argv[0] === '--help' || argv[0] === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const args = parseStatusArgs(argv);
   if (args === null) {
     process.stderr.write(`status: unknown argument in ${JSON.stringify(argv.join(' '))}\n${USAGE}\n`);

@@ -30,6 +30,8 @@ export interface BotConfig extends FileConfig {
   configPath: string;
   /** Absolute path of the env file that was read, or null when none. */
   envFile: string | null;
+  /** True when `envFile` is the paper fallback (`config/paper.env`), read because there was no `.env`. */
+  envFileFallback: boolean;
   /** Absolute store directory. */
   dataDir: string;
   /** Health/metrics/dashboard port; 0 = off. */
@@ -58,11 +60,41 @@ export interface LoadConfigOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Directory relative paths are resolved against. */
   cwd: string;
+  /**
+   * Env file read instead when no `ENV_FILE` is named and `<cwd>/.env` does not exist (the
+   * commands pass `PAPER_ENV_FALLBACK`): paper mode only, so it is skipped when the environment
+   * asks for live mode, and ignored when the file itself says live.
+   */
+  fallbackEnvFile?: string;
 }
+
+/** The repository's paper env file: `npm start`, `ctl` and `status` read it when there is no `.env`. */
+export const PAPER_ENV_FALLBACK = 'config/paper.env';
 
 const ENV_KEYS = Object.keys(envSchema.shape);
 
-function readEnvFile(options: LoadConfigOptions): { vars: Record<string, string>; file: string | null } {
+interface EnvFileRead {
+  vars: Record<string, string>;
+  file: string | null;
+  fallback: boolean;
+}
+
+/** The paper fallback when it applies (no live mode asked for, the file exists and says paper), else nothing. */
+function readFallback(options: LoadConfigOptions): EnvFileRead {
+  const none = { vars: {}, file: null, fallback: false };
+  const asked = options.env['BOT_MODE'];
+  if (options.fallbackEnvFile === undefined || (asked !== undefined && asked !== '' && asked !== 'paper')) return none;
+  const file = path.resolve(options.cwd, options.fallbackEnvFile);
+  let vars: Record<string, string>;
+  try {
+    vars = parseDotenv(readFileSync(file, 'utf8'));
+  } catch {
+    return none;
+  }
+  return vars['BOT_MODE'] === undefined || vars['BOT_MODE'] === 'paper' ? { vars, file, fallback: true } : none;
+}
+
+function readEnvFile(options: LoadConfigOptions): EnvFileRead {
   const named = options.env['ENV_FILE'];
   const explicit = named !== undefined && named !== '';
   const file = path.resolve(options.cwd, explicit ? named : '.env');
@@ -71,12 +103,12 @@ function readEnvFile(options: LoadConfigOptions): { vars: Record<string, string>
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    // A missing default .env is normal (everything may come from the environment); a missing
-    // file the operator named is a mistake worth stopping for.
-    if (!explicit && code === 'ENOENT') return { vars: {}, file: null };
+    // A missing default .env is normal (everything may come from the environment, or the paper
+    // fallback); a missing file the operator named is a mistake worth stopping for.
+    if (!explicit && code === 'ENOENT') return readFallback(options);
     throw configError('environment', [{ key: 'ENV_FILE', expected: 'a readable env file', found: `${JSON.stringify(named ?? '.env')} (${code ?? 'unreadable'})` }]);
   }
-  return { vars: parseDotenv(text), file };
+  return { vars: parseDotenv(text), file, fallback: false };
 }
 
 function pickEnv(fileVars: Record<string, string>, env: LoadConfigOptions['env']): Record<string, string> {
@@ -142,7 +174,7 @@ function checkHttpBinding(env: EnvConfig): void {
  * found value; never a secret's value) on any problem.
  */
 export function loadConfig(options: LoadConfigOptions): BotConfig {
-  const { vars, file: envFile } = readEnvFile(options);
+  const { vars, file: envFile, fallback: envFileFallback } = readEnvFile(options);
   const picked = pickEnv(vars, options.env);
   const envParsed = envSchema.safeParse(picked, { reportInput: true });
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
@@ -177,6 +209,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     mode: env.BOT_MODE,
     configPath,
     envFile,
+    envFileFallback,
     dataDir,
     httpPort: env.BOT_HTTP_PORT,
     httpHost: env.BOT_HTTP_HOST,
