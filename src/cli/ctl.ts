@@ -10,7 +10,10 @@
  */
 import { loadConfig, PAPER_ENV_FALLBACK, type BotConfig } from '../config/index.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
-import { CONTROL_ACTIONS, isControlAction, readTokenFile, tokenFilePath } from '../console/index.js';
+// The two small modules, not console/index.js: that one brings the dashboard, the store and the
+// engine's read models, which a pause button does not need.
+import { readTokenFile, tokenFilePath } from '../console/auth.js';
+import { CONTROL_ACTIONS, isControlAction } from '../console/control.js';
 
 const USAGE = `usage: ctl <action> [strategy]
   pause <strategy>         no more ticks for the strategy (kept across restarts)
