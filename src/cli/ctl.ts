@@ -8,7 +8,8 @@
  * quarantined, orders still open); 2 bad arguments or invalid configuration; 3 the daemon is not
  * reachable; 4 the token was refused.
  */
-import { loadConfig, PAPER_ENV_FALLBACK, type BotConfig } from '../config/index.js';
+import type { BotConfig } from '../config/index.js';
+import { PAPER_ENV_FALLBACK } from '../config/paper-fallback.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 // The two small modules, not console/index.js: that one brings the dashboard, the store and the
 // engine's read models, which a pause button does not need.
@@ -110,6 +111,8 @@ export async function ctl(argv: readonly string[], env: Readonly<Record<string, 
   if (typeof args === 'string') return { code: 2, out: '', err: `ctl: ${args}\n${USAGE}\n` };
   let note = '';
   try {
+    // Loaded after the arguments are checked: the schemas are most of this command's start-up.
+    const { loadConfig } = await import('../config/load.js');
     const config = loadConfig({ env, cwd, fallbackEnvFile: PAPER_ENV_FALLBACK });
     note = fallbackNote(config);
     if (config.httpPort <= 0) throw new CtlError('the daemon serves no control API: BOT_HTTP_PORT is 0 (off); set it (e.g. 9464) and restart the daemon', 2);

@@ -9,7 +9,7 @@
  * 2 bad arguments or invalid configuration.
  */
 import path from 'node:path';
-import { loadConfig, PAPER_ENV_FALLBACK } from '../config/index.js';
+import { PAPER_ENV_FALLBACK } from '../config/paper-fallback.js';
 import { SystemClock } from '../core/clock.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { buildStatus } from './status-model.js';
@@ -38,16 +38,20 @@ export function parseStatusArgs(argv: readonly string[]): StatusArgs | null {
   return out;
 }
 
-/** Where to read: `--data-dir` as given (mode unknown), else the configuration's data dir and mode. */
-function target(args: StatusArgs): { dataDir: string; mode: 'paper' | 'live' | null; envFile: string | null } {
+/**
+ * Where to read: `--data-dir` as given (mode unknown), else the configuration's data dir and mode.
+ * The configuration (and its schemas, the slowest import here) loads only in the second case.
+ */
+async function target(args: StatusArgs): Promise<{ dataDir: string; mode: 'paper' | 'live' | null; envFile: string | null }> {
   if (args.dataDir !== null) return { dataDir: path.resolve(args.dataDir), mode: null, envFile: null };
+  const { loadConfig } = await import('../config/load.js');
   const config = loadConfig({ env: process.env, cwd: process.cwd(), fallbackEnvFile: PAPER_ENV_FALLBACK });
   // On stderr: stdout carries the status (and --json must stay one JSON document).
   if (config.envFileFallback) process.stderr.write(`status: no .env: using ${PAPER_ENV_FALLBACK} (paper mode)\n`);
   return { dataDir: config.dataDir, mode: config.mode, envFile: config.envFile };
 }
 
-function main(argv: readonly string[]): number {
+async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === '--help' || argv[0] === '-h') {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -58,7 +62,7 @@ function main(argv: readonly string[]): number {
     return 2;
   }
   try {
-    const where = target(args);
+    const where = await target(args);
     const st = { dataDir: where.dataDir, mode: where.mode, envFile: where.envFile, ...buildStatus(where.dataDir, new SystemClock()) };
     process.stdout.write(`${args.json ? JSON.stringify(st) : renderText(st)}\n`);
     return 0;
@@ -69,4 +73,4 @@ function main(argv: readonly string[]): number {
 }
 
 const invokedDirectly = process.argv[1] !== undefined && /status\.(js|ts)$/.test(process.argv[1]);
-if (invokedDirectly) process.exitCode = main(process.argv.slice(2));
+if (invokedDirectly) void main(process.argv.slice(2)).then((code) => (process.exitCode = code));

@@ -14,6 +14,7 @@ import { Secret } from './secret.js';
 import { NOTIFY_SECRET_ENV_VARS, notifyConfig, type NotifyConfig } from './notify.js';
 import { jsonErrorLocation, jsonErrorReason } from './json-location.js';
 import { unknownKeyWarnings } from './unknown-keys.js';
+export { PAPER_ENV_FALLBACK } from './paper-fallback.js';
 import { checkApiBaseUrl, checkDataDir, checkEnvFile, type ConfigWarning } from './safety.js';
 
 /** Live venue credentials; present only in live mode. */
@@ -68,8 +69,6 @@ export interface LoadConfigOptions {
   fallbackEnvFile?: string;
 }
 
-/** The repository's paper env file: `npm start`, `ctl` and `status` read it when there is no `.env`. */
-export const PAPER_ENV_FALLBACK = 'config/paper.env';
 
 const ENV_KEYS = Object.keys(envSchema.shape);
 
