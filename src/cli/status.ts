@@ -3,12 +3,13 @@
  * recent fills, balances and equity, positions with realised PnL before and after fees and
  * unrealised PnL, trading state, quarantines, alerts; src/cli/status-model.ts), read from the
  * store through a read-only connection (no lock, works while the daemon runs; WAL keeps the view
- * consistent). Without `--data-dir` the data dir and mode come from the daemon's own config
- * loading (`ENV_FILE`, the environment, `BOT_CONFIG`; strategies are not loaded), so status reads
- * the store the daemon with the same environment uses. Exit codes: 0 shown, 1 no readable store,
- * 2 bad arguments or invalid configuration.
+ * consistent). Without `--data-dir` the data dir and mode come from the daemon's own environment
+ * settings (`ENV_FILE` or `.env` or `config/paper.env`, then the environment; the `BOT_CONFIG`
+ * file is not read), so status reads the store the daemon with the same environment uses. Exit
+ * codes: 0 shown, 1 no readable store, 2 bad arguments or invalid settings.
  */
 import path from 'node:path';
+import { readCommandSettings } from '../config/command-settings.js';
 import { PAPER_ENV_FALLBACK } from '../config/paper-fallback.js';
 import { SystemClock } from '../core/clock.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
@@ -19,7 +20,7 @@ export { buildStatus } from './status-model.js';
 
 const USAGE =
   'usage: status [--json] [--data-dir DIR]\n' +
-  `  without --data-dir: the data dir and mode of the daemon's configuration (ENV_FILE, environment, BOT_CONFIG; without ENV_FILE and .env: ${PAPER_ENV_FALLBACK})`;
+  `  without --data-dir: the data dir and mode of the daemon's settings (ENV_FILE or .env, else ${PAPER_ENV_FALLBACK}; then the environment)`;
 
 interface StatusArgs {
   json: boolean;
@@ -39,19 +40,18 @@ export function parseStatusArgs(argv: readonly string[]): StatusArgs | null {
 }
 
 /**
- * Where to read: `--data-dir` as given (mode unknown), else the configuration's data dir and mode.
- * The configuration (and its schemas, the slowest import here) loads only in the second case.
+ * Where to read: `--data-dir` as given (mode unknown), else the data dir and mode of the daemon's
+ * environment settings (src/config/command-settings.ts: no config file, no schemas to load).
  */
-async function target(args: StatusArgs): Promise<{ dataDir: string; mode: 'paper' | 'live' | null; envFile: string | null }> {
+function target(args: StatusArgs): { dataDir: string; mode: 'paper' | 'live' | null; envFile: string | null } {
   if (args.dataDir !== null) return { dataDir: path.resolve(args.dataDir), mode: null, envFile: null };
-  const { loadConfig } = await import('../config/load.js');
-  const config = loadConfig({ env: process.env, cwd: process.cwd(), fallbackEnvFile: PAPER_ENV_FALLBACK });
+  const config = readCommandSettings({ env: process.env, cwd: process.cwd(), fallbackEnvFile: PAPER_ENV_FALLBACK });
   // On stderr: stdout carries the status (and --json must stay one JSON document).
   if (config.envFileFallback) process.stderr.write(`status: no .env: using ${PAPER_ENV_FALLBACK} (paper mode)\n`);
   return { dataDir: config.dataDir, mode: config.mode, envFile: config.envFile };
 }
 
-async function main(argv: readonly string[]): Promise<number> {
+function main(argv: readonly string[]): number {
   if (argv[0] === '--help' || argv[0] === '-h') {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -62,7 +62,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   try {
-    const where = await target(args);
+    const where = target(args);
     const st = { dataDir: where.dataDir, mode: where.mode, envFile: where.envFile, ...buildStatus(where.dataDir, new SystemClock()) };
     process.stdout.write(`${args.json ? JSON.stringify(st) : renderText(st)}\n`);
     return 0;
@@ -73,4 +73,4 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 const invokedDirectly = process.argv[1] !== undefined && /status\.(js|ts)$/.test(process.argv[1]);
-if (invokedDirectly) void main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+if (invokedDirectly) process.exitCode = main(process.argv.slice(2));
