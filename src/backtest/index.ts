@@ -17,7 +17,7 @@ import type { BacktestResult } from './result.js';
 import { runBacktest, type Progress, type RunInputs } from './run.js';
 import { pathFor } from './sim-venue.js';
 import { runSpan } from './span.js';
-import { paperMarkets } from '../daemon/paper-venue.js';
+import { paperMarketNames } from '../daemon/paper-venue.js';
 
 export interface BacktestSummary {
   result: BacktestResult;
@@ -38,7 +38,7 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   const config = loadConfig({ env, cwd: process.cwd() });
   const strategies = await loadConfiguredStrategies(config);
   const prices = loadPrices(args.prices);
-  const used = new Set(paperMarkets(config).map((m) => pathFor(m.name, prices.series)));
+  const used = new Set(paperMarketNames(config).map((name) => pathFor(name, prices.series)));
   const span = runSpan([...used].sort().map((m) => prices.series.get(m) ?? []), args.fromMs, args.toMs);
   const model: FillModel = { ...args.fill, volumePerStep: args.fill.volumePerStep ?? config.paper.volumePerStep };
   const configBytes = readFileSync(args.config);

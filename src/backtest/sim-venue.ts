@@ -47,13 +47,12 @@ export function pathFor(name: string, series: ReadonlyMap<string, readonly Price
 }
 
 function marketOptions(config: BotConfig, model: FillModel, series: ReadonlyMap<string, readonly PriceRow[]>): Array<MarketOptions & { path: string }> {
-  return paperMarkets(config).map((m) => {
+  const firstPrice = (name: string): string => ((series.get(pathFor(name, series)) as readonly PriceRow[])[0] as PriceRow).price.toFixed();
+  return paperMarkets(config, firstPrice).map((m) => {
     const path = pathFor(m.name, series);
-    const first = (series.get(path) as readonly PriceRow[])[0] as PriceRow;
     return {
       ...m,
       pricePath: path,
-      startPrice: first.price.toFixed(),
       volatility: '0',
       makerFee: model.makerFee.toFixed(),
       takerFee: model.takerFee.toFixed(),

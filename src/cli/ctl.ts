@@ -1,16 +1,21 @@
 /**
  * `npm run ctl -- <action> [strategy]`: steers the running daemon through its control API
  * (docs/dashboard.md › Control). Port, bind address and token come from the daemon's own
- * configuration loading (`ENV_FILE`, the environment, `BOT_CONFIG`): `BOT_CONTROL_TOKEN`, or
- * without it the per-run token the daemon wrote to `<BOT_DATA_DIR>/control-token`.
+ * environment settings (`ENV_FILE` or `.env` or `config/paper.env`, then the environment; the
+ * `BOT_CONFIG` file is not read): `BOT_CONTROL_TOKEN`, or without it the per-run token the daemon
+ * wrote to `<BOT_DATA_DIR>/control-token`.
  *
  * Exit codes: 0 done; 1 the daemon refused or the action failed (unknown strategy, not
  * quarantined, orders still open); 2 bad arguments or invalid configuration; 3 the daemon is not
  * reachable; 4 the token was refused.
  */
-import { loadConfig, type BotConfig } from '../config/index.js';
+import { readCommandSettings, type CommandSettings } from '../config/command-settings.js';
+import { PAPER_ENV_FALLBACK } from '../config/paper-fallback.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
-import { CONTROL_ACTIONS, isControlAction, readTokenFile, tokenFilePath } from '../console/index.js';
+// The two small modules, not console/index.js: that one brings the dashboard, the store and the
+// engine's read models, which a pause button does not need.
+import { readTokenFile, tokenFilePath } from '../console/auth.js';
+import { CONTROL_ACTIONS, isControlAction } from '../console/control.js';
 
 const USAGE = `usage: ctl <action> [strategy]
   pause <strategy>         no more ticks for the strategy (kept across restarts)
@@ -19,7 +24,7 @@ const USAGE = `usage: ctl <action> [strategy]
   halt                     trading state HALTED: only cancels leave
   resume-trading           trading state ACTIVE (like --resume-trading)
   cancel-all               cancels every open order of every strategy
-  port and token: the daemon's configuration (ENV_FILE, environment, BOT_CONFIG)`;
+  port and token: the daemon's settings (ENV_FILE or .env, else ${PAPER_ENV_FALLBACK}; then the environment)`;
 
 const WITH_STRATEGY = new Set(['pause', 'resume', 'unquarantine']);
 /** A cancel-all of many orders waits for each cancel's answer. */
@@ -42,7 +47,7 @@ export function parseCtlArgs(argv: readonly string[]): CtlArgs | string {
 }
 
 /** Where to reach the daemon: a wildcard bind is reached on loopback. */
-export function daemonUrl(config: Pick<BotConfig, 'httpHost' | 'httpPort'>): string {
+export function daemonUrl(config: Pick<CommandSettings, 'httpHost' | 'httpPort'>): string {
   const host = config.httpHost === '0.0.0.0' ? '127.0.0.1' : config.httpHost === '::' ? '[::1]' : config.httpHost.includes(':') && !config.httpHost.startsWith('[') ? `[${config.httpHost}]` : config.httpHost;
   return `http://${host}:${config.httpPort}`;
 }
@@ -56,7 +61,7 @@ class CtlError extends Error {
   }
 }
 
-function tokenOf(config: BotConfig): string {
+function tokenOf(config: CommandSettings): string {
   const configured = config.controlToken?.reveal();
   if (configured !== undefined) return configured;
   const run = readTokenFile(config.dataDir);
@@ -90,6 +95,9 @@ export interface CtlResult {
   err: string;
 }
 
+/** The one line saying the paper fallback was read (on stderr: stdout carries the answer). */
+const fallbackNote = (config: CommandSettings): string => (config.envFileFallback ? `ctl: no .env: using ${PAPER_ENV_FALLBACK} (paper mode)\n` : '');
+
 function outcome(args: CtlArgs, status: number, body: { result?: string; message?: string }): CtlResult {
   const line = `${args.action}${args.strategy === null ? '' : ` ${args.strategy}`}: ${body.message ?? body.result ?? `HTTP ${status}`}`;
   if (status === 401 || status === 403) return { code: 4, out: '', err: `ctl: refused (${status}): ${line}\n` };
@@ -98,15 +106,20 @@ function outcome(args: CtlArgs, status: number, body: { result?: string; message
 }
 
 export async function ctl(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<CtlResult> {
+  if (argv[0] === '--help' || argv[0] === '-h') return { code: 0, out: `${USAGE}\n`, err: '' };
   const args = parseCtlArgs(argv);
   if (typeof args === 'string') return { code: 2, out: '', err: `ctl: ${args}\n${USAGE}\n` };
+  let note = '';
   try {
-    const config = loadConfig({ env, cwd });
+    // The environment settings only (no config file, no schemas): src/config/command-settings.ts.
+    const config = readCommandSettings({ env, cwd, fallbackEnvFile: PAPER_ENV_FALLBACK });
+    note = fallbackNote(config);
     if (config.httpPort <= 0) throw new CtlError('the daemon serves no control API: BOT_HTTP_PORT is 0 (off); set it (e.g. 9464) and restart the daemon', 2);
     const { status, body } = await send(daemonUrl(config), tokenOf(config), args);
-    return outcome(args, status, body);
+    const r = outcome(args, status, body);
+    return { ...r, err: note + r.err };
   } catch (err) {
-    if (err instanceof CtlError) return { code: err.exitCode, out: '', err: `ctl: ${err.message}\n` };
+    if (err instanceof CtlError) return { code: err.exitCode, out: '', err: `${note}ctl: ${err.message}\n` };
     return { code: err instanceof ConfigError ? 2 : 1, out: '', err: `ctl: ${errorMessage(err)}\n` };
   }
 }

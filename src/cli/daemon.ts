@@ -11,10 +11,13 @@
  * SIGINT/SIGTERM stop gracefully; one during start-up is honoured once start-up completes (a
  * second one exits at once without a clean stop).
  *
+ * Without `ENV_FILE` and without a `.env`, the settings come from `config/paper.env` (paper mode
+ * only; said in one log line), so `npm install` then `npm start` serves the dashboard and `ctl`.
+ *
  * Exit codes: 0 clean stop; 1 start-up failure (store locked, start-up reconciliation failed,
  * ...), a fatal error or a reset not confirmed; 2 invalid configuration or command line.
  */
-import { loadConfig, redactConfig, scrubSecretEnv, secretValues, type BotConfig } from '../config/index.js';
+import { loadConfig, PAPER_ENV_FALLBACK, redactConfig, scrubSecretEnv, secretValues, type BotConfig } from '../config/index.js';
 import { SystemClock } from '../core/clock.js';
 import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from '../core/errors.js';
 import { configSummary } from '../daemon/config-summary.js';
@@ -22,6 +25,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { DEFAULT_FOLD_WINDOW_MS } from '../observability/warning-fold.js';
 import { loadConfiguredStrategies, startDaemon, type Daemon } from '../main.js';
 import { resetPaperAccount } from '../daemon/paper-reset.js';
+import { checkPaperStartPrices } from '../daemon/paper-venue.js';
 import { confirmReset, parseDaemonArgs, processIo, refuseLiveReset, type DaemonArgs } from './daemon-args.js';
 
 function refuse(err: ConfigError): never {
@@ -67,20 +71,27 @@ async function resetIfAsked(args: DaemonArgs, config: BotConfig, clock: SystemCl
   else logger.warn({ archiveDir: r.archiveDir, moved: r.moved }, 'paper account reset: the old account and its journal were archived, starting a new one');
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs();
-  let config: BotConfig;
+/** The configuration, or exit 2 naming the key (paper mode also needs a start price per market). */
+function loadChecked(): BotConfig {
   try {
-    config = loadConfig({ env: process.env, cwd: process.cwd() });
+    const config = loadConfig({ env: process.env, cwd: process.cwd(), fallbackEnvFile: PAPER_ENV_FALLBACK });
+    if (config.mode === 'paper') checkPaperStartPrices(config);
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) refuse(err);
     throw err;
   }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs();
+  const config = loadChecked();
   // The secrets now live in the config (as Secret values); nothing later (a strategy, a library,
   // a child process) can read them from the environment.
   scrubSecretEnv(process.env);
   const clock = new SystemClock();
   const logger = daemonLogger(config, clock);
+  if (config.envFileFallback) logger.info({ envFile: config.envFile }, `no .env: using ${PAPER_ENV_FALLBACK} (paper mode)`);
   for (const w of config.warnings) logger.warn({ code: w.code, subject: w.subject }, w.message);
   let strategies;
   try {

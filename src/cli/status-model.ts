@@ -174,6 +174,8 @@ export function buildStatus(dataDir: string, clock: Clock): Obj {
       atMs: nowMs,
       tradingState: stateSection(store),
       quarantined: readQuarantined(store.meta).map((q) => ({ strategyId: q.strategyId, reason: q.reason, atMs: q.atMs })),
+      // Paused from the console or `ctl pause`: persisted, so a restart keeps them paused.
+      paused: store.console.paused().map((p) => ({ strategyId: p.strategyId, atMs: p.atMs, by: p.who })),
       orders: ordersSection(store.orders.all(), nowMs),
       fills: fillsSection(store.fills.all()),
       account: accountSection(account),

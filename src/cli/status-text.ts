@@ -35,10 +35,12 @@ const pairs = (m: Json | undefined): string =>
 function header(st: Obj): string[] {
   const ts = st['tradingState'] as Obj;
   const q = st['quarantined'] as Obj[];
+  const paused = (st['paused'] ?? []) as Obj[];
   return [
     `Data dir: ${str(st['dataDir'])} (mode: ${str(st['mode'] ?? 'not read, --data-dir given')})`,
     `Trading state: ${str(ts['state'])} (${str(ts['reason'])}${ts['sinceMs'] === null ? '' : `, since ${iso(ts['sinceMs'])}`})`,
     `Quarantined: ${q.length === 0 ? 'none' : q.map((r) => `${str(r['strategyId'])} (${str(r['reason'])})`).join('; ')}`,
+    `Paused: ${paused.length === 0 ? 'none' : paused.map((r) => `${str(r['strategyId'])} (since ${iso(r['atMs'])}, by ${str(r['by'])})`).join('; ')}`,
     `Last reconciliation: ${str(st['reconciledAt'] ?? 'never')}`,
   ];
 }

@@ -3,13 +3,14 @@
  * recent fills, balances and equity, positions with realised PnL before and after fees and
  * unrealised PnL, trading state, quarantines, alerts; src/cli/status-model.ts), read from the
  * store through a read-only connection (no lock, works while the daemon runs; WAL keeps the view
- * consistent). Without `--data-dir` the data dir and mode come from the daemon's own config
- * loading (`ENV_FILE`, the environment, `BOT_CONFIG`; strategies are not loaded), so status reads
- * the store the daemon with the same environment uses. Exit codes: 0 shown, 1 no readable store,
- * 2 bad arguments or invalid configuration.
+ * consistent). Without `--data-dir` the data dir and mode come from the daemon's own environment
+ * settings (`ENV_FILE` or `.env` or `config/paper.env`, then the environment; the `BOT_CONFIG`
+ * file is not read), so status reads the store the daemon with the same environment uses. Exit
+ * codes: 0 shown, 1 no readable store, 2 bad arguments or invalid settings.
  */
 import path from 'node:path';
-import { loadConfig } from '../config/index.js';
+import { readCommandSettings } from '../config/command-settings.js';
+import { PAPER_ENV_FALLBACK } from '../config/paper-fallback.js';
 import { SystemClock } from '../core/clock.js';
 import { ConfigError, errorMessage } from '../core/errors.js';
 import { buildStatus } from './status-model.js';
@@ -17,7 +18,9 @@ import { renderText } from './status-text.js';
 
 export { buildStatus } from './status-model.js';
 
-const USAGE = 'usage: status [--json] [--data-dir DIR]\n  without --data-dir: the data dir and mode of the daemon\'s configuration (ENV_FILE, environment, BOT_CONFIG)';
+const USAGE =
+  'usage: status [--json] [--data-dir DIR]\n' +
+  `  without --data-dir: the data dir and mode of the daemon's settings (ENV_FILE or .env, else ${PAPER_ENV_FALLBACK}; then the environment)`;
 
 interface StatusArgs {
   json: boolean;
@@ -36,14 +39,23 @@ export function parseStatusArgs(argv: readonly string[]): StatusArgs | null {
   return out;
 }
 
-/** Where to read: `--data-dir` as given (mode unknown), else the configuration's data dir and mode. */
+/**
+ * Where to read: `--data-dir` as given (mode unknown), else the data dir and mode of the daemon's
+ * environment settings (src/config/command-settings.ts: no config file, no schemas to load).
+ */
 function target(args: StatusArgs): { dataDir: string; mode: 'paper' | 'live' | null; envFile: string | null } {
   if (args.dataDir !== null) return { dataDir: path.resolve(args.dataDir), mode: null, envFile: null };
-  const config = loadConfig({ env: process.env, cwd: process.cwd() });
+  const config = readCommandSettings({ env: process.env, cwd: process.cwd(), fallbackEnvFile: PAPER_ENV_FALLBACK });
+  // On stderr: stdout carries the status (and --json must stay one JSON document).
+  if (config.envFileFallback) process.stderr.write(`status: no .env: using ${PAPER_ENV_FALLBACK} (paper mode)\n`);
   return { dataDir: config.dataDir, mode: config.mode, envFile: config.envFile };
 }
 
 function main(argv: readonly string[]): number {
+  if (argv[0] === '--help' || argv[0] === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const args = parseStatusArgs(argv);
   if (args === null) {
     process.stderr.write(`status: unknown argument in ${JSON.stringify(argv.join(' '))}\n${USAGE}\n`);

@@ -4,17 +4,11 @@
  * string > 0, found "-5"`. Values of secret keys are never echoed.
  */
 import type { z } from 'zod';
-import { ConfigError } from '../core/errors.js';
 import { SECRET_ENV_KEYS } from './schema.js';
 import { showValue } from '../core/show.js';
+import type { ConfigProblem } from './problems.js';
 
-/** One refused key. */
-export interface ConfigProblem {
-  /** Dotted path, e.g. `strategies[0].params.levels`. */
-  key: string;
-  expected: string;
-  found: string;
-}
+export { configError, type ConfigProblem } from './problems.js';
 
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
@@ -63,13 +57,4 @@ export function problemsFromIssues(issues: readonly z.core.$ZodIssue[], pathPref
     out.push({ key, expected: describeExpected(issue), found: describeFound(issue.input, key) });
   }
   return out;
-}
-
-/** One ConfigError listing every problem; `source` is the file path or `environment`. */
-export function configError(source: string, problems: readonly ConfigProblem[]): ConfigError {
-  const lines = problems.map((p) => `${source}: ${p.key}: expected ${p.expected}, found ${p.found}`);
-  return new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`, {
-    source,
-    keys: problems.map((p) => p.key),
-  });
 }

@@ -1,5 +1,5 @@
 export { type ConfigWarning } from './safety.js';
-export { loadConfig, isConfigError, isLoopbackBind, type BotConfig, type LiveApiConfig, type LoadConfigOptions } from './load.js';
+export { loadConfig, isConfigError, PAPER_ENV_FALLBACK, isLoopbackBind, type BotConfig, type LiveApiConfig, type LoadConfigOptions } from './load.js';
 export { redactConfig } from './redact.js';
 export { Secret, REDACTED, revealed } from './secret.js';
 export { configError, problemsFromIssues, formatPath, type ConfigProblem } from './errors.js';

@@ -6,13 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse as parseDotenv } from 'dotenv';
 import { ConfigError } from '../core/errors.js';
 import { configError, problemsFromIssues } from './errors.js';
 import { envSchema, fileSchema, type EnvConfig, type FileConfig } from './schema.js';
 import { Secret } from './secret.js';
 import { NOTIFY_SECRET_ENV_VARS, notifyConfig, type NotifyConfig } from './notify.js';
+import { jsonErrorLocation, jsonErrorReason } from './json-location.js';
+import { unknownKeyWarnings } from './unknown-keys.js';
+import { readEnvFile, type LoadConfigOptions } from './env-file.js';
 import { checkApiBaseUrl, checkDataDir, checkEnvFile, type ConfigWarning } from './safety.js';
+
+export { PAPER_ENV_FALLBACK } from './paper-fallback.js';
+export type { LoadConfigOptions } from './env-file.js';
 
 /** Live venue credentials; present only in live mode. */
 export interface LiveApiConfig {
@@ -28,6 +33,8 @@ export interface BotConfig extends FileConfig {
   configPath: string;
   /** Absolute path of the env file that was read, or null when none. */
   envFile: string | null;
+  /** True when `envFile` is the paper fallback (`config/paper.env`), read because there was no `.env`. */
+  envFileFallback: boolean;
   /** Absolute store directory. */
   dataDir: string;
   /** Health/metrics/dashboard port; 0 = off. */
@@ -51,31 +58,7 @@ export interface BotConfig extends FileConfig {
   warnings: ConfigWarning[];
 }
 
-export interface LoadConfigOptions {
-  /** The process environment (not modified). */
-  env: Readonly<Record<string, string | undefined>>;
-  /** Directory relative paths are resolved against. */
-  cwd: string;
-}
-
 const ENV_KEYS = Object.keys(envSchema.shape);
-
-function readEnvFile(options: LoadConfigOptions): { vars: Record<string, string>; file: string | null } {
-  const named = options.env['ENV_FILE'];
-  const explicit = named !== undefined && named !== '';
-  const file = path.resolve(options.cwd, explicit ? named : '.env');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // A missing default .env is normal (everything may come from the environment); a missing
-    // file the operator named is a mistake worth stopping for.
-    if (!explicit && code === 'ENOENT') return { vars: {}, file: null };
-    throw configError('environment', [{ key: 'ENV_FILE', expected: 'a readable env file', found: `${JSON.stringify(named ?? '.env')} (${code ?? 'unreadable'})` }]);
-  }
-  return { vars: parseDotenv(text), file };
-}
 
 function pickEnv(fileVars: Record<string, string>, env: LoadConfigOptions['env']): Record<string, string> {
   const out: Record<string, string> = {};
@@ -98,7 +81,9 @@ function readConfigFile(file: string, shownAs: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw configError(shownAs, [{ key: '(root)', expected: 'valid JSON', found: `a parse error (${err instanceof Error ? err.message : 'unknown'})` }]);
+    const message = err instanceof Error ? err.message : 'unknown';
+    const { line, column } = jsonErrorLocation(text, message);
+    throw configError(shownAs, [{ key: '(root)', expected: 'valid JSON', found: `a syntax error at line ${line}, column ${column} (${jsonErrorReason(message)})` }]);
   }
 }
 
@@ -138,7 +123,7 @@ function checkHttpBinding(env: EnvConfig): void {
  * found value; never a secret's value) on any problem.
  */
 export function loadConfig(options: LoadConfigOptions): BotConfig {
-  const { vars, file: envFile } = readEnvFile(options);
+  const { vars, file: envFile, fallback: envFileFallback } = readEnvFile(options);
   const picked = pickEnv(vars, options.env);
   const envParsed = envSchema.safeParse(picked, { reportInput: true });
   if (!envParsed.success) throw configError('environment', problemsFromIssues(envParsed.error.issues));
@@ -173,6 +158,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     mode: env.BOT_MODE,
     configPath,
     envFile,
+    envFileFallback,
     dataDir,
     httpPort: env.BOT_HTTP_PORT,
     httpHost: env.BOT_HTTP_HOST,
@@ -183,7 +169,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
     nonceMode: env.NONCE_MODE,
     rateLimitRedisUrl: env.RATE_LIMIT_REDIS_URL === undefined ? null : new Secret(env.RATE_LIMIT_REDIS_URL),
     notify,
-    warnings: [...warnings, ...checkDataDir(dataDir)],
+    warnings: [...unknownKeyWarnings(Object.keys(vars), Object.keys(options.env), ENV_KEYS, envFile), ...warnings, ...checkDataDir(dataDir)],
   };
 }
 

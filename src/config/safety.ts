@@ -16,7 +16,7 @@ import { statSync } from 'node:fs';
 import { configError } from './errors.js';
 
 export interface ConfigWarning {
-  code: 'ENV_FILE_PERMISSIONS' | 'DATA_DIR_PERMISSIONS' | 'INSECURE_API_URL';
+  code: 'ENV_FILE_PERMISSIONS' | 'DATA_DIR_PERMISSIONS' | 'INSECURE_API_URL' | 'UNKNOWN_ENV_KEY';
   message: string;
   /** File, directory or host the warning is about. */
   subject: string;

@@ -12,6 +12,7 @@ import { validate as validateCron } from 'node-cron';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { MARKET_RE } from '../core/market-names.js';
 import { NOTIFY_SECRET_ENV_VARS, notifyEnvShape } from './notify.js';
+import { BOT_MODES, CONTROL_TOKEN_EXPECTED, CONTROL_TOKEN_MIN, ENV_DEFAULTS, HOST_EXPECTED, HOST_RE, MAX_PORT, PORT_EXPECTED, PORT_RE } from './env-rules.js';
 
 /** A decimal string ≥ 0, parsed to Decimal. */
 export const decimalString = z
@@ -194,25 +195,25 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  */
 export const envSchema = z.object({
   /** `paper` (default) or `live`. Live only when asked for explicitly. */
-  BOT_MODE: z.enum(['paper', 'live']).default('paper'),
+  BOT_MODE: z.enum(BOT_MODES).default(ENV_DEFAULTS.BOT_MODE),
   /** Strategy and risk config file. Default `config/bot.json`. */
-  BOT_CONFIG: z.string().min(1).default('config/bot.json'),
+  BOT_CONFIG: z.string().min(1).default(ENV_DEFAULTS.BOT_CONFIG),
   /** Store directory. Default `./data`. */
-  BOT_DATA_DIR: z.string().min(1).default('./data'),
+  BOT_DATA_DIR: z.string().min(1).default(ENV_DEFAULTS.BOT_DATA_DIR),
   /** Health and metrics port on 127.0.0.1; 0 = off. Default 0. */
   BOT_HTTP_PORT: z
     .string()
-    .regex(/^\d{1,5}$/, { message: 'a port number 0..65535' })
+    .regex(PORT_RE, { message: PORT_EXPECTED })
     .transform((s) => Number.parseInt(s, 10))
-    .refine((n) => n <= 65_535, { message: 'a port number 0..65535' })
-    .default(0),
+    .refine((n) => n <= MAX_PORT, { message: PORT_EXPECTED })
+    .default(ENV_DEFAULTS.BOT_HTTP_PORT),
   /**
    * Address the HTTP server (health, metrics, dashboard, control) binds to. Default 127.0.0.1.
    * Anything but loopback needs BOT_CONTROL_TOKEN (src/config/load.ts refuses without it).
    */
-  BOT_HTTP_HOST: z.string().regex(/^[A-Za-z0-9.:[\]-]{1,253}$/, { message: 'a host name or IP address such as 127.0.0.1' }).default('127.0.0.1'),
+  BOT_HTTP_HOST: z.string().regex(HOST_RE, { message: HOST_EXPECTED }).default(ENV_DEFAULTS.BOT_HTTP_HOST),
   /** Bearer token of the control API and the dashboard (secret), ≥ 24 characters. */
-  BOT_CONTROL_TOKEN: z.string().min(24, { message: 'a token of at least 24 characters (e.g. openssl rand -hex 24)' }).optional(),
+  BOT_CONTROL_TOKEN: z.string().min(CONTROL_TOKEN_MIN, { message: CONTROL_TOKEN_EXPECTED }).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /**
    * `1`: human-readable log lines (pino-pretty) even when stdout is not a terminal (pm2); `0`:

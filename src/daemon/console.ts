@@ -23,15 +23,6 @@ export interface ConsoleParts {
   pauses: PauseRegistry;
 }
 
-function jobs(scheduler: Scheduler): Record<string, { lastRunMs: number | null; lastOutcome: string | null; skipped: number }> {
-  const out: Record<string, { lastRunMs: number | null; lastOutcome: string | null; skipped: number }> = {};
-  for (const name of scheduler.jobNames) {
-    const last = scheduler.lastRun(name);
-    out[name] = { lastRunMs: last?.endedMs ?? null, lastOutcome: last?.outcome ?? null, skipped: scheduler.skipped(name) };
-  }
-  return out;
-}
-
 /** The console, or null when the HTTP server is off (BOT_HTTP_PORT=0). */
 export function buildConsole(b: Base, p: ConsoleParts): Console | null {
   if (b.config.httpPort <= 0) return null;
@@ -66,7 +57,7 @@ export function buildConsole(b: Base, p: ConsoleParts): Console | null {
       if (!on) releaseQuarantine(b.store.meta, id);
     },
     source: {
-      jobs: () => jobs(scheduler),
+      jobs: () => scheduler.report(),
       reconcile: () => p.reconcile.state,
       prices: async () => (await engine.market.get()).prices,
       rateLimits: () => p.client.rateLimitStatus(),

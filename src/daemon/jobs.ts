@@ -116,6 +116,6 @@ export function registerJobs(
   scheduler.add({ name: 'equity', cron: jobs.equityCheckCron, run: () => engine.computeEquity() });
   for (const s of strategies) {
     const runner = runners.get(s.id);
-    if (runner !== undefined) scheduler.add({ name: laneOf(s.id), cron: s.schedule, run: async () => (admitTick(s.id) ? runner.tick() : undefined) });
+    if (runner !== undefined) scheduler.add({ name: laneOf(s.id), cron: s.schedule, run: async () => (admitTick(s.id) ? runner.tick() : 'paused') });
   }
 }

@@ -54,14 +54,6 @@ export function cronIntervalMs(expression: string, runs = 12): number {
   }
 }
 
-function jobsReport(scheduler: Scheduler): HealthReport['jobs'] {
-  const jobs: HealthReport['jobs'] = {};
-  for (const name of scheduler.jobNames) {
-    const last = scheduler.lastRun(name);
-    jobs[name] = { lastRunMs: last?.endedMs ?? null, lastOutcome: last?.outcome ?? null, skipped: scheduler.skipped(name) };
-  }
-  return jobs;
-}
 
 export function healthReport(b: Base, s: HealthSources): HealthReport {
   const ts = s.engine.tradingState;
@@ -88,7 +80,7 @@ export function healthReport(b: Base, s: HealthSources): HealthReport {
     mode: b.config.mode,
     tradingState: ts.get(),
     reconcile: s.reconcile.state,
-    jobs: jobsReport(s.scheduler),
+    jobs: s.scheduler.report(),
     unknownOrders: b.store.orders.countByState()['UNKNOWN'] ?? 0,
     quarantined,
     clockSkewMs: s.engine.gateway.clockSkewMs?.() ?? null,

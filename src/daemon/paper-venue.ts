@@ -5,13 +5,13 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { BotConfig } from '../config/index.js';
+import { configError, type BotConfig } from '../config/index.js';
 import { ConfigError } from '../core/errors.js';
 import { defaultMarkets, type MarketOptions } from '../simulator/index.js';
 import type { Store } from '../store/index.js';
 
 /** The configured markets, plus a perpetual per base so the futures listing prices every market. */
-function paperMarketNames(config: BotConfig): string[] {
+export function paperMarketNames(config: BotConfig): string[] {
   const names = new Set(Object.keys(config.markets));
   for (const name of [...names]) {
     const [base] = name.split('_');
@@ -20,10 +20,34 @@ function paperMarketNames(config: BotConfig): string[] {
   return [...names];
 }
 
-function startPrice(config: BotConfig, name: string, fallback: MarketOptions | undefined): string {
+/**
+ * Start price of a paper market: its own `paper.startPrices` entry; for a perpetual, that of its
+ * `<BASE>_USDT` spot market (one price path); else the simulator's built-in market of that name
+ * (BTC_USDT, ETH_USDT, BTC_PERP, ETH_PERP). Null when none of those has one: a made-up price
+ * would put the paper market nowhere near the strategy's idea of it.
+ */
+function knownStartPrice(config: BotConfig, name: string, builtIn: MarketOptions | undefined): string | null {
   const prices = config.paper.startPrices;
-  const spot = prices[name.replace(/_PERP$/, '_USDT')];
-  return prices[name]?.toFixed() ?? fallback?.startPrice ?? spot?.toFixed() ?? '100';
+  const spot = name.endsWith('_PERP') ? prices[name.replace(/_PERP$/, '_USDT')] : undefined;
+  return prices[name]?.toFixed() ?? spot?.toFixed() ?? builtIn?.startPrice ?? null;
+}
+
+/**
+ * Paper mode needs a start price for every configured market: refused with the key to set
+ * (`paper.startPrices.SOL_USDT`), exit 2 before the venue starts.
+ */
+export function checkPaperStartPrices(config: BotConfig): void {
+  const builtIn = new Map(defaultMarkets().map((m) => [m.name, m]));
+  const missing = Object.keys(config.markets).filter((name) => knownStartPrice(config, name, builtIn.get(name)) === null);
+  if (missing.length === 0) return;
+  throw configError(
+    config.configPath,
+    missing.map((name) => ({
+      key: `paper.startPrices.${name}`,
+      expected: `a start price for the configured market ${name} in paper mode (a decimal string in quote, e.g. "25.5")`,
+      found: 'nothing (the key is missing)',
+    })),
+  );
 }
 
 /** Rules of a market: the configured ones, else the simulator's default market of that name, else generic ones. */
@@ -35,17 +59,32 @@ function paperRules(config: BotConfig, name: string, fallback: MarketOptions | u
   return { tick: fallback?.tick ?? '0.01', step: fallback?.step ?? '0.0001', minAmount: fallback?.minAmount ?? '0.0001', minTotal: fallback?.minTotal ?? '5' };
 }
 
-/** Simulator markets for paper mode, built from the bot's configuration. */
-export function paperMarkets(config: BotConfig): MarketOptions[] {
+/**
+ * Simulator markets for paper mode, built from the bot's configuration. `startPriceOf` overrides
+ * the configured start prices (the backtest starts each market at its first CSV price).
+ */
+export function paperMarkets(config: BotConfig, startPriceOf?: (name: string) => string): MarketOptions[] {
+  if (startPriceOf === undefined) checkPaperStartPrices(config);
   const defaults = new Map(defaultMarkets().map((m) => [m.name, m]));
-  return paperMarketNames(config).map((name) => {
+  const names = paperMarketNames(config);
+  const configured = (name: string): string | null => knownStartPrice(config, name, defaults.get(name));
+  // A perpetual added for a configured market's base starts where that market does (one price path).
+  const startOf = (name: string): string => {
+    const own = startPriceOf?.(name) ?? configured(name);
+    if (own !== null) return own;
+    const base = name.split('_')[0];
+    const sibling = names.find((n) => n !== name && n.split('_')[0] === base && configured(n) !== null);
+    if (sibling === undefined) throw new ConfigError(`paper.startPrices.${name}: expected a start price for the market, found none`);
+    return configured(sibling) as string;
+  };
+  return names.map((name) => {
     const fallback = defaults.get(name);
     return {
       name,
       // A spot market and its perpetual follow one price path, so a spot strategy priced from
       // the futures listing quotes around the spot market's own price.
       pricePath: name.split('_')[0] ?? name,
-      startPrice: startPrice(config, name, fallback),
+      startPrice: startOf(name),
       ...paperRules(config, name, fallback),
       volatility: config.paper.volatility.toFixed(),
       volumePerStep: config.paper.volumePerStep.toFixed(),

@@ -23,15 +23,21 @@ export interface JobSpec {
   cron: string;
   /** The lane it runs in; defaults to its name. */
   lane?: string;
-  /** The work. Errors are caught, counted and reported, never thrown to cron. */
-  run: () => Promise<void>;
+  /**
+   * The work. Errors are caught, counted and reported, never thrown to cron. Resolves `'paused'`
+   * when its gate held it back (an operator paused the strategy): recorded as such, not as a run.
+   */
+  run: () => Promise<JobResult>;
 }
 
-export type TriggerOutcome = 'ran' | 'failed' | 'skipped' | 'stopped';
+/** What a job's work says about itself: nothing (it ran), or that a pause held it back. */
+export type JobResult = void | 'paused';
+
+export type TriggerOutcome = 'ran' | 'failed' | 'paused' | 'skipped' | 'stopped';
 
 /** What happened, for metrics and logs. */
 export interface SchedulerEvents {
-  onRun?(job: string, outcome: 'ran' | 'failed', startedMs: number, endedMs: number, error?: unknown): void;
+  onRun?(job: string, outcome: 'ran' | 'failed' | 'paused', startedMs: number, endedMs: number, error?: unknown): void;
   onSkip?(job: string): void;
 }
 
@@ -40,6 +46,15 @@ export interface SchedulerOptions {
   /** Most lanes running at once. */
   maxConcurrent: number;
   events?: SchedulerEvents;
+}
+
+/** A job as `/healthz` and the dashboard show it. */
+export interface JobReport {
+  /** End of its last real run (a tick held back by a pause is not one), ms; null before the first. */
+  lastRunMs: number | null;
+  /** `paused` while a pause holds its ticks back, else the outcome of the last run. */
+  lastOutcome: 'ran' | 'failed' | 'paused' | null;
+  skipped: number;
 }
 
 /** The last completed run of a job. */
@@ -58,6 +73,8 @@ export class Scheduler {
   private readonly tasks: ScheduledTask[] = [];
   private readonly last = new Map<string, LastRun>();
   private readonly skips = new Map<string, number>();
+  /** Jobs whose last trigger a pause held back (cleared by the next real run). */
+  private readonly held = new Set<string>();
   private stopped = false;
 
   constructor(private readonly options: SchedulerOptions) {
@@ -101,19 +118,22 @@ export class Scheduler {
     return this.runOn(this.lane(laneName), label, fn);
   }
 
-  private async runOn(lane: PQueue, name: string, fn: () => Promise<void>): Promise<TriggerOutcome> {
+  private async runOn(lane: PQueue, name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
     const { clock } = this.options;
     const result = await lane.add(() =>
       this.global.add(async (): Promise<TriggerOutcome> => {
         const startedMs = clock.now();
         try {
-          await fn();
+          const r = await fn();
           const endedMs = clock.now();
+          if (r === 'paused') return this.heldBack(name, startedMs, endedMs);
+          this.held.delete(name);
           this.last.set(name, { startedMs, endedMs, outcome: 'ran' });
           this.options.events?.onRun?.(name, 'ran', startedMs, endedMs);
           return 'ran';
         } catch (err) {
           const endedMs = clock.now();
+          this.held.delete(name);
           this.last.set(name, { startedMs, endedMs, outcome: 'failed', errorCode: errorCode(err) });
           this.options.events?.onRun?.(name, 'failed', startedMs, endedMs, err);
           return 'failed';
@@ -121,6 +141,13 @@ export class Scheduler {
       }),
     );
     return result ?? 'failed';
+  }
+
+  /** A trigger a pause held back: the last real run stays what it was, the job reads as paused. */
+  private heldBack(name: string, startedMs: number, endedMs: number): TriggerOutcome {
+    this.held.add(name);
+    this.options.events?.onRun?.(name, 'paused', startedMs, endedMs);
+    return 'paused';
   }
 
   private lane(name: string): PQueue {
@@ -138,6 +165,16 @@ export class Scheduler {
 
   skipped(name: string): number {
     return this.skips.get(name) ?? 0;
+  }
+
+  /** Every job's last run, outcome (`paused` while held back) and skip count. */
+  report(): Record<string, JobReport> {
+    const out: Record<string, JobReport> = {};
+    for (const name of this.jobs.keys()) {
+      const last = this.last.get(name);
+      out[name] = { lastRunMs: last?.endedMs ?? null, lastOutcome: this.held.has(name) ? 'paused' : (last?.outcome ?? null), skipped: this.skipped(name) };
+    }
+    return out;
   }
 
   /** Work running or waiting, across all lanes. */

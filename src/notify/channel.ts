@@ -51,6 +51,11 @@ class AttemptTimeout extends Error {
   override readonly name = 'TimeoutError';
 }
 
+/** Why an attempt was cut short: our own deadline (said with its length), or the stop. */
+function abortText(reason: unknown): string {
+  return reason instanceof AttemptTimeout ? `timeout (${reason.message})` : safeErrorText(reason);
+}
+
 export class Channel {
   private readonly queue: BoundedQueue<Queued>;
   private readonly policy: DeliveryPolicy;
@@ -114,7 +119,7 @@ export class Channel {
     this.stopping.signal.addEventListener('abort', stop, { once: true });
     // A sink that ignores the signal still cannot hold the queue past the deadline.
     const aborted = new Promise<SendResult>((resolve) => {
-      ac.signal.addEventListener('abort', () => resolve({ ok: false, retry: true, error: safeErrorText(ac.signal.reason) }), { once: true });
+      ac.signal.addEventListener('abort', () => resolve({ ok: false, retry: true, error: abortText(ac.signal.reason) }), { once: true });
     });
     try {
       const sent = this.d.sink.send(e, ac.signal).catch((err: unknown): SendResult => ({ ok: false, retry: true, error: safeErrorText(err) }));
@@ -133,11 +138,14 @@ export class Channel {
       if (this.stopping.signal.aborted) return;
       if (!r.retry || n === maxAttempts) {
         this.d.metrics.drop(this.name, 'failed');
-        this.d.logger.warn({ sink: this.name, event: e.type, attempts: n, error: r.error }, 'notification not delivered');
+        this.d.logger.warn({ sink: this.name, event: e.type, attempts: n, error: r.error }, `notification not delivered (${r.error})`);
         return;
       }
       const wait = Math.max(backoffMs(n, this.policy, this.d.random), Math.min(r.retryAfterMs ?? 0, this.policy.maxRetryAfterMs));
-      this.d.logger.debug({ sink: this.name, event: e.type, attempt: n, error: r.error, retryInMs: wait }, 'notification failed; retrying');
+      // The first failure of an event says why at once (ECONNREFUSED, HTTP 503, timeout): the
+      // last attempt may be minutes away. Later retries of the same event are debug detail.
+      const level = n === 1 ? 'warn' : 'debug';
+      this.d.logger[level]({ sink: this.name, event: e.type, attempt: n, error: r.error, retryInMs: wait }, `notification failed (${r.error}); retrying`);
       this.d.metrics.retried(this.name);
       try {
         await this.d.clock.sleep(wait, this.stopping.signal);

@@ -24,16 +24,26 @@ export interface Sink {
   send(e: NotifyEvent, signal: AbortSignal): Promise<SendResult>;
 }
 
+/** The system error code (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_CONNECT_TIMEOUT`) of an error or its cause chain. */
+function errorCodeOf(err: unknown, depth = 0): string | undefined {
+  if (!(err instanceof Error) || depth > 3) return undefined;
+  const code = (err as Error & { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  // Connecting to a name with several addresses fails with an AggregateError of one error per address.
+  const first = err instanceof AggregateError ? (err.errors as unknown[])[0] : undefined;
+  return errorCodeOf(first, depth + 1) ?? errorCodeOf((err as Error & { cause?: unknown }).cause, depth + 1);
+}
+
 /**
- * A safe description of a thrown error: its name and code only, never its message (undici's
- * messages and causes may carry the request URL, and the Telegram URL holds the bot token).
+ * A safe description of a thrown error: its name and system error code only, never its message
+ * (undici's messages and causes may carry the request URL and host:port, and the Telegram URL
+ * holds the bot token), e.g. `TypeError (ECONNREFUSED)`.
  */
 export function safeErrorText(err: unknown): string {
   if (!(err instanceof Error)) return 'error';
   if (err.name === 'TimeoutError' || err.name === 'AbortError') return err.name;
-  const cause = (err as Error & { cause?: unknown }).cause;
-  const code = (err as Error & { code?: unknown }).code ?? (cause instanceof Error ? (cause as Error & { code?: unknown }).code : undefined);
-  return typeof code === 'string' ? `${err.name} (${code})` : err.name;
+  const code = errorCodeOf(err);
+  return code === undefined ? err.name : `${err.name} (${code})`;
 }
 
 /** Replaces every occurrence of each secret (≥ 4 chars) in `text`. */

@@ -100,7 +100,7 @@ export class BotMetrics {
     this.loop = null;
   }
 
-  jobRun(job: string, outcome: 'ran' | 'failed', endedMs: number): void {
+  jobRun(job: string, outcome: 'ran' | 'failed' | 'paused', endedMs: number): void {
     this.jobRuns.inc({ job, outcome });
     this.jobLastRun.set({ job, outcome }, endedMs / 1000);
   }

@@ -109,6 +109,10 @@ describe('ctl against a paper daemon', () => {
     }, 'three held ticks', WAIT);
     expect(held.ticks.ran).toBe(ranAtPause);
     expect(held.paused).toBe(true);
+    // The job reads as paused, not as a tick that ran, on /healthz and on the dashboard.
+    const jobsNow = async (url: string) => ((await (await fetch(url)).json()) as { jobs: Record<string, { lastOutcome: string }> }).jobs;
+    expect((await jobsNow(`http://127.0.0.1:${port}/healthz`))['strategy:grid']?.lastOutcome).toBe('paused');
+    expect((await jobsNow(`http://127.0.0.1:${port}/api/state`))['strategy:grid']?.lastOutcome).toBe('paused');
 
     expect((await ctl(env, cwd, 'resume', 'grid')).code).toBe(0);
     await eventually(async () => strategy(await state(port), 'grid').ticks.ran > ranAtPause, 'ticks after resume', WAIT);

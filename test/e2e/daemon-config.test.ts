@@ -4,6 +4,8 @@
  * nothing. A valid live config against the same server does reach it (the control that shows the
  * counter works).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_CONFIGS, INVALID_STRATEGY_CONFIGS, validFileConfig } from '../support/daemon-configs.js';
 import { countingServer, spawnDaemon, tempDir, writeConfig } from '../support/daemon-process.js';
@@ -49,5 +51,18 @@ describe('control', () => {
     expect(code).toBe(1);
     expect(server.count()).toBeGreaterThan(0);
     expect(p.stderr() + p.stdout()).not.toContain(SECRET);
+  });
+});
+
+describe('paper mode', () => {
+  it('a configured market without a start price is refused naming the key, exit 2, before the venue starts', async () => {
+    const file = validFileConfig() as { markets: Record<string, unknown> };
+    file.markets['SOL_USDT'] = { tick: '0.01', step: '0.001', minAmount: '0.001', minTotalQuote: '5', maxPositionBase: '10' };
+    const dataDir = tempDir();
+    const p = spawnDaemon({ BOT_MODE: 'paper', BOT_CONFIG: writeConfig(file), BOT_DATA_DIR: dataDir });
+    const { code } = await p.exited;
+    expect(code).toBe(2);
+    expect(p.stderr()).toContain('paper.startPrices.SOL_USDT: expected a start price for the configured market SOL_USDT');
+    expect(existsSync(path.join(dataDir, 'paper-venue.sqlite'))).toBe(false);
   });
 });

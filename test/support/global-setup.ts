@@ -14,4 +14,6 @@ export default function setup(): void {
     cwd: root,
     stdio: 'inherit',
   });
+  // As `npm run build` does: the launcher (bin/v4-bot.js) then knows every source was compiled.
+  execFileSync(process.execPath, [path.join(root, 'bin/build-check.js'), '--stamp'], { cwd: root, stdio: 'inherit' });
 }

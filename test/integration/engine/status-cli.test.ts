@@ -53,6 +53,7 @@ describe('npm run status', () => {
     new TradingStateController(store, clock, silentLogger()).set('REDUCE_ONLY', 'test: credit LTV');
     recordQuarantine(store.meta, { strategyId: 'treas', reason: 'strategy treas onTick threw: boom', atMs: clock.now() });
     store.alerts.add('order_lost', 'grid-x', 'never proved to exist', clock.now());
+    store.console.setPaused('grid', clock.now(), 'ctl');
     await new FlexJob({ store, gateway: g, clock, logger: silentLogger() }).runOnce();
     await new CreditJob({ store, gateway: g, clock, logger: silentLogger(), tradingState: new TradingStateController(store, clock, silentLogger()) }).runOnce();
 
@@ -61,7 +62,7 @@ describe('npm run status', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON document
     const st = JSON.parse(stdout) as Record<string, any>;
     expect(Object.keys(st).sort()).toEqual([
-      'account', 'alerts', 'atMs', 'credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'pnl', 'positions', 'quarantined', 'reconciledAt', 'tradingState',
+      'account', 'alerts', 'atMs', 'credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'paused', 'pnl', 'positions', 'quarantined', 'reconciledAt', 'tradingState',
     ]);
     expect(st.dataDir).toBe(path.resolve(t.dir));
     expect(st.mode).toBeNull();
@@ -84,13 +85,14 @@ describe('npm run status', () => {
     expect(st.account).toMatchObject({ balances: { USDT: '1000.5', BTC: '0.3' }, equity: '1036.5', peakEquity: '1100', drawdownPct: '5.7727' });
     expect(st.tradingState).toMatchObject({ state: 'REDUCE_ONLY', reason: 'test: credit LTV' });
     expect(st.quarantined).toEqual([{ strategyId: 'treas', reason: 'strategy treas onTick threw: boom', atMs: clock.now() }]);
+    expect(st.paused).toEqual([{ strategyId: 'grid', atMs: clock.now(), by: 'ctl' }]);
     expect(st.alerts).toMatchObject({ count: 1, recent: [{ kind: 'order_lost', subject: 'grid-x' }] });
     expect(st.flex.earnings).toEqual({ USDT: '0.0137' });
     expect(st.credit).toMatchObject({ active: true, asset: 'USDT', amount: '100', currentLtv: '0.3', marginCallLtv: '0.7' });
     expect(st.reconciledAt).toBe(new Date(clock.now()).toISOString());
 
     const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, ENV_FILE: '', BOT_DATA_DIR: t.dir } });
-    for (const heading of ['Trading state: REDUCE_ONLY', 'Quarantined: treas', 'Open orders (2):', 'Balances (as of', 'Equity: 1036.5 USDT', 'REALISED BEFORE FEES', 'Alerts: 1']) {
+    for (const heading of ['Trading state: REDUCE_ONLY', 'Quarantined: treas', `Paused: grid (since ${new Date(clock.now()).toISOString()}, by ctl)`, 'Open orders (2):', 'Balances (as of', 'Equity: 1036.5 USDT', 'REALISED BEFORE FEES', 'Alerts: 1']) {
       expect(text.stdout).toContain(heading);
     }
   });

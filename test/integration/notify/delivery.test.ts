@@ -165,3 +165,33 @@ describe('the bot token never reaches a log line', () => {
     await n.close(0);
   });
 });
+
+describe('a failed delivery says why at once', () => {
+  it('a closed port: the first failure logs ECONNREFUSED at warn, without the URL, host:port or token', async () => {
+    const port = await freePort();
+    const hookToken = 'hook-path-token-7f3a9c';
+    const url = `http://127.0.0.1:${port}/hooks/${hookToken}`;
+    const { n, log } = notifier([new WebhookSink({ url, secret: null, source: 's' }), telegram(`http://127.0.0.1:${port}`)]);
+    n.notify(fillEvent());
+    // No clock advance: the first attempt of each sink, not the last one minutes later.
+    const warned = await eventually(() => {
+      const lines = log.lines.filter((l) => (JSON.parse(l) as { level: number }).level === 40 && l.includes('ECONNREFUSED'));
+      return lines.length >= 2 ? lines : undefined;
+    }, 'a warning per sink naming the cause');
+    expect(warned.map((l) => (JSON.parse(l) as { sink: string }).sink).sort()).toEqual(['telegram', 'webhook']);
+    expect(warned[0]).toContain('notification failed (TypeError (ECONNREFUSED)); retrying');
+    const text = log.lines.join('');
+    for (const secret of [url, `127.0.0.1:${port}`, hookToken, TOKEN, TOKEN.split(':')[1] as string, '/bot']) expect(text).not.toContain(secret);
+    await n.close(0);
+  });
+
+  it('a timeout is named with its length', async () => {
+    rx.script('/hook', { hang: true });
+    const { n, clock, log } = notifier([new WebhookSink({ url: `${rx.url}/hook`, secret: null, source: 's' })]);
+    n.notify(fillEvent());
+    await eventually(() => rx.at('/hook').length === 1, 'the hanging request');
+    await clock.advanceAsync(5_000, 500);
+    await eventually(() => log.lines.some((l) => l.includes('"level":40') && l.includes('timeout (no answer within 5000 ms)')), 'the timeout named');
+    await n.close(0);
+  });
+});

@@ -139,6 +139,34 @@ describe('loadConfig', () => {
     });
   });
 
+  it('names the line and column of a JSON syntax error in the config file', () => {
+    const cwd = tempDir();
+    // Line 7 misses the colon after its key: the parser stops at the value, column 23.
+    const text = [
+      '{',
+      '  "markets": {',
+      '    "BTC_USDT": {',
+      '      "tick": "0.01",',
+      '      "step": "0.000001",',
+      '      "minAmount": "0.00001",',
+      '      "minTotalQuote" "5.05",',
+      '      "maxPositionBase": "1"',
+      '    }',
+      '  }',
+      '}',
+    ];
+    writeFileSync(path.join(cwd, 'bot.json'), text.join('\n'));
+    const err = refusal(() => loadConfig({ cwd, env: { BOT_CONFIG: 'bot.json' } }));
+    expect(err.message).toContain('bot.json: (root): expected valid JSON, found a syntax error at line 7, column 23');
+    expect(err.message).not.toMatch(/position \d+/);
+  });
+
+  it('a file cut short is located at its end', () => {
+    const cwd = tempDir();
+    writeFileSync(path.join(cwd, 'bot.json'), '{\n  "markets": {\n');
+    expect(refusal(() => loadConfig({ cwd, env: { BOT_CONFIG: 'bot.json' } })).message).toContain('at line 3, column 1');
+  });
+
   it('the example env files parse', () => {
     expect(readFileSync('config/live.env.example', 'utf8')).toContain('BOT_MODE=live');
   });

@@ -21,6 +21,29 @@ describe('Scheduler', () => {
     expect(s.lastRun('a')).toEqual({ startedMs: 1_000, endedMs: 1_000, outcome: 'ran' });
   });
 
+  it('a run a pause held back reads as paused, and the last real run keeps its time', async () => {
+    const clock = new ManualClock(1_000);
+    const s = new Scheduler({ clock, maxConcurrent: 2 });
+    let paused = false;
+    const outcomes: string[] = [];
+    const events = { onRun: (_job: string, outcome: string) => void outcomes.push(outcome) };
+    const t = new Scheduler({ clock, maxConcurrent: 2, events });
+    for (const sch of [s, t]) sch.add({ name: 'strategy:g', cron: '* * * * * *', run: async () => (paused ? 'paused' : undefined) });
+    expect(await t.trigger('strategy:g')).toBe('ran');
+    clock.advance(5_000);
+    paused = true;
+    expect(await t.trigger('strategy:g')).toBe('paused');
+    expect(t.report()).toEqual({ 'strategy:g': { lastRunMs: 1_000, lastOutcome: 'paused', skipped: 0 } });
+    expect(t.lastRun('strategy:g')).toMatchObject({ endedMs: 1_000, outcome: 'ran' });
+    expect(await s.trigger('strategy:g')).toBe('paused');
+    expect(s.report()['strategy:g']).toEqual({ lastRunMs: null, lastOutcome: 'paused', skipped: 0 });
+    paused = false;
+    clock.advance(1_000);
+    expect(await t.trigger('strategy:g')).toBe('ran');
+    expect(t.report()['strategy:g']).toEqual({ lastRunMs: 7_000, lastOutcome: 'ran', skipped: 0 });
+    expect(outcomes).toEqual(['ran', 'paused', 'ran']);
+  });
+
   it('skips and counts a tick while the previous one is still running', async () => {
     const s = new Scheduler({ clock: new ManualClock(), maxConcurrent: 2 });
     const gate = deferred();
