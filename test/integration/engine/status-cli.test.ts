@@ -48,6 +48,7 @@ describe('npm run status', () => {
       balances: { USDT: d('1000.5'), BTC: d('0.3') },
       prices: { BTC_USDT: d('120') },
       equityQuote: d('1036.5'),
+      breakdown: null,
       peakQuote: d('1100'),
     });
     new TradingStateController(store, clock, silentLogger()).set('REDUCE_ONLY', 'test: credit LTV');
