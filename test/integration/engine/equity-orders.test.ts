@@ -2,7 +2,7 @@
  * The equity rule through the simulator over HTTP with the real client, gateway, journal and
  * order manager, prices held still: placing and cancelling spot and collateral orders never moves
  * equity; filling them moves it by exactly the fees paid (a fill at the market price gains or
- * loses nothing else).
+ * loses nothing else). The chaos suite's independent valuation of the simulator's truth agrees.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
@@ -10,6 +10,7 @@ import { simulatorHoldRules } from '../../../src/daemon/hold-rules.js';
 import { EquitySources } from '../../../src/engine/equity-sources.js';
 import { readEquity } from '../../../src/engine/equity-reader.js';
 import { pricesFromListing } from '../../../src/engine/market-data.js';
+import { trueEquity } from '../../chaos/true-equity.js';
 import { tempDir } from '../../support/engine-harness.js';
 import { engineFor, startStack, type LiveEngine, type Stack } from '../../support/engine-stack.js';
 
@@ -52,6 +53,8 @@ describe('equity through the simulator', () => {
     const truth = sim.truth();
     expect(Object.keys(truth.locked).length).toBeGreaterThan(0);
     expect((await equityNow(e, sources)).toFixed()).toBe(start.toFixed());
+    // The chaos suite's own valuation of the simulator's truth agrees.
+    expect(trueEquity(sim.truth()).toFixed()).toBe(start.toFixed());
 
     await e.orders.cancelAll('grid', 'BTC_USDT');
     await e.orders.cancelAll('perp', 'BTC_PERP');
@@ -67,5 +70,7 @@ describe('equity through the simulator', () => {
     const fees = fills.reduce((s, f) => s.plus(f.fee), d('0'));
     expect(fees.gt(0)).toBe(true);
     expect((await equityNow(e, sources)).toFixed()).toBe(start.minus(fees).toFixed());
+    expect(sim.truth().positions.some((p) => p.market === 'BTC_PERP' && p.amount !== '0')).toBe(true);
+    expect(trueEquity(sim.truth()).toFixed()).toBe(start.minus(fees).toFixed());
   });
 });
