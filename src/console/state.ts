@@ -2,10 +2,10 @@
  * The dashboard's state (`GET /api/state`, and each server-sent event): one JSON document built
  * from the engine's read models and the store. Money is a decimal string, times are ms.
  */
-import { readAccount } from '../engine/status-records.js';
 import { toWire, type Decimal } from '../core/decimal.js';
 import { flexEarningsTotal } from '../engine/flex-job.js';
 import { LIVE_STATES } from '../engine/order-state.js';
+import { readAccount } from '../engine/status-records.js';
 import type { ReadModels } from '../engine/read-models.js';
 import type { OrderRecord, Store } from '../store/index.js';
 import type { PauseRegistry } from './pauses.js';
