@@ -8,7 +8,7 @@ import { AuthError, StoreError, errorCode, errorMessage } from '../core/errors.j
 import { CreditJob } from '../engine/credit-job.js';
 import { EquitySources } from '../engine/equity-sources.js';
 import { EquityWatch } from '../engine/equity-watch.js';
-import { readEquity } from '../engine/equity-reader.js';
+import { readEquity, venueHasUnappliedDeals } from '../engine/equity-reader.js';
 import type { HoldRules } from '../engine/order-holds.js';
 import { FillApplier } from '../engine/fill-applier.js';
 import { FlexCloser } from '../engine/flex-close.js';
@@ -107,10 +107,11 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
   const market = new MarketData(recordingPrices(gateway, store, clock, part('prices')), clock, 1_000);
   const equityWatch = new EquityWatch({ store, limits: config.risk, onBreach: halt });
   const equitySources = new EquitySources(store, holdRules ?? liveHoldRules(config.risk.equityAsset));
+  const pipeline = orderPipeline(b, gateway);
   return {
     gateway,
     tradingState,
-    ...orderPipeline(b, gateway),
+    ...pipeline,
     flexJob: new FlexJob({ store, gateway, clock, logger: part('flex') }),
     creditJob: new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState }),
     market,
@@ -134,7 +135,13 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
     },
     computeEquity: async () => {
       const equityAsset = config.risk.equityAsset;
-      const r = await readEquity(equityAsset, equitySources, () => market.fresh());
+      const r = await readEquity({
+        equityAsset,
+        sources: equitySources,
+        fresh: () => market.fresh(),
+        unappliedDeals: () => venueHasUnappliedDeals(gateway, store, clock),
+        reconcile: () => pipeline.reconciler.reconcileOnce(),
+      });
       if (!r.settled) part('equity').warn({ attempts: r.attempts }, 'journal kept moving during the balance read; equity may be off by an order in flight');
       const e = equityWatch.update(r.equity);
       const valuedAssets = { ...r.balances, ...r.journal.held.byAsset, ...r.journal.flex };

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { simulatorHoldRules } from '../../../src/daemon/hold-rules.js';
 import { EquitySources } from '../../../src/engine/equity-sources.js';
-import { readEquity } from '../../../src/engine/equity-reader.js';
+import { readEquity, venueHasUnappliedDeals } from '../../../src/engine/equity-reader.js';
 import { pricesFromListing } from '../../../src/engine/market-data.js';
 import { trueEquity } from '../../chaos/true-equity.js';
 import { tempDir } from '../../support/engine-harness.js';
@@ -26,7 +26,13 @@ const d = (s: string) => new Decimal(s);
 
 async function equityNow(e: LiveEngine, sources: EquitySources): Promise<Decimal> {
   const fresh = async () => ({ prices: pricesFromListing(await e.gateway.markets()), balances: Object.fromEntries(await e.gateway.balances()) });
-  const r = await readEquity('USDT', sources, fresh);
+  const r = await readEquity({
+    equityAsset: 'USDT',
+    sources,
+    fresh,
+    unappliedDeals: () => venueHasUnappliedDeals(e.gateway, e.store, e.clock),
+    reconcile: () => e.reconciler.reconcileOnce(),
+  });
   expect(r.settled).toBe(true);
   return r.equity.total;
 }
@@ -72,5 +78,24 @@ describe('equity through the simulator', () => {
     expect((await equityNow(e, sources)).toFixed()).toBe(start.minus(fees).toFixed());
     expect(sim.truth().positions.some((p) => p.market === 'BTC_PERP' && p.amount !== '0')).toBe(true);
     expect(trueEquity(sim.truth()).toFixed()).toBe(start.minus(fees).toFixed());
+  });
+
+  it('a fill the venue made that the journal has not applied yet is reconciled in before the reading counts it', async () => {
+    stack = await startStack();
+    const { sim } = stack;
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const e = engineFor(t.dir, sim, stack.clock);
+    cleanups.push(() => void e.close());
+    await e.reconciler.reconcileOnce();
+    const sources = new EquitySources(e.store, simulatorHoldRules(sim.markets));
+    await e.orders.placeLimitOrders('grid', [{ market: 'BTC_USDT', side: 'buy', amount: d('0.5'), price: d('59000') }]);
+    // The price trades through the resting buy at the venue; the journal still calls it OPEN.
+    sim.setPrices({ BTC_USDT: '58900', BTC_PERP: '58900' });
+    expect(sim.truth().deals.count).toBe(1);
+    expect(e.store.fills.count()).toBe(0);
+    // Counting the hold of 0.5 × 59000 again on top of the balance would read ~29 500 USDT high.
+    expect((await equityNow(e, sources)).toFixed()).toBe(trueEquity(sim.truth()).toFixed());
+    expect(e.store.fills.count()).toBe(1);
   });
 });

@@ -33,16 +33,33 @@ describe('one equity reading', () => {
   it('reads again when the journal moved during the balance read, and keeps the settled reading', async () => {
     const journal = [parts('a', '0'), parts('b', '100'), parts('b', '100'), parts('b', '100')];
     let reads = 0;
-    const r = await readEquity('USDT', { read: () => journal[reads++] as JournalParts }, async () => venue);
+    const r = await readEquity({ equityAsset: 'USDT', sources: { read: () => journal[reads++] as JournalParts }, fresh: async () => venue });
     expect(r.settled).toBe(true);
     expect(r.attempts).toBe(2);
     expect(r.equity.total.toFixed()).toBe('1000');
   });
 
   it('reads again while a placement awaits its answer, and gives up after the last attempt', async () => {
-    const r = await readEquity('USDT', { read: () => parts('a', '100', 1) }, async () => venue, 3);
+    const r = await readEquity({ equityAsset: 'USDT', sources: { read: () => parts('a', '100', 1) }, fresh: async () => venue, attempts: 3 });
     expect(r.settled).toBe(false);
     expect(r.attempts).toBe(3);
     expect(r.equity.parts.held.toFixed()).toBe('100');
+  });
+
+  it('reconciles and reads again when the venue holds deals the journal has not applied', async () => {
+    let unapplied = true;
+    let reconciled = 0;
+    const r = await readEquity({
+      equityAsset: 'USDT',
+      sources: { read: () => parts('a', unapplied ? '100' : '0') },
+      fresh: async () => venue,
+      unappliedDeals: async () => unapplied,
+      reconcile: async () => {
+        reconciled++;
+        unapplied = false;
+      },
+    });
+    expect([r.settled, r.attempts, reconciled]).toEqual([true, 2, 1]);
+    expect(r.equity.parts.held.toFixed()).toBe('0');
   });
 });
