@@ -6,7 +6,10 @@ import type { BotConfig } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import { AuthError, StoreError, errorCode, errorMessage } from '../core/errors.js';
 import { CreditJob } from '../engine/credit-job.js';
+import { EquitySources } from '../engine/equity-sources.js';
 import { EquityWatch } from '../engine/equity-watch.js';
+import { readEquity, venueHasUnappliedDeals } from '../engine/equity-reader.js';
+import type { HoldRules } from '../engine/order-holds.js';
 import { FillApplier } from '../engine/fill-applier.js';
 import { FlexCloser } from '../engine/flex-close.js';
 import { FlexJob } from '../engine/flex-job.js';
@@ -23,6 +26,7 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { BotMetrics } from '../observability/metrics.js';
 import type { Store } from '../store/index.js';
+import { liveHoldRules } from './hold-rules.js';
 import { recordingPrices } from './price-recorder.js';
 
 /** What every part of the daemon is built from. */
@@ -44,6 +48,8 @@ export interface Engine {
   readonly creditJob: CreditJob;
   readonly market: MarketData;
   readonly equityWatch: EquityWatch;
+  /** The journal's parts of equity (held by open orders, collateral positions, flex). */
+  readonly equitySources: EquitySources;
   readonly inputs: StrategyInputs;
   /** Halts trading (cancels only), persisted; a second call keeps the first reason. */
   halt(reason: string): void;
@@ -89,21 +95,28 @@ function orderPipeline(b: Base, gateway: ExchangeGateway): Pick<Engine, 'orders'
   };
 }
 
-export function buildEngine(b: Base, gateway: ExchangeGateway): Engine {
+/**
+ * `holdRules`: how the venue reserves funds for open orders (daemon/hold-rules.ts): the
+ * simulator's own markets in paper mode and the backtest, the live defaults otherwise.
+ */
+export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldRules): Engine {
   const { config, clock, logger, store } = b;
   const part = (name: string): Logger => logger.child({ part: name });
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
   const market = new MarketData(recordingPrices(gateway, store, clock, part('prices')), clock, 1_000);
-  const equityWatch = new EquityWatch({ store, equityAsset: config.risk.equityAsset, limits: config.risk, onBreach: halt });
+  const equityWatch = new EquityWatch({ store, limits: config.risk, onBreach: halt });
+  const equitySources = new EquitySources(store, holdRules ?? liveHoldRules(config.risk.equityAsset));
+  const pipeline = orderPipeline(b, gateway);
   return {
     gateway,
     tradingState,
-    ...orderPipeline(b, gateway),
+    ...pipeline,
     flexJob: new FlexJob({ store, gateway, clock, logger: part('flex') }),
     creditJob: new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState }),
     market,
     equityWatch,
+    equitySources,
     inputs: new StrategyInputs({
       store,
       read: new ReadModels(store),
@@ -121,12 +134,21 @@ export function buildEngine(b: Base, gateway: ExchangeGateway): Engine {
       if (err instanceof StoreError || err instanceof AuthError) halt(`${errorCode(err)}: ${errorMessage(err).slice(0, 120)}`);
     },
     computeEquity: async () => {
-      const { prices, balances } = await market.get();
-      const e = equityWatch.update(balances, prices);
       const equityAsset = config.risk.equityAsset;
-      const kept = pricesToKeep(prices, Object.keys(config.markets), balances, equityAsset);
+      const r = await readEquity({
+        equityAsset,
+        sources: equitySources,
+        fresh: () => market.fresh(),
+        unappliedDeals: () => venueHasUnappliedDeals(gateway, store, clock),
+        reconcile: () => pipeline.reconciler.reconcileOnce(),
+      });
+      if (!r.settled) part('equity').warn({ attempts: r.attempts }, 'journal kept moving during the balance read; equity may be off by an order in flight');
+      const e = equityWatch.update(r.equity);
+      const valuedAssets = { ...r.balances, ...r.journal.held.byAsset, ...r.journal.flex };
+      const kept = pricesToKeep(r.prices, Object.keys(config.markets), valuedAssets, equityAsset);
       const atMs = clock.now();
-      writeAccount(store.meta, { atMs, equityAsset, balances, prices: kept, equityQuote: e.currentQuote, peakQuote: e.peakQuote });
+      const snapshot = { atMs, equityAsset, balances: r.balances, prices: kept, equityQuote: e.currentQuote, peakQuote: e.peakQuote };
+      writeAccount(store.meta, { ...snapshot, breakdown: r.equity });
       // The dashboard's equity curve (bounded in the store).
       store.tx(() => store.console.recordEquity({ atMs, equity: e.currentQuote, peak: e.peakQuote }));
     },
