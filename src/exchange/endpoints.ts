@@ -183,7 +183,7 @@ export class RawClient {
   private async sendInLane(job: SendJob): Promise<Sent> {
     // Strict nonces must arrive in order: one private request in flight at a time.
     const lock = job.creds !== undefined ? this.deps.sendLock : undefined;
-    const release = lock === undefined ? undefined : await lock.acquire(job.priority);
+    const release = lock === undefined ? undefined : (lock.tryAcquire() ?? (await lock.acquire(job.priority)));
     try {
       // The deadline covers the wait for the lane too; after the claim the request leaves.
       job.ticket.claim();

@@ -21,6 +21,18 @@ export class PriorityLock {
         this.waiters.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
       });
     }
+    return this.hold();
+  }
+
+  /**
+   * The release function when the lock is free now (nobody can be waiting then: a release hands
+   * it straight to the next waiter), else undefined. Spares a free lane's promise turn.
+   */
+  tryAcquire(): (() => void) | undefined {
+    return this.held ? undefined : this.hold();
+  }
+
+  private hold(): () => void {
     this.held = true;
     let released = false;
     return () => {
