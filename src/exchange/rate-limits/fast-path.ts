@@ -19,6 +19,14 @@
  * in Bottleneck) by then, the call sends nothing and goes through Bottleneck after all.
  */
 import type Bottleneck from 'bottleneck';
+import { TokensGone, type JobTicket } from './ticket.js';
+
+/**
+ * Fast-path calls that may wait for the strict send lane before their claim. They hold no tokens
+ * while they wait, so nothing else would bound them: beyond this many, calls queue in Bottleneck,
+ * whose queue is bounded (`maxQueued`) and ordered by priority.
+ */
+const MAX_LANE_WAITERS = 16;
 
 /** The part of Bottleneck 2.19.5's local datastore read here: the reservoir is a plain field. */
 interface LocalStore {
@@ -26,6 +34,9 @@ interface LocalStore {
 }
 
 export class FastPath {
+  /** Calls started here and not yet claimed (waiting for the strict send lane). */
+  private laneWaiters = 0;
+
   private constructor(
     private readonly limiter: Bottleneck,
     private readonly store: LocalStore,
@@ -39,6 +50,45 @@ export class FastPath {
     const store = (limiter as unknown as { _store?: Partial<LocalStore> })._store;
     if (typeof store?.storeOptions?.reservoir !== 'number') return undefined;
     return new FastPath(limiter, store as LocalStore);
+  }
+
+  /** True when a call of `weight` may take the fast path now. */
+  admits(weight: number): boolean {
+    return this.laneWaiters < MAX_LANE_WAITERS && this.open(weight);
+  }
+
+  /**
+   * Runs the job now; it takes its tokens at the claim. A job that claims at once (window
+   * nonces) needs no deadline; one that waits for the strict send lane first is held to it.
+   * Undefined: the tokens were gone at the claim, nothing was sent, the call must queue (its
+   * deadline keeps running).
+   */
+  async run<T>(weight: number, job: (ticket: JobTicket) => Promise<T>, ticket: JobTicket): Promise<{ value: T } | undefined> {
+    let waiting = false;
+    const leave = (): void => {
+      if (waiting) this.laneWaiters -= 1;
+      waiting = false;
+    };
+    ticket.takeAtClaim = () => {
+      leave();
+      return this.take(weight);
+    };
+    let queueIt = false;
+    try {
+      const run = job(ticket);
+      if (ticket.claimed) return { value: await run };
+      this.laneWaiters += 1;
+      waiting = true;
+      run.catch(() => undefined); // the caller may leave at its deadline
+      return { value: await Promise.race([run, ticket.expired()]) };
+    } catch (err) {
+      queueIt = err instanceof TokensGone;
+      if (queueIt) return undefined;
+      throw err;
+    } finally {
+      leave();
+      if (!queueIt) ticket.dispose();
+    }
   }
 
   /** True when the bucket covers `weight` and nobody waits in Bottleneck. */

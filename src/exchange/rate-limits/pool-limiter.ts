@@ -35,7 +35,7 @@ import type { RedisStore } from './redis-store.js';
 import { FastPath } from './fast-path.js';
 import { GridRefill } from './grid-refill.js';
 import { SendLog } from './send-log.js';
-import { JobTicket, TokensGone, notSent } from './ticket.js';
+import { JobTicket, notSent } from './ticket.js';
 
 /** Bottleneck's message for a job the bounded queue dropped. */
 const DROPPED_RE = /dropped by Bottleneck/;
@@ -105,8 +105,8 @@ export class PoolLimiter {
     // still find the tokens the pause is taking away.
     if (this.pausedUntil > this.options.clock.now()) await this.pausing;
     const ticket = this.ticket(weight);
-    if (this.fast?.open(weight) === true) {
-      const done = await this.track(this.runNow(weight, job, ticket, this.fast));
+    if (this.fast?.admits(weight) === true) {
+      const done = await this.track(this.fast.run(weight, job, ticket));
       if (done !== undefined) return done.value;
     }
     return this.queue(priority, weight, job, ticket);
@@ -138,29 +138,6 @@ export class PoolLimiter {
     };
     run.then(done, done);
     return run;
-  }
-
-  /**
-   * The fast path: the job runs now and takes its tokens at the claim. A job that claims at once
-   * (window nonces) needs no deadline; one that waits for the strict send lane first is held to
-   * it. Undefined: the tokens were gone at the claim, nothing was sent, the call must queue.
-   */
-  private async runNow<T>(weight: number, job: (ticket: JobTicket) => Promise<T>, ticket: JobTicket, fast: FastPath): Promise<{ value: T } | undefined> {
-    ticket.takeAtClaim = () => fast.take(weight);
-    let queueIt = false;
-    try {
-      const run = job(ticket);
-      if (ticket.claimed) return { value: await run };
-      run.catch(() => undefined); // the caller may leave at its deadline
-      return { value: await Promise.race([run, ticket.expired()]) };
-    } catch (err) {
-      queueIt = err instanceof TokensGone;
-      if (queueIt) return undefined;
-      throw err;
-    } finally {
-      // A call that goes on to the queue keeps its deadline running.
-      if (!queueIt) ticket.dispose();
-    }
   }
 
   /** A venue rate-limit 429: pause with exponential backoff; Retry-After up to its cap. Returns the pause, ms. */

@@ -2,8 +2,8 @@
  * The fast path of a local pool (src/exchange/rate-limits/fast-path.ts) on real, short windows:
  * tokens are taken at the claim, so a call that waited (for the strict send lane) after the
  * bucket ran dry sends nothing then and goes through Bottleneck's queue, exactly once; no call
- * takes the fast path while a job waits in Bottleneck; a fast call is held to its deadline while
- * it waits.
+ * takes the fast path while a job waits in Bottleneck; the calls waiting before their claim are
+ * bounded; a fast call is held to its deadline while it waits.
  */
 import Bottleneck from 'bottleneck';
 import { describe, expect, it } from 'vitest';
@@ -85,6 +85,23 @@ describe('PoolLimiter fast path', () => {
     await limiter.stop({ dropWaitingJobs: true });
     expect(fast.take(1)).toBe(true);
     expect(await limiter.currentReservoir()).toBe(4);
+  });
+
+  it('at most 16 fast calls wait before their claim; the rest go through Bottleneck (bounded, by priority)', async () => {
+    const p = pool({ limit: 100, windowMs: 1000, safetyMargin: 1 });
+    const sent: number[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const starts = { n: 0 };
+    const calls = Array.from({ length: 20 }, () => p.schedule(PRIORITY.read, 1, gated(gate, sent, starts)));
+    expect(starts.n).toBe(16); // started at once; the other four were handed to Bottleneck
+    await eventually(() => starts.n === 20, 'Bottleneck granted the other four');
+    open();
+    await Promise.all(calls);
+    expect(sent).toHaveLength(20);
+    await p.stop();
   });
 
   it('a fast call waiting before its claim is held to the deadline, and never sends later', async () => {
