@@ -1,6 +1,7 @@
 /**
  * The endpoint table and the raw client (docs/architecture.md §8.1): one entry per spec endpoint,
- * and one path for every call: the pool's Bottleneck limiter → (strict nonces) the send lane →
+ * and one path for every call: the pool's Bottleneck limiter (or its fast path while the bucket
+ * has tokens: rate-limits/fast-path.ts) → (strict nonces) the send lane →
  * (private) sign with a fresh nonce inside the limiter job → HTTP. The raw client returns the
  * HTTP reply unclassified; client.ts classifies, retries reads and parses.
  */

@@ -6,6 +6,8 @@
  * signs. Waiters are served by priority (cancels first), then in arrival order.
  * It is taken inside a pool's Bottleneck job, after the bucket granted the tokens: that is why
  * the pools behind it let only one job's weight wait here at a time (rate-limits/limiters.ts).
+ * A call on a pool's fast path waits here holding no tokens and takes them at its claim
+ * (rate-limits/fast-path.ts).
  * Window mode (`nonceWindow`) accepts any unique nonce within ±5 s and needs no lane.
  */
 export class PriorityLock {
