@@ -1,6 +1,7 @@
 /**
  * The endpoint table and the raw client (docs/architecture.md §8.1): one entry per spec endpoint,
- * and one path for every call: the pool's Bottleneck limiter → (strict nonces) the send lane →
+ * and one path for every call: the pool's Bottleneck limiter (or its fast path while the bucket
+ * has tokens: rate-limits/fast-path.ts) → (strict nonces) the send lane →
  * (private) sign with a fresh nonce inside the limiter job → HTTP. The raw client returns the
  * HTTP reply unclassified; client.ts classifies, retries reads and parses.
  */
@@ -183,7 +184,7 @@ export class RawClient {
   private async sendInLane(job: SendJob): Promise<Sent> {
     // Strict nonces must arrive in order: one private request in flight at a time.
     const lock = job.creds !== undefined ? this.deps.sendLock : undefined;
-    const release = lock === undefined ? undefined : await lock.acquire(job.priority);
+    const release = lock === undefined ? undefined : (lock.tryAcquire() ?? (await lock.acquire(job.priority)));
     try {
       // The deadline covers the wait for the lane too; after the claim the request leaves.
       job.ticket.claim();

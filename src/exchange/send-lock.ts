@@ -6,6 +6,8 @@
  * signs. Waiters are served by priority (cancels first), then in arrival order.
  * It is taken inside a pool's Bottleneck job, after the bucket granted the tokens: that is why
  * the pools behind it let only one job's weight wait here at a time (rate-limits/limiters.ts).
+ * A call on a pool's fast path waits here holding no tokens and takes them at its claim
+ * (rate-limits/fast-path.ts).
  * Window mode (`nonceWindow`) accepts any unique nonce within ±5 s and needs no lane.
  */
 export class PriorityLock {
@@ -21,6 +23,18 @@ export class PriorityLock {
         this.waiters.sort((a, b) => a.priority - b.priority || a.seq - b.seq);
       });
     }
+    return this.hold();
+  }
+
+  /**
+   * The release function when the lock is free now (nobody can be waiting then: a release hands
+   * it straight to the next waiter), else undefined. Spares a free lane's promise turn.
+   */
+  tryAcquire(): (() => void) | undefined {
+    return this.held ? undefined : this.hold();
+  }
+
+  private hold(): () => void {
     this.held = true;
     let released = false;
     return () => {

@@ -34,6 +34,7 @@ export class RequestLimiters {
       const maxWeight = options.maxWeight[name] ?? 1;
       // A serial pool's granted jobs may wait for the strict lane before they send: at most one
       // job's weight at a time (maxConcurrent), and the bucket keeps that much out of its bound.
+      // (The fast path takes its tokens at the send: fast-path.ts.)
       const lagging = options.serialPools.has(name) ? maxWeight : undefined;
       let plan;
       try {

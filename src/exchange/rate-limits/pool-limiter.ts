@@ -17,6 +17,10 @@
  * grid, with `heartbeatInterval` = I waking the waiting jobs); a local one is refilled on the
  * same grid by grid-refill.ts (Bottleneck's local refill loses the event loop's lag).
  *
+ * Fast path (fast-path.ts): while a local bucket covers a call and nobody waits in the queue, the
+ * call takes its tokens from Bottleneck's reservoir synchronously and runs at once, without
+ * Bottleneck's timer turns; otherwise Bottleneck queues and grants it as described above.
+ *
  * Pause: a venue 429 drives the bucket below zero, by as many increases as the pause lasts, so
  * the refill itself ends it (in Redis mode for every process on the key, as the venue's limit is
  * per IP). `updateSettings` is never used on a local limiter: it stops Bottleneck's heartbeat
@@ -28,6 +32,7 @@ import { BotError, type TransientError } from '../../core/errors.js';
 import type { PauseSettings, PoolName, PoolSpec, PoolStatus } from '../rate-limits.js';
 import type { BucketPlan } from './bucket.js';
 import type { RedisStore } from './redis-store.js';
+import { FastPath } from './fast-path.js';
 import { GridRefill } from './grid-refill.js';
 import { SendLog } from './send-log.js';
 import { JobTicket, notSent } from './ticket.js';
@@ -63,6 +68,10 @@ export class PoolLimiter {
   private limiter: Bottleneck;
   /** Local buckets only. */
   private refill: GridRefill | undefined;
+  /** Local buckets only. */
+  private fast: FastPath | undefined;
+  /** Fast-path calls still running (stop() waits for them as Bottleneck waits for its own). */
+  private readonly running = new Set<Promise<unknown>>();
   private broken = false;
   private readonly sends: SendLog;
   private refused = 0;
@@ -96,6 +105,16 @@ export class PoolLimiter {
     // still find the tokens the pause is taking away.
     if (this.pausedUntil > this.options.clock.now()) await this.pausing;
     const ticket = this.ticket(weight);
+    if (this.fast?.admits(weight) === true) {
+      const done = await this.track(this.fast.run(weight, job, ticket));
+      if (done !== undefined) return done.value;
+    }
+    return this.queue(priority, weight, job, ticket);
+  }
+
+  /** Bottleneck grants the tokens and starts the job, by priority, within the deadline. */
+  private async queue<T>(priority: number, weight: number, job: (ticket: JobTicket) => Promise<T>, ticket: JobTicket): Promise<T> {
+    ticket.takeAtClaim = undefined;
     let started = false;
     const run = this.limiter.schedule({ priority, weight }, () => {
       started = true;
@@ -103,13 +122,22 @@ export class PoolLimiter {
     });
     run.catch(() => undefined); // the caller may have left at its deadline
     try {
-      return await Promise.race([run, ticket.expired]);
+      return await Promise.race([run, ticket.expired()]);
     } catch (err) {
       // Once the job ran, its own errors pass through; before that, the failure is the queue's.
       throw started || err instanceof BotError ? err : this.queueError(err);
     } finally {
       ticket.dispose();
     }
+  }
+
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.running.add(run);
+    const done = (): void => {
+      this.running.delete(run);
+    };
+    run.then(done, done);
+    return run;
   }
 
   /** A venue rate-limit 429: pause with exponential backoff; Retry-After up to its cap. Returns the pause, ms. */
@@ -160,6 +188,7 @@ export class PoolLimiter {
     this.closed = true;
     this.refill?.stop();
     await this.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    await Promise.allSettled([...this.running]);
   }
 
   private create(): Bottleneck {
@@ -179,6 +208,7 @@ export class PoolLimiter {
     if (shared === undefined) {
       // A local bucket starts full: a process restart is within the safety margin, as before.
       this.refill = new GridRefill(limiter, plan, this.options.clock, (err) => this.options.onError?.(err));
+      this.fast = FastPath.of(limiter);
       return limiter;
     }
     limiter.ready().then(

@@ -29,25 +29,43 @@ export interface TicketDeps {
   onSend: () => void;
 }
 
+/** Thrown by claim() on the fast path when the tokens are gone: nothing was sent, queue the call. */
+export class TokensGone extends Error {}
+
 export class JobTicket {
   private state: 'waiting' | 'claimed' | 'abandoned' = 'waiting';
-  private readonly timer: TimerHandle;
-  /** Rejects at the deadline if the request has not been claimed by then. */
-  readonly expired: Promise<never>;
+  private timer: TimerHandle | undefined;
+  private expiry: Promise<never> | undefined;
+  /** Fast path: takes the tokens at the claim (false: none left). Unset once Bottleneck granted them. */
+  takeAtClaim: (() => boolean) | undefined;
 
-  constructor(private readonly deps: TicketDeps) {
+  constructor(private readonly deps: TicketDeps) {}
+
+  /**
+   * Starts the deadline (from now) and returns a promise that rejects when it passes before the
+   * claim. Lazy: a call sent at once (the fast path) never pays for a timer or a promise.
+   */
+  expired(): Promise<never> {
+    if (this.expiry !== undefined) return this.expiry;
     let fail: (err: Error) => void = () => undefined;
-    this.expired = new Promise<never>((_, reject) => {
+    this.expiry = new Promise<never>((_, reject) => {
       fail = reject;
     });
     // Raced by the caller; this handler only keeps an unraced rejection from being "unhandled".
-    this.expired.catch(() => undefined);
-    this.timer = deps.clock.setTimeout(() => {
+    this.expiry.catch(() => undefined);
+    if (this.state !== 'waiting') return this.expiry;
+    this.timer = this.deps.clock.setTimeout(() => {
       if (this.state !== 'waiting') return;
       this.state = 'abandoned';
       // A closed pool or an unreachable store is the more useful reason, when there is one.
       fail(this.deps.refuse() ?? this.deadlineError());
-    }, deps.deadlineMs);
+    }, this.deps.deadlineMs);
+    return this.expiry;
+  }
+
+  /** True once the job claimed the ticket (the request is leaving). */
+  get claimed(): boolean {
+    return this.state === 'claimed';
   }
 
   /**
@@ -59,13 +77,15 @@ export class JobTicket {
     if (this.state === 'abandoned') throw this.deadlineError();
     const refusal = this.deps.refuse();
     if (refusal !== undefined) throw refusal;
+    if (this.takeAtClaim?.() === false) throw new TokensGone('no tokens left at the claim');
     this.state = 'claimed';
     this.dispose();
     this.deps.onSend();
   }
 
   dispose(): void {
-    this.deps.clock.clearTimeout(this.timer);
+    if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private deadlineError(): TransientError {
