@@ -79,7 +79,7 @@ async function instance(id: string, module: string, params: unknown, deadlineMs 
   const state = new EntriesState();
   const orders = new Orders();
   const events = new RecordingEvents();
-  const executor = new WorkerExecutor({ moduleUrl, instanceId: id, params, knownMarkets: ['BTC_USDT'], stateEntries: () => state.entries(), logger: silentLogger() });
+  const executor = new WorkerExecutor({ file: fileURLToPath(moduleUrl), instanceId: id, params, knownMarkets: ['BTC_USDT'], stateEntries: () => state.entries(), logger: silentLogger() });
   const runner = new StrategyRunner({
     strategy,
     clock: new SystemClock(),
