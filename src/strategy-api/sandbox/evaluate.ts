@@ -50,8 +50,17 @@ function lockdownOnce(): void {
   if (locked) return;
   // zod compiles parsers with `new Function` unless told not to; strategies' schemas run here.
   z.config({ jitless: true });
-  // errorTaming 'unsafe' keeps `err.stack`, which names the strategy's file and line.
-  lockdown({ errorTaming: 'unsafe', consoleTaming: 'unsafe', overrideTaming: 'severe', stackFiltering: 'verbose', domainTaming: 'unsafe' });
+  // errorTaming 'unsafe' keeps `err.stack`, which names the strategy's file and line. No trapping:
+  // an error or rejection nobody handles ends the worker, and the host quarantines the instance.
+  lockdown({
+    errorTaming: 'unsafe',
+    consoleTaming: 'unsafe',
+    overrideTaming: 'severe',
+    stackFiltering: 'verbose',
+    domainTaming: 'unsafe',
+    errorTrapping: 'none',
+    unhandledRejectionTrapping: 'none',
+  });
   const g = globalThis as Record<string, unknown>;
   g['eval'] = undefined;
   g['Function'] = undefined;
