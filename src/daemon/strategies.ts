@@ -26,5 +26,6 @@ export async function loadConfiguredStrategies(config: BotConfig): Promise<Loade
   );
   const knownMarkets = new Set(Object.keys(config.markets));
   const { memoryMb, loadDeadlineMs } = config.sandbox;
-  return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets, validateSchedule: validateCron, bounds: { memoryMb, loadDeadlineMs }, clock: new SystemClock() });
+  const bounds = { memoryMb, loadDeadlineMs };
+  return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets, validateSchedule: validateCron, bounds, clock: new SystemClock() });
 }

@@ -103,14 +103,21 @@ function paramsError(spec: InstanceSpec, issue: ParamIssue | null): ConfigError 
   return fail(key, (issue?.message ?? 'valid params').replace(/^Invalid input: /, ''), show(issue?.input));
 }
 
-async function loadOne(spec: InstanceSpec, options: LoaderOptions): Promise<LoadedStrategy> {
+/** The module's file, compiled for the sandbox; a missing file, a syntax error or a foreign import is a `ConfigError`. */
+function compiled(spec: InstanceSpec, options: LoaderOptions): { file: string; program: string } {
   const key = `strategies[${spec.index}].module`;
   const file = resolveStrategyFile(spec.module, options);
   if (file === null) throw fail(key, `a module in ${options.dirs.join(' or ')}`, show(spec.module));
-  const compiled = compileStrategy(file);
-  if (!compiled.ok && compiled.kind === 'import') throw fail(key, 'a module that imports only src/strategy-api/index.js', `${show(spec.module)}: ${compiled.message}`);
-  if (!compiled.ok) throw fail(key, 'a module that loads', `${show(spec.module)} failing with: ${compiled.message.slice(0, 400)}`);
-  const request = { file, program: compiled.program, instanceId: spec.id, params: spec.params, knownMarkets: [...options.knownMarkets] };
+  const c = compileStrategy(file);
+  if (c.ok) return { file, program: c.program };
+  if (c.kind === 'import') throw fail(key, 'a module that imports only src/strategy-api/index.js', `${show(spec.module)}: ${c.message}`);
+  throw fail(key, 'a module that loads', `${show(spec.module)} failing with: ${c.message.slice(0, 400)}`);
+}
+
+async function loadOne(spec: InstanceSpec, options: LoaderOptions): Promise<LoadedStrategy> {
+  const key = `strategies[${spec.index}].module`;
+  const { file, program } = compiled(spec, options);
+  const request = { file, program, instanceId: spec.id, params: spec.params, knownMarkets: [...options.knownMarkets] };
   const out = await probeModule(request, options.bounds ?? DEFAULT_BOUNDS, options.clock ?? new SystemClock());
   const base = { id: spec.id, module: spec.module, file };
   switch (out.type) {

@@ -31,7 +31,8 @@ export interface ProbeRequest {
 const isOutOfMemory = (err: unknown): boolean => (err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
 
 export function probeModule(req: ProbeRequest, bounds: SandboxBounds, clock: Clock): Promise<LoadOutcome> {
-  const init: SandboxInit = { file: req.file, fileUrl: pathToFileURL(req.file).href, program: req.program, instanceId: req.instanceId, params: req.params, knownMarkets: [...req.knownMarkets] };
+  const { file, program, instanceId, params } = req;
+  const init: SandboxInit = { file, fileUrl: pathToFileURL(file).href, program, instanceId, params, knownMarkets: [...req.knownMarkets] };
   const entry = workerEntry(import.meta.url, 'load-entry');
   const worker = new Worker(entry.script, sandboxWorkerOptions(entry, bounds.memoryMb, init));
   const abort = new AbortController();

@@ -88,7 +88,8 @@ function rewrite(source: string, file: string): Compiled {
 
 /** The first syntax error as `file:line: message`, or null. */
 function syntaxError(source: string, file: string): string | null {
-  const out = ts.transpileModule(source, { fileName: file, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, allowJs: true } });
+  const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, allowJs: true };
+  const out = ts.transpileModule(source, { fileName: file, reportDiagnostics: true, compilerOptions });
   const d = out.diagnostics?.find((x) => x.category === ts.DiagnosticCategory.Error);
   if (d === undefined) return null;
   const line = d.file !== undefined && d.start !== undefined ? `:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';

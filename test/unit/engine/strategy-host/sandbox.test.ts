@@ -19,7 +19,7 @@ import { ConfigError } from '../../../../src/core/errors.js';
 import { StrategyRunner, type OrderPort } from '../../../../src/engine/strategy-runner.js';
 import { WorkerExecutor } from '../../../../src/engine/strategy-host/worker-executor.js';
 import { silentLogger } from '../../../../src/observability/logger.js';
-import { BufferedState, loadStrategies, type JsonValue, type LoadedStrategy, type LoaderOptions } from '../../../../src/strategy-api/host.js';
+import { BufferedState, loadStrategies, type JsonValue, type LoaderOptions } from '../../../../src/strategy-api/host.js';
 import { MemoryState, snapshot } from '../../../support/daemon-ctx.js';
 import { RecordingEvents } from '../../../support/runner-events.js';
 import { eventually } from '../../../support/eventually.js';
