@@ -9,7 +9,10 @@
  * and the host quarantines the instance.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildContext, type JsonValue, type SandboxInit, type StrategyDefinition, type StrategyLogger, type StrategyState } from '../../strategy-api/host.js';
+import { buildContext } from '../../strategy-api/context.js';
+import type { JsonValue, StrategyLogger, StrategyState } from '../../strategy-api/types.js';
+import type { StrategyDefinition } from '../../strategy-api/define.js';
+import type { SandboxInit } from '../../strategy-api/sandbox/instance.js';
 import { locatedMessage } from '../../strategy-api/locate.js';
 import { loadDefinition, parseParams } from '../../strategy-api/sandbox/instance.js';
 import { decodeFill, decodeSnapshot, toPlain } from './codec.js';

@@ -13,7 +13,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_BOUNDS, compileStrategy, sandboxWorkerOptions, workerEntry, type JsonValue, type SandboxInit } from '../../strategy-api/host.js';
+import { DEFAULT_BOUNDS, compileStrategy, sandboxWorkerOptions, workerEntry, type JsonValue, type SandboxInit, type WorkerEntry } from '../../strategy-api/host.js';
 import type { Logger } from '../../observability/logger.js';
 import { encodeFill, encodeSnapshot } from './codec.js';
 import type { HookExecutor, HookRequest } from './executor.js';
@@ -24,6 +24,8 @@ export interface WorkerExecutorOptions {
   file: string;
   /** Heap bound of the worker, MB (config `sandbox.memoryMb`). */
   memoryMb?: number;
+  /** Where the worker starts; by default the sandboxed `worker-entry` (the bench's baseline starts another). */
+  entry?: WorkerEntry;
   instanceId: string;
   /** Params as configured; the worker validates them with the module's schema. */
   params: unknown;
@@ -93,7 +95,7 @@ export class WorkerExecutor implements HookExecutor {
 
   private ensure(): Worker {
     if (this.worker !== null) return this.worker;
-    const entry = workerEntry(import.meta.url, 'worker-entry');
+    const entry = this.o.entry ?? workerEntry(import.meta.url, 'worker-entry');
     const w = new Worker(entry.script, sandboxWorkerOptions(entry, this.o.memoryMb ?? DEFAULT_BOUNDS.memoryMb, this.init()));
     w.unref();
     w.on('message', (m: WorkerMessage) => this.message(w, m));
