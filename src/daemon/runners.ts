@@ -24,6 +24,7 @@ function workerOf(b: Base, s: LoadedStrategy): WorkerExecutor {
   const store = b.store.strategyState(s.id);
   return new WorkerExecutor({
     file,
+    program: s.program,
     memoryMb: b.config.sandbox.memoryMb,
     instanceId: s.id,
     params: b.config.strategies.find((c) => c.id === s.id)?.params,

@@ -19,9 +19,8 @@ import path from 'node:path';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import type { StrategyDefinition } from './define.js';
-import { probeModule, type SandboxBounds } from './sandbox/load.js';
+import { compileModule, probeModule, type SandboxBounds } from './sandbox/load.js';
 import type { ParamIssue } from './sandbox/report.js';
-import { compileStrategy } from './sandbox/transform.js';
 import type { JsonValue } from './types.js';
 
 /** One configured instance, as the config holds it. */
@@ -48,6 +47,8 @@ export interface LoadedStrategy {
   module: string;
   /** The module's file (run in the sandbox). */
   file?: string;
+  /** The module compiled for the sandbox (transform.ts), handed to the instance's worker. */
+  program?: string;
   /** The module's declared name. */
   name?: string;
   /** Params as the module's schema produced them, as JSON (Decimals as decimal strings). */
@@ -104,11 +105,11 @@ function paramsError(spec: InstanceSpec, issue: ParamIssue | null): ConfigError 
 }
 
 /** The module's file, compiled for the sandbox; a missing file, a syntax error or a foreign import is a `ConfigError`. */
-function compiled(spec: InstanceSpec, options: LoaderOptions): { file: string; program: string } {
+async function compiled(spec: InstanceSpec, options: LoaderOptions): Promise<{ file: string; program: string }> {
   const key = `strategies[${spec.index}].module`;
   const file = resolveStrategyFile(spec.module, options);
   if (file === null) throw fail(key, `a module in ${options.dirs.join(' or ')}`, show(spec.module));
-  const c = compileStrategy(file);
+  const c = await compileModule(file, options.bounds ?? DEFAULT_BOUNDS, options.clock ?? new SystemClock());
   if (c.ok) return { file, program: c.program };
   if (c.kind === 'import') throw fail(key, 'a module that imports only src/strategy-api/index.js', `${show(spec.module)}: ${c.message}`);
   throw fail(key, 'a module that loads', `${show(spec.module)} failing with: ${c.message.slice(0, 400)}`);
@@ -116,10 +117,10 @@ function compiled(spec: InstanceSpec, options: LoaderOptions): { file: string; p
 
 async function loadOne(spec: InstanceSpec, options: LoaderOptions): Promise<LoadedStrategy> {
   const key = `strategies[${spec.index}].module`;
-  const { file, program } = compiled(spec, options);
+  const { file, program } = await compiled(spec, options);
   const request = { file, program, instanceId: spec.id, params: spec.params, knownMarkets: [...options.knownMarkets] };
   const out = await probeModule(request, options.bounds ?? DEFAULT_BOUNDS, options.clock ?? new SystemClock());
-  const base = { id: spec.id, module: spec.module, file };
+  const base = { id: spec.id, module: spec.module, file, program };
   switch (out.type) {
     case 'bound':
       return { ...base, params: null, schedule: spec.schedule ?? IDLE_SCHEDULE, quarantined: `strategy ${spec.id}: ${out.reason}` };

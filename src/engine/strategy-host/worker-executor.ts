@@ -22,6 +22,8 @@ import type { WorkerMessage } from './protocol.js';
 export interface WorkerExecutorOptions {
   /** Path of the strategy module (compiled for the sandbox here; nothing of it runs in this thread). */
   file: string;
+  /** The module compiled by the loader; without it the module is compiled here (tests). */
+  program?: string | undefined;
   /** Heap bound of the worker, MB (config `sandbox.memoryMb`). */
   memoryMb?: number;
   /** Where the worker starts; by default the sandboxed `worker-entry` (the bench's baseline starts another). */
@@ -116,7 +118,7 @@ export class WorkerExecutor implements HookExecutor {
 
   private init(): SandboxInit {
     const { file, instanceId, params, knownMarkets } = this.o;
-    const compiled = compileStrategy(file);
+    const compiled = this.o.program !== undefined ? { ok: true as const, program: this.o.program } : compileStrategy(file);
     // A refusal is reported by the worker itself: the program then only throws it.
     const program = compiled.ok ? compiled.program : `(function () { throw new Error(${JSON.stringify(compiled.message)}); })`;
     return { file, fileUrl: pathToFileURL(file).href, program, instanceId, params, knownMarkets: [...knownMarkets] };

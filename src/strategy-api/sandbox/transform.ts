@@ -10,8 +10,19 @@
  * are rewritten in place), so a stack frame names the line of the file on disk.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+
+/**
+ * TypeScript, loaded on first use: the daemon compiles modules in a short-lived worker
+ * (compile-entry.ts), so the compiler (~75 MB) never stays in the daemon's own thread.
+ */
+let tsModule: typeof ts | undefined;
+function typescript(): typeof ts {
+  tsModule ??= createRequire(import.meta.url)('typescript') as typeof ts;
+  return tsModule;
+}
 
 export type Compiled = { ok: true; program: string } | { ok: false; kind: 'syntax' | 'import'; message: string };
 
@@ -37,6 +48,7 @@ function keepLines(source: string, e: Edit): Edit {
 }
 
 function importEdit(s: ts.ImportDeclaration, sf: ts.SourceFile): Edit | string {
+  const ts = typescript();
   const spec = (s.moduleSpecifier as ts.StringLiteral).text;
   if (!isAuthorApi(spec, sf.fileName)) return `imports ${JSON.stringify(spec)}: a strategy imports only src/strategy-api/index.js`;
   const clause = s.importClause;
@@ -50,11 +62,14 @@ function importEdit(s: ts.ImportDeclaration, sf: ts.SourceFile): Edit | string {
   return { ...at, text: names.length === 0 ? '' : `const { ${names.join(', ')} } = __api;` };
 }
 
-const hasModifier = (s: ts.Statement, kind: ts.SyntaxKind): boolean =>
-  ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === kind);
+function hasModifier(s: ts.Statement, kind: ts.SyntaxKind): boolean {
+  const ts = typescript();
+  return ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === kind);
+}
 
 /** `export` dropped (named exports stay local), `export default` assigned to `__exports.default`. */
 function exportEdits(s: ts.Statement, sf: ts.SourceFile): Edit[] | string {
+  const ts = typescript();
   if (ts.isExportAssignment(s)) return [{ start: s.getStart(sf), end: s.expression.getStart(sf), text: '__exports.default = ' }];
   if (ts.isExportDeclaration(s)) {
     if (s.moduleSpecifier !== undefined) return `re-exports from ${s.moduleSpecifier.getText(sf)}: a strategy imports only src/strategy-api/index.js`;
@@ -73,6 +88,7 @@ function exportEdits(s: ts.Statement, sf: ts.SourceFile): Edit[] | string {
 }
 
 function rewrite(source: string, file: string): Compiled {
+  const ts = typescript();
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   const edits: Edit[] = [];
   for (const s of sf.statements) {
@@ -88,6 +104,7 @@ function rewrite(source: string, file: string): Compiled {
 
 /** The first syntax error as `file:line: message`, or null. */
 function syntaxError(source: string, file: string): string | null {
+  const ts = typescript();
   const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, allowJs: true };
   const out = ts.transpileModule(source, { fileName: file, reportDiagnostics: true, compilerOptions });
   const d = out.diagnostics?.find((x) => x.category === ts.DiagnosticCategory.Error);
@@ -98,6 +115,7 @@ function syntaxError(source: string, file: string): string | null {
 
 /** Types erased (TypeScript's own transpiler: type-only imports go with them). */
 function stripTypes(source: string, file: string): string {
+  const ts = typescript();
   const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: false, isolatedModules: true };
   return ts.transpileModule(source, { fileName: file, compilerOptions }).outputText.replace(/\n\/\/# sourceMappingURL=.*$/, '');
 }
