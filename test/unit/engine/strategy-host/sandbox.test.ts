@@ -19,7 +19,7 @@ import { ConfigError } from '../../../../src/core/errors.js';
 import { StrategyRunner, type OrderPort } from '../../../../src/engine/strategy-runner.js';
 import { WorkerExecutor } from '../../../../src/engine/strategy-host/worker-executor.js';
 import { silentLogger } from '../../../../src/observability/logger.js';
-import { BufferedState, loadStrategies, type JsonValue, type LoaderOptions } from '../../../../src/strategy-api/host.js';
+import { BufferedState, loadStrategies, sandboxWorkerOptions, workerEntry, type JsonValue, type LoaderOptions } from '../../../../src/strategy-api/host.js';
 import { MemoryState, snapshot } from '../../../support/daemon-ctx.js';
 import { RecordingEvents } from '../../../support/runner-events.js';
 import { eventually } from '../../../support/eventually.js';
@@ -223,5 +223,22 @@ describe('the sandbox against hostile strategies', () => {
     const i = await instance('dropped', { port });
     expect(await tickError(i)).toBe(`${path.join(scratch, 'dropped.js')}:5:28: Function.prototype.constructor is not a valid constructor.`);
     expect(received).toEqual([]);
+  });
+
+  it('a worker gets an empty environment, no argv or stdin, a heap bound, and workerData without any secret', () => {
+    process.env['API_SECRET'] = 'never-in-a-worker';
+    try {
+      const init = { file: 'f.js', fileUrl: 'file:///f.js', program: '(function () {})', instanceId: 'x', params: { a: 1 }, knownMarkets: ['BTC_USDT'] };
+      const o = sandboxWorkerOptions(workerEntry(import.meta.url, 'none'), 64, init);
+      expect(o.env).toEqual({});
+      expect(o.argv).toEqual([]);
+      expect(o.stdin).toBe(false);
+      expect(o.transferList).toBeUndefined();
+      expect(o.resourceLimits?.maxOldGenerationSizeMb).toBe(64);
+      expect(Object.keys(o.workerData as object).sort()).toEqual(['file', 'fileUrl', 'instanceId', 'knownMarkets', 'params', 'program']);
+      expect(JSON.stringify(o)).not.toContain('never-in-a-worker');
+    } finally {
+      delete process.env['API_SECRET'];
+    }
   });
 });
