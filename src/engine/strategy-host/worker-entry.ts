@@ -100,7 +100,7 @@ async function handle(msg: CallMessage): Promise<void> {
     const value: unknown = await invoke(definition, msg, ctx);
     post({ type: 'result', seq: msg.seq, ok: true, value: toPlain(value), stateChanges: state.changes() });
   } catch (err) {
-    // The strategy's file and line lead the message, as for hooks run in the daemon's thread.
+    // The strategy's file and line lead the message, as in the loader's refusals.
     post({ type: 'result', seq: msg.seq, ok: false, message: locatedMessage(err, init.file).slice(0, 500) });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Turns a strategy module (ESM, `.ts` from source or `.js` from the build) into a program the
- * sandbox can evaluate: `(function (__api, __exports) { ... })`. This only parses text in the
- * daemon's thread; nothing of the module runs here.
+ * sandbox can evaluate: `(function (__api, __exports) { ... })`. This only parses text (in a
+ * short-lived worker, compile-entry.ts); nothing of the module runs here.
  *
  * Imports are checked before anything runs: the one allowed specifier is the author API
  * (`…/src/strategy-api/index.js`, or `.ts` from source), bound to the endowed API object;
