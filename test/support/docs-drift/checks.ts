@@ -83,8 +83,12 @@ export function pathExists(repo: Repo, path: string): boolean {
   return forms.some((f) => repo.files.has(f) || repo.dirs.has(f));
 }
 
+// Glob parts: two stars and a slash are any folder depth (none included), two stars anything
+// below, one star one name.
+const GLOB_PARTS: Record<string, string> = { '**/': '(?:.*/)?', '**': '.*', '*': '[^/]*' };
+
 function globMatches(repo: Repo, glob: string): boolean {
-  const source = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/?|\*/g, (m) => (m === '*' ? '[^/]*' : '(?:.*/)?'));
+  const source = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\/|\*\*|\*/g, (m) => GLOB_PARTS[m] ?? '[^/]*');
   const re = new RegExp(`^${source}$`);
   return [...repo.files, ...repo.dirs].some((f) => re.test(f));
 }

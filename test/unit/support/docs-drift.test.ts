@@ -52,7 +52,7 @@ describe('docs drift check', () => {
   it('passes a page that names only what exists', () => {
     const text = [
       'See `src/engine/runner.ts` (`Runner.submit`, `Runner.ping()`, `Runner.store`, the private `Runner.refuse`),',
-      'engine/runner.ts, `dist/src/engine/runner.js`, src/engine/*.ts, `config/bot.json`, `LIMITS.orders`, `Math.max`.',
+      'engine/runner.ts, `dist/src/engine/runner.js`, src/engine/*.ts, src/** and `src/**/other.ts`, `config/bot.json`, `LIMITS.orders`, `Math.max`.',
       '[guide](docs/guide.md), [twice](docs/guide.md#run-npm-start-twice-1), [top](#top), [web](https://example.com/x).',
       '`BTC_PERP.maxPositionBase` is a config key; `README.md` is a file name; see SGrondin/bottleneck issue 185 and Freqtrade issue 619.',
       '```sh',
