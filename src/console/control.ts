@@ -16,7 +16,8 @@ import type { Clock } from '../core/clock.js';
 import { errorCode, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { OrderState } from '../core/orders.js';
-import type { ConsoleRepository, OrderRecord } from '../store/index.js';
+import type { ConsoleRepository } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 import type { PauseRegistry } from './pauses.js';
 
 export const CONTROL_ACTIONS = ['pause', 'resume', 'halt', 'resume-trading', 'cancel-all', 'unquarantine'] as const;

@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import { errorCode, errorMessage } from '../core/errors.js';
-import type { ExchangeGateway, FlexRecord } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { FlexRecord } from '../model/flex.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { OrderJournal } from './order-journal.js';

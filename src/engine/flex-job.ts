@@ -11,7 +11,8 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { AuthError } from '../core/errors.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
-import type { FlexRecordRow, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { FlexRecordRow } from '../model/flex.js';
 
 export const FLEX_CHECKPOINT = 'flex.newestCreatedMs';
 export const FLEX_DISABLED = 'flex.disabled';

@@ -7,9 +7,16 @@
  */
 import type { Clock } from '../core/clock.js';
 import { type AmbiguousOutcomeError, errorCode, errorMessage, InvalidOrderError, InvalidRequestError } from '../core/errors.js';
-import type { BulkItemResult, CollateralOrderRequest, ExchangeGateway, LimitOrderRequest, VenueOrder } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type {
+  BulkItemResult,
+  CollateralOrderRequest,
+  LimitOrderRequest,
+  VenueOrder,
+} from '../model/venue-orders.js';
 import type { Logger } from '../observability/logger.js';
-import type { OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 import type { FlexCloseOutcome, FlexClosePlan, FlexCloser } from './flex-close.js';
 import type { OrderJournal } from './order-journal.js';
 import {

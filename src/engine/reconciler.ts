@@ -9,7 +9,9 @@
  */
 import type { Clock } from '../core/clock.js';
 import { dec, toWire } from '../core/decimal.js';
-import type { ConditionalRecord, ExchangeGateway, Fill, FillPage } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { ConditionalRecord } from '../model/conditional.js';
+import type { Fill, FillPage } from '../model/fills.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';

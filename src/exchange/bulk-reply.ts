@@ -17,7 +17,7 @@ import { BadResponseError, BotError, type AmbiguousOutcomeError } from '../core/
 import { BatchStoppedError, chunkFailed, stoppedItems } from './bulk.js';
 import { readPrivateError, refusalError, type CallContext, type VenueErrorBody } from './errors.js';
 import { isRecord } from '../core/records.js';
-import type { BulkItemResult, VenueOrder } from './gateway.js';
+import type { BulkItemResult, VenueOrder } from '../model/venue-orders.js';
 import { parseOrder } from './parse.js';
 import { mismatchedField, placementIdentity } from './reply-match.js';
 import { cidOf, namedCids, type LimitOrderInput } from './requests.js';

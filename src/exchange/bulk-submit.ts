@@ -4,7 +4,7 @@
  * orders records each outcome before more orders are sent.
  */
 import { BULK_CHUNK_MAX, chunk } from './bulk.js';
-import type { BulkItemResult, LimitOrderRequest } from './gateway.js';
+import type { BulkItemResult, LimitOrderRequest } from '../model/venue-orders.js';
 import { validateBulk } from './validate.js';
 
 /** One bulk request (the client's `bulkLimitOrders` with ≤ 20 orders). */

@@ -12,7 +12,7 @@ import {
   NonceError,
   StoreError,
 } from '../core/errors.js';
-import type { BulkItemResult } from './gateway.js';
+import type { BulkItemResult } from '../model/venue-orders.js';
 import { cidOf, type LimitOrderInput } from './requests.js';
 
 export const BULK_CHUNK_MAX = 20;

@@ -29,20 +29,13 @@ import { chunkReply } from './bulk-reply.js';
 import { SkewMeter } from './clock-skew.js';
 import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
 import { classify, type CallContext } from './errors.js';
-import type {
-  BulkItemResult,
-  BulkOptions,
-  CancelRequest,
-  ConditionalPage,
-  CreditLineState,
-  ExecutedHistoryQuery,
-  Fill,
-  FlexHistoryQuery,
-  FlexPage,
-  FuturesMarket,
-  NoncePersistence,
-  VenueOrder,
-} from './gateway.js';
+import type { BulkItemResult, BulkOptions, CancelRequest, VenueOrder } from '../model/venue-orders.js';
+import type { ConditionalPage } from '../model/conditional.js';
+import type { CreditLineState } from '../model/credit.js';
+import type { ExecutedHistoryQuery, Fill } from '../model/fills.js';
+import type { FlexHistoryQuery, FlexPage } from '../model/flex.js';
+import type { FuturesMarket } from '../model/markets.js';
+import type { NoncePersistence } from '../model/nonce.js';
 import type { NonceMode } from './nonce.js';
 import { PathFallback } from './path-fallback.js';
 import {

@@ -8,22 +8,13 @@
  */
 import { BadResponseError } from '../core/errors.js';
 import { ZERO, type Decimal } from '../core/decimal.js';
-import type {
-  ConditionalLeg,
-  ConditionalPage,
-  ConditionalRecord,
-  Fill,
-  FlexActionType,
-  FlexPage,
-  FlexRecord,
-  FuturesMarket,
-  Loan,
-  OtoInfo,
-  PositionSide,
-  Side,
-  VenueOrder,
-  VenueOrderStatus,
-} from './gateway.js';
+import type { ConditionalLeg, ConditionalPage, ConditionalRecord } from '../model/conditional.js';
+import type { Fill } from '../model/fills.js';
+import type { FlexActionType, FlexPage, FlexRecord } from '../model/flex.js';
+import type { FuturesMarket } from '../model/markets.js';
+import type { Loan } from '../model/credit.js';
+import type { OtoInfo, PositionSide, VenueOrder, VenueOrderStatus } from '../model/venue-orders.js';
+import type { Side } from '../core/orders.js';
 import { isRecord } from '../core/records.js';
 import { Reader } from './fields.js';
 

@@ -7,7 +7,7 @@ import type { Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
-import type { NoncePersistence } from './gateway.js';
+import type { NoncePersistence } from '../model/nonce.js';
 import { NonceCollisionWatch } from './nonce-watch.js';
 import { NonceGenerator, SharedNonce, type NonceMode, type NonceSource } from './nonce.js';
 import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits.js';

@@ -4,7 +4,7 @@
  * user need not. The gateway types stay strict so the bot cannot forget either by accident.
  */
 import { toWire } from '../core/decimal.js';
-import type { CollateralOrderRequest, LimitOrderRequest } from './gateway.js';
+import type { CollateralOrderRequest, LimitOrderRequest } from '../model/venue-orders.js';
 import type { WireCollateralBody, WireOrderItem } from './wire.js';
 
 /** A bulk item; without `clientOrderId` (or with `''`) the order has none. */

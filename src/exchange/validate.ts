@@ -8,7 +8,9 @@
 import { InvalidOrderError, InvalidRequestError } from '../core/errors.js';
 import { Decimal } from '../core/decimal.js';
 import { isValidClientOrderId } from '../core/ids.js';
-import type { CancelRequest, ExecutedHistoryQuery, FlexHistoryQuery } from './gateway.js';
+import type { CancelRequest } from '../model/venue-orders.js';
+import type { ExecutedHistoryQuery } from '../model/fills.js';
+import type { FlexHistoryQuery } from '../model/flex.js';
 import type { CollateralOrderInput, ConditionalQuery, LimitOrderInput } from './requests.js';
 
 function bad(field: string, message: string): never {

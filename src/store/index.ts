@@ -29,9 +29,10 @@ import {
   type StrategyStateStore,
 } from './misc-repos.js';
 import { OrdersRepository } from './orders-repo.js';
+import type { NoncePersistence } from '../model/nonce.js';
 
 export * from './types.js';
-export type { NewOrder, OrderPatch } from './orders-repo.js';
+export type { OrderPatch } from './orders-repo.js';
 export type { StrategyStateStore } from './misc-repos.js';
 export type { OrdersRepository } from './orders-repo.js';
 export type { FillsRepository } from './fills-repo.js';
@@ -40,15 +41,6 @@ export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';
 export type { PriceSamplesRepository, PriceSample } from './price-samples-repo.js';
 export type { AlertsRepository, CheckpointsRepository, ChildrenRepository, MetaRepository } from './misc-repos.js';
-
-/**
- * Structurally the `NoncePersistence` of src/exchange/gateway.ts (the store may not import the
- * exchange layer; TypeScript's structural typing makes the two interchangeable).
- */
-export interface NoncePersistence {
-  load(): number | undefined;
-  save(highWaterMs: number): void;
-}
 
 /** File name of the database inside the data dir. */
 export const DB_FILE = 'bot.sqlite';

@@ -1,7 +1,8 @@
 /** Small repositories: checkpoints, meta values, alerts, OTO/OCO children, strategy key-value state. */
 import type { Database } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
-import type { AlertRecord, ChildKind, ChildRecord, ChildState } from './types.js';
+import type { AlertRecord } from './types.js';
+import type { ChildKind, ChildRecord, ChildState } from '../model/conditional.js';
 
 export class MetaRepository {
   constructor(private readonly db: Database) {}

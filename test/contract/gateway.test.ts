@@ -1,7 +1,8 @@
 /** The gateway contract (gateway.contract.ts) against the real adapter over the simulator and against the fake. */
 import { ManualClock, SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
-import type { FuturesMarket, LimitOrderRequest } from '../../src/exchange/gateway.js';
+import type { FuturesMarket } from '../../src/model/markets.js';
+import type { LimitOrderRequest } from '../../src/model/venue-orders.js';
 import { createApiClient } from '../../src/exchange/client.js';
 import { createVenueGateway } from '../../src/exchange/venue-gateway.js';
 import { startSimulator } from '../../src/simulator/index.js';

@@ -11,7 +11,8 @@ import { createVenueGateway, type VenueGatewayOptions } from '../../src/exchange
 import type { ResolveOptions } from '../../src/engine/resolver.js';
 import type { ReconcilerOptions } from '../../src/engine/reconciler.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions, type Truth } from '../../src/simulator/index.js';
-import type { FillRecord, Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import type { FillRecord } from '../../src/model/fills.js';
 import { buildEngine, type EngineParts } from './engine-harness.js';
 
 export interface Stack {

@@ -4,7 +4,7 @@ import { dec } from '../../../src/core/decimal.js';
 import type { InvalidOrderError} from '../../../src/core/errors.js';
 import { AmbiguousOutcomeError, InvalidRequestError } from '../../../src/core/errors.js';
 import type { ApiClient } from '../../../src/exchange/client.js';
-import type { LimitOrderRequest } from '../../../src/exchange/gateway.js';
+import type { LimitOrderRequest } from '../../../src/model/venue-orders.js';
 import { FixtureServer, type RecordedRequest, type Reply } from '../../support/fixture-server.js';
 import { fixtureClient, wireOrder } from '../../support/fixture-client.js';
 

@@ -16,7 +16,7 @@ import {
   TransientError,
 } from '../../../src/core/errors.js';
 import type { ApiClient } from '../../../src/exchange/client.js';
-import type { CollateralOrderRequest } from '../../../src/exchange/gateway.js';
+import type { CollateralOrderRequest } from '../../../src/model/venue-orders.js';
 import { refusalError } from '../../../src/exchange/errors.js';
 import { FixtureServer, type Reply } from '../../support/fixture-server.js';
 import { failure, fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';

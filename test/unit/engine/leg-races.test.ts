@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
-import type { ConditionalLeg, ConditionalRecord } from '../../../src/exchange/gateway.js';
+import type { ConditionalLeg, ConditionalRecord } from '../../../src/model/conditional.js';
 import { applyDeals } from '../../../src/engine/kernels/fills.js';
 import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
 import { FakeGateway } from '../../support/fake-gateway.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { AmbiguousOutcomeError, BadResponseError } from '../../../src/core/errors.js';
 import { chunkReply } from '../../../src/exchange/bulk-reply.js';
-import type { LimitOrderRequest } from '../../../src/exchange/gateway.js';
+import type { LimitOrderRequest } from '../../../src/model/venue-orders.js';
 import {
   parseBalanceMap,
   parseBalanceOne,
