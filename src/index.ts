@@ -2,8 +2,8 @@
  * Public entry of v4-bot's API v4 client: `createApiClient(options)` and everything a caller
  * needs to use it (domain types of the gateway contract and the error classes).
  */
-export { createApiClient } from './exchange/client.js';
-export type { ApiClient, ApiClientOptions, RetryOptions } from './exchange/client.js';
+export { createApiClient } from './exchange/api-client.js';
+export type { ApiClient, ApiClientOptions, RetryOptions } from './exchange/api-client.js';
 export type { EndpointName } from './exchange/endpoints.js';
 export { DEFAULT_POOLS, PRIORITY } from './exchange/rate-limits.js';
 export type { PoolName, PoolSpec, PoolStatus, RateLimitOverrides, PauseSettings } from './exchange/rate-limits.js';

@@ -15,7 +15,7 @@ import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from '../d
 import { buildRunners, laneOf, type Runners } from '../daemon/runners.js';
 import { stopper } from '../daemon/shutdown.js';
 import type { Scheduler } from '../engine/scheduler.js';
-import { createApiClient, type ApiClient } from '../exchange/client.js';
+import { createApiClient, type ApiClient } from '../exchange/api-client.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Logger } from '../observability/logger.js';

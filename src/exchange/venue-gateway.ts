@@ -6,7 +6,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import { submitInChunks } from './bulk-submit.js';
-import type { ApiClient } from './client.js';
+import type { ApiClient } from './api-client.js';
 import type { EndpointName } from './endpoints.js';
 import type { ExchangeGateway } from './gateway.js';
 import type {

@@ -19,7 +19,7 @@ import { syntheticCsv } from '../../src/backtest/synthetic-prices.js';
 import { installZeroDelayTimers } from '../../src/backtest/zero-delay-timers.js';
 import { SystemClock } from '../../src/core/clock.js';
 import { dec } from '../../src/core/decimal.js';
-import { createApiClient } from '../../src/exchange/client.js';
+import { createApiClient } from '../../src/exchange/api-client.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { startSimulator } from '../../src/simulator/index.js';
 

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
-import { createApiClient } from '../../src/exchange/client.js';
+import { createApiClient } from '../../src/exchange/api-client.js';
 import type { LimitOrderRequest } from '../../src/model/venue-orders.js';
 import { FillApplier } from '../../src/engine/fill-applier.js';
 import { OrderJournal } from '../../src/engine/order-journal.js';

@@ -3,7 +3,7 @@ import { ManualClock, SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
 import type { FuturesMarket } from '../../src/model/markets.js';
 import type { LimitOrderRequest } from '../../src/model/venue-orders.js';
-import { createApiClient } from '../../src/exchange/client.js';
+import { createApiClient } from '../../src/exchange/api-client.js';
 import { createVenueGateway } from '../../src/exchange/venue-gateway.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { FakeGateway } from '../support/fake-gateway.js';

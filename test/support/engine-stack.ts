@@ -5,7 +5,7 @@
  */
 import { ManualClock, SystemClock } from '../../src/core/clock.js';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
-import { createApiClient, type ApiClient } from '../../src/exchange/client.js';
+import { createApiClient, type ApiClient } from '../../src/exchange/api-client.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import { createVenueGateway, type VenueGatewayOptions } from '../../src/exchange/venue-gateway.js';
 import type { ResolveOptions } from '../../src/engine/resolver.js';

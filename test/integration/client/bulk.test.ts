@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import type { InvalidOrderError} from '../../../src/core/errors.js';
 import { AmbiguousOutcomeError, InvalidRequestError } from '../../../src/core/errors.js';
-import type { ApiClient } from '../../../src/exchange/client.js';
+import type { ApiClient } from '../../../src/exchange/api-client.js';
 import type { LimitOrderRequest } from '../../../src/model/venue-orders.js';
 import { FixtureServer, type RecordedRequest, type Reply } from '../../support/fixture-server.js';
 import { fixtureClient, wireOrder } from '../../support/fixture-client.js';

@@ -15,7 +15,7 @@ import {
   NonceError,
   TransientError,
 } from '../../../src/core/errors.js';
-import type { ApiClient } from '../../../src/exchange/client.js';
+import type { ApiClient } from '../../../src/exchange/api-client.js';
 import type { CollateralOrderRequest } from '../../../src/model/venue-orders.js';
 import { refusalError } from '../../../src/exchange/errors.js';
 import { FixtureServer, type Reply } from '../../support/fixture-server.js';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { BotError, InvalidRequestError } from '../../../src/core/errors.js';
-import type { ApiClient } from '../../../src/exchange/client.js';
+import type { ApiClient } from '../../../src/exchange/api-client.js';
 import type { LimitOrderRequest } from '../../../src/model/venue-orders.js';
 import { ERROR_SAMPLES, ORDER_SAMPLE, REPLY_SAMPLES as S } from '../../../src/exchange/samples.js';
 import { FixtureServer } from '../../support/fixture-server.js';
