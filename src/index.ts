@@ -8,7 +8,7 @@ export type { EndpointName } from './exchange/endpoints.js';
 export { DEFAULT_POOLS, PRIORITY } from './exchange/rate-limits.js';
 export type { PoolName, PoolSpec, PoolStatus, RateLimitOverrides, PauseSettings } from './exchange/rate-limits.js';
 export type { NonceMode } from './exchange/nonce.js';
-export { BatchStoppedError } from './exchange/bulk.js';
+export { BatchStoppedError } from './exchange/bulk/outcomes.js';
 export type * from './exchange/gateway.js';
 export {
   AmbiguousOutcomeError,

@@ -7,7 +7,7 @@
  * reply that is lost or unreadable after the request may have left becomes
  * `AmbiguousOutcomeError` carrying the clientOrderIds involved; a refusal keeps its class. A
  * refusal is only ever a well-formed venue error (errors.ts), and a reply counts as the order's
- * only when it is about that order (reply-match.ts, bulk-reply.ts). Replies that look like
+ * only when it is about that order (reply-match.ts, bulk/reply.ts). Replies that look like
  * failures but carry a meaning come from one table (quirks.ts).
  */
 import { inspect } from 'node:util';
@@ -24,8 +24,9 @@ import {
   errorMessage,
 } from '../core/errors.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
-import { BULK_CHUNK_MAX, chunk, chunkFailed, stoppedItems, stopsEverything } from './bulk.js';
-import { chunkReply } from './bulk-reply.js';
+import { chunkFailed, stoppedItems, stopsEverything } from './bulk/outcomes.js';
+import { bulkChunks } from './bulk/request.js';
+import { chunkReply } from './bulk/reply.js';
 import { SkewMeter } from './clock-skew.js';
 import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
 import { classify, type CallContext } from './errors.js';
@@ -58,7 +59,6 @@ import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits.js'
 import { RequestQueue, type ClientAlert, type RequestQueueHealth } from './request-queue.js';
 import { Transport, TransportError, type HttpResponse } from './transport.js';
 import {
-  validateBulk,
   validateCancel,
   validateCollateral,
   validateConditional,
@@ -128,7 +128,7 @@ export interface ApiClient {
   /**
    * Splits into chunks of ≤ 20 sent in order; results keep request order. Throws only for local
    * validation before anything is sent; once sending starts every item carries its outcome. An
-   * order without clientOrderId is matched by position (bulk-reply.ts).
+   * order without clientOrderId is matched by position (bulk/reply.ts).
    */
   bulkLimitOrders(orders: readonly LimitOrderInput[], options?: BulkOptions): Promise<BulkItemResult[]>;
   /** Without `clientOrderId` the body has none. */
@@ -412,12 +412,12 @@ class ApiClientImpl implements ApiClient {
   // ---- order writes ----
 
   async bulkLimitOrders(orders: readonly LimitOrderInput[], options: BulkOptions = {}): Promise<BulkItemResult[]> {
-    validateBulk(orders);
+    const chunks = bulkChunks(orders);
     const stopOnFail = options.stopOnFail === true;
     const ctx = ctxOf('bulkLimitOrders');
     const results: BulkItemResult[] = [];
     let stop: BotError | undefined;
-    for (const part of chunk(orders, BULK_CHUNK_MAX)) {
+    for (const part of chunks) {
       if (stop !== undefined) {
         results.push(...stoppedItems(part, stop));
         continue;

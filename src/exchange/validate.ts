@@ -51,7 +51,7 @@ export function validateLimitOrder(o: LimitOrderInput, prefix = ''): void {
 export function validateBulk(orders: readonly LimitOrderInput[]): void {
   if (orders.length === 0) bad('orders', 'at least one order is required');
   orders.forEach((o, i) => validateLimitOrder(o, `orders[${i}].`));
-  // Replies are matched to items by clientOrderId (bulk-reply.ts): a duplicate would make both ambiguous.
+  // Replies are matched to items by clientOrderId (bulk/reply.ts): a duplicate would make both ambiguous.
   const seen = new Set<string>();
   orders.forEach((o, i) => {
     const cid = o.clientOrderId ?? '';

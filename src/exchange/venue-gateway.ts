@@ -5,7 +5,7 @@
  * bounds.
  */
 import type { Decimal } from '../core/decimal.js';
-import { submitInChunks } from './bulk-submit.js';
+import { submitInChunks } from './bulk/request.js';
 import type { ApiClient } from './api-client.js';
 import type { EndpointName } from './endpoints.js';
 import type { ExchangeGateway } from './gateway.js';

@@ -8,7 +8,7 @@
  */
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import { AmbiguousOutcomeError, InvalidOrderError, TransientError, type BotError } from '../../src/core/errors.js';
-import { submitInChunks } from '../../src/exchange/bulk-submit.js';
+import { submitInChunks } from '../../src/exchange/bulk/request.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import type {
   BulkItemResult,

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { AmbiguousOutcomeError, BadResponseError } from '../../../src/core/errors.js';
-import { chunkReply } from '../../../src/exchange/bulk-reply.js';
+import { chunkReply } from '../../../src/exchange/bulk/reply.js';
 import type { LimitOrderRequest } from '../../../src/model/venue-orders.js';
 import {
   parseBalanceMap,
