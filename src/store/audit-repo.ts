@@ -1,0 +1,98 @@
+/** The balance audit's baseline (one row per asset, plus its time in `meta`) and its results, bounded. */
+import type { Database } from 'better-sqlite3';
+import { dec, toWire, type Decimal } from '../core/decimal.js';
+import type { Side } from '../core/orders.js';
+import type { AuditBaselineRow, BalanceAuditRecord, FillRecord, OrderKind } from './types.js';
+
+/** One of our fills with its order's kind and position side, as the balance audit's books need it. */
+export interface OwnFillRow {
+  market: string;
+  side: Side;
+  amount: Decimal;
+  quote: Decimal;
+  fee: Decimal;
+  feeAsset: string;
+  kind: OrderKind;
+  /** `BOTH` when the order named none. */
+  positionSide: string;
+}
+
+const BASELINE_MS = 'audit.baselineMs';
+/** Results kept: a month of hourly audits, plus the restarts'. */
+const KEEP = 1_000;
+
+interface AuditRow {
+  id: number;
+  at_ms: number;
+  outcome: string;
+  from_ms: number | null;
+  detail_json: string;
+}
+
+const toRecord = (r: AuditRow): BalanceAuditRecord => ({ id: r.id, atMs: r.at_ms, outcome: r.outcome, fromMs: r.from_ms, detail: JSON.parse(r.detail_json) as unknown });
+
+export class AuditRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The baseline's time (the last audit that judged), or null before the first. */
+  baselineMs(): number | null {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(BASELINE_MS) as { value: string } | undefined;
+    return row === undefined ? null : Number.parseInt(row.value, 10);
+  }
+
+  baseline(): AuditBaselineRow[] {
+    const rows = this.db.prepare('SELECT * FROM audit_baseline ORDER BY asset').all() as { asset: string; balance: string | null; books: string | null; at_ms: number | null }[];
+    return rows.map((r) => ({ asset: r.asset, balance: r.balance === null ? null : dec(r.balance), books: r.books === null ? null : dec(r.books), atMs: r.at_ms }));
+  }
+
+  /** Replaces the whole baseline (call inside `store.tx`, with the result it belongs to). */
+  setBaseline(atMs: number, rows: readonly AuditBaselineRow[]): void {
+    this.db.prepare('DELETE FROM audit_baseline').run();
+    const insert = this.db.prepare('INSERT INTO audit_baseline (asset, balance, books, at_ms) VALUES (?, ?, ?, ?)');
+    for (const r of rows) insert.run(r.asset, r.balance === null ? null : toWire(r.balance), r.books === null ? null : toWire(r.books), r.atMs);
+    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(BASELINE_MS, String(atMs));
+  }
+
+  record(atMs: number, outcome: string, fromMs: number | null, detail: unknown): void {
+    this.db.prepare('INSERT INTO balance_audits (at_ms, outcome, from_ms, detail_json) VALUES (?, ?, ?, ?)').run(atMs, outcome, fromMs, JSON.stringify(detail));
+    this.db.prepare('DELETE FROM balance_audits WHERE id <= (SELECT MAX(id) FROM balance_audits) - ?').run(KEEP);
+  }
+
+  /** Every fill of an order the bot placed, with the order's kind (one query: the audit reads them all each time). */
+  ownFills(): OwnFillRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT f.market, f.side, f.amount, f.quote, f.fee, f.fee_asset, o.kind, o.position_side
+           FROM fills f JOIN orders o ON o.client_order_id = f.owner_client_order_id`,
+      )
+      .all() as { market: string; side: Side; amount: string; quote: string; fee: string; fee_asset: string; kind: OrderKind; position_side: string | null }[];
+    return rows.map((r) => ({
+      market: r.market,
+      side: r.side,
+      amount: dec(r.amount),
+      quote: dec(r.quote),
+      fee: dec(r.fee),
+      feeAsset: r.fee_asset,
+      kind: r.kind,
+      positionSide: r.position_side ?? 'BOTH',
+    }));
+  }
+
+  /** Fills of orders the bot did not place, by deal time in (fromMs, toMs], oldest first, at most `limit`. */
+  externalFills(fromMs: number, toMs: number, limit = 20): Pick<FillRecord, 'dealId' | 'market' | 'side' | 'amount' | 'price' | 'timeMs'>[] {
+    const rows = this.db
+      .prepare('SELECT deal_id, market, side, amount, price, time_ms FROM fills WHERE owner_client_order_id IS NULL AND time_ms > ? AND time_ms <= ? ORDER BY time_ms LIMIT ?')
+      .all(fromMs, toMs, limit) as { deal_id: number; market: string; side: Side; amount: string; price: string; time_ms: number }[];
+    return rows.map((r) => ({ dealId: r.deal_id, market: r.market, side: r.side, amount: dec(r.amount), price: dec(r.price), timeMs: r.time_ms }));
+  }
+
+  latest(): BalanceAuditRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM balance_audits ORDER BY id DESC LIMIT 1').get() as AuditRow | undefined;
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** The last `limit` results, newest first. */
+  recent(limit: number): BalanceAuditRecord[] {
+    return (this.db.prepare('SELECT * FROM balance_audits ORDER BY id DESC LIMIT ?').all(limit) as AuditRow[]).map(toRecord);
+  }
+}
