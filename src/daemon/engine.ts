@@ -5,6 +5,7 @@
 import type { BotConfig } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import { AuthError, StoreError, errorCode, errorMessage } from '../core/errors.js';
+import { BalanceAudit } from '../engine/balance-audit.js';
 import { CreditJob } from '../engine/credit-job.js';
 import { EquityWatch } from '../engine/equity-watch.js';
 import { FillApplier } from '../engine/fill-applier.js';
@@ -23,6 +24,8 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { BotMetrics } from '../observability/metrics.js';
 import type { Store } from '../store/index.js';
+import type { HoldRules } from '../engine/order-holds.js';
+import { liveHoldRules } from './hold-rules.js';
 import { recordingPrices } from './price-recorder.js';
 
 /** What every part of the daemon is built from. */
@@ -44,6 +47,8 @@ export interface Engine {
   readonly creditJob: CreditJob;
   readonly market: MarketData;
   readonly equityWatch: EquityWatch;
+  /** The balance audit (docs/balance-audit.md); the daemon schedules it, the backtest does not. */
+  readonly audit: BalanceAudit;
   readonly inputs: StrategyInputs;
   /** Halts trading (cancels only), persisted; a second call keeps the first reason. */
   halt(reason: string): void;
@@ -89,21 +94,34 @@ function orderPipeline(b: Base, gateway: ExchangeGateway): Pick<Engine, 'orders'
   };
 }
 
-export function buildEngine(b: Base, gateway: ExchangeGateway): Engine {
+/**
+ * `holdRules`: how the venue reserves funds for open orders (src/engine/order-holds.ts); by
+ * default the live rules of src/daemon/hold-rules.ts, which are the simulator's defaults.
+ */
+export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules: HoldRules = liveHoldRules(b.config.risk.equityAsset)): Engine {
   const { config, clock, logger, store } = b;
   const part = (name: string): Logger => logger.child({ part: name });
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
   const market = new MarketData(recordingPrices(gateway, store, clock, part('prices')), clock, 1_000);
   const equityWatch = new EquityWatch({ store, equityAsset: config.risk.equityAsset, limits: config.risk, onBreach: halt });
+  const pipeline = orderPipeline(b, gateway);
+  const flexJob = new FlexJob({ store, gateway, clock, logger: part('flex') });
+  const creditJob = new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState });
+  const { toleranceFraction: fraction, toleranceByAsset: byAsset, settleAttempts } = config.audit;
+  const audit = new BalanceAudit({
+    ...{ store, gateway, clock, logger: part('audit'), reconciler: pipeline.reconciler, flexJob, creditJob, holdRules },
+    ...{ tolerance: { fraction, byAsset }, settleAttempts },
+  });
   return {
     gateway,
     tradingState,
-    ...orderPipeline(b, gateway),
-    flexJob: new FlexJob({ store, gateway, clock, logger: part('flex') }),
-    creditJob: new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState }),
+    ...pipeline,
+    flexJob,
+    creditJob,
     market,
     equityWatch,
+    audit,
     inputs: new StrategyInputs({
       store,
       read: new ReadModels(store),

@@ -29,7 +29,14 @@ interface AuditRow {
   detail_json: string;
 }
 
-const toRecord = (r: AuditRow): BalanceAuditRecord => ({ id: r.id, atMs: r.at_ms, outcome: r.outcome, fromMs: r.from_ms, detail: JSON.parse(r.detail_json) as unknown });
+const toRecord = (r: AuditRow): BalanceAuditRecord => ({
+  id: r.id,
+  atMs: r.at_ms,
+  outcome: r.outcome,
+  fromMs: r.from_ms,
+  detail: JSON.parse(r.detail_json) as unknown,
+});
+const decOrNull = (v: string | null): Decimal | null => (v === null ? null : dec(v));
 
 export class AuditRepository {
   constructor(private readonly db: Database) {}
@@ -41,8 +48,9 @@ export class AuditRepository {
   }
 
   baseline(): AuditBaselineRow[] {
-    const rows = this.db.prepare('SELECT * FROM audit_baseline ORDER BY asset').all() as { asset: string; balance: string | null; books: string | null; at_ms: number | null }[];
-    return rows.map((r) => ({ asset: r.asset, balance: r.balance === null ? null : dec(r.balance), books: r.books === null ? null : dec(r.books), atMs: r.at_ms }));
+    type Row = { asset: string; balance: string | null; books: string | null; at_ms: number | null };
+    const rows = this.db.prepare('SELECT * FROM audit_baseline ORDER BY asset').all() as Row[];
+    return rows.map((r) => ({ asset: r.asset, balance: decOrNull(r.balance), books: decOrNull(r.books), atMs: r.at_ms }));
   }
 
   /** Replaces the whole baseline (call inside `store.tx`, with the result it belongs to). */
@@ -54,7 +62,8 @@ export class AuditRepository {
   }
 
   record(atMs: number, outcome: string, fromMs: number | null, detail: unknown): void {
-    this.db.prepare('INSERT INTO balance_audits (at_ms, outcome, from_ms, detail_json) VALUES (?, ?, ?, ?)').run(atMs, outcome, fromMs, JSON.stringify(detail));
+    const insert = this.db.prepare('INSERT INTO balance_audits (at_ms, outcome, from_ms, detail_json) VALUES (?, ?, ?, ?)');
+    insert.run(atMs, outcome, fromMs, JSON.stringify(detail));
     this.db.prepare('DELETE FROM balance_audits WHERE id <= (SELECT MAX(id) FROM balance_audits) - ?').run(KEEP);
   }
 
