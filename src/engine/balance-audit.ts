@@ -187,7 +187,8 @@ export class BalanceAudit {
     const fromMs = judged.length === 0 ? null : Math.min(...judged);
     const outcome: AuditOutcome = at === null ? 'unsettled' : unexplained.length > 0 ? 'unexplained' : baseline.atMs === null ? 'started' : 'clean';
     const external = unexplained.map((v) => store.audit.externalFills(v.fromMs ?? 0, v.toMs));
-    const result: AuditResult = { atMs, outcome, fromMs, assets: verdicts.map(show), externalFills: external.reduce((n, e) => n + e.length, 0) };
+    const externalFills = new Set(external.flat().map((f) => f.dealId)).size;
+    const result: AuditResult = { atMs, outcome, fromMs, assets: verdicts.map(show), externalFills };
     store.tx(() => {
       if (at !== null) store.audit.setBaseline(at.atMs, baselineRows(nextBaseline(baseline, at, verdicts)));
       unexplained.forEach((v, i) => store.alerts.add(BOOKS_UNEXPLAINED, v.asset, alertDetail(v, external[i]?.length ?? 0), atMs));
