@@ -66,7 +66,9 @@ function jobsReport(scheduler: Scheduler): HealthReport['jobs'] {
 
 function auditOf(engine: Engine): NonNullable<HealthInputs['audit']> | null {
   const last = engine.audit.lastResult();
-  return last === null ? null : { atMs: last.atMs, unexplained: unexplainedOf(last) };
+  if (last === null) return null;
+  const signed = (d: string): string => (d.startsWith('-') ? d : `+${d}`);
+  return { atMs: last.atMs, unexplained: unexplainedOf(last).map((a) => ({ asset: a.asset, difference: signed(a.difference) })) };
 }
 
 export function healthReport(b: Base, s: HealthSources): HealthReport {
