@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BotConfig } from '../config/index.js';
+import { simulatorHoldRules } from '../daemon/hold-rules.js';
 import { buildEngine, type Base, type Engine } from '../daemon/engine.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from '../daemon/jobs.js';
 import { buildRunners, laneOf, type Runners } from '../daemon/runners.js';
@@ -69,7 +70,7 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools }: 
     onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
   });
   const b: Base = { config, clock, logger, store, metrics: new BotMetrics() };
-  const engine = buildEngine(b, createVenueGateway(client));
+  const engine = buildEngine(b, createVenueGateway(client), simulatorHoldRules(venue.venue.markets));
   const scheduler = buildScheduler(b, engine);
   let accepting = true;
   const runners = buildRunners(b, engine, scheduler, strategies, () => accepting);

@@ -1,35 +1,42 @@
 /**
  * The account's value at one instant, read from the simulator's own state (the truth, not the
- * bot's view): every balance (available and held) valued at `<ASSET>_<quote>`, open positions at
- * margin plus unrealised PnL at the market price, and flex investments still active. An asset
- * with no `<ASSET>_<quote>` market is left out, as the daemon's equity watch does (README).
+ * bot's view) and valued by the daemon's one equity rule (src/engine/equity.ts `equityOf`,
+ * docs/equity.md): available balances, what open orders hold (the simulator's locked amounts),
+ * open positions at margin plus unrealised PnL at the market price, and active flex investments.
+ * The parts, the valuation of each and the prices are the daemon's; only the source differs.
  */
-import { Decimal } from '../core/decimal.js';
+import { ZERO, type Decimal } from '../core/decimal.js';
+import { equityOf, type Equity, type EquityInputs } from '../engine/equity.js';
 import type { Account } from '../simulator/account.js';
 import type { Venue } from '../simulator/venue.js';
 
-function valued(venue: Venue, asset: string, amount: Decimal, quote: string): Decimal {
-  if (asset === quote) return amount;
-  const m = venue.markets.get(`${asset}_${quote}`);
-  return m === undefined ? new Decimal(0) : amount.mul(m.price);
+/** The equity rule's inputs from the simulator's state of `account`. */
+export function truthInputs(venue: Venue, account: Account, equityAsset: string): EquityInputs {
+  const flex: Record<string, Decimal> = {};
+  for (const f of account.flex) if (f.status === 'ACTIVE') flex[f.currency] = (flex[f.currency] ?? ZERO).plus(f.amount);
+  const positions = [...account.positions.values()].map((p) => ({
+    market: p.market,
+    positionSide: p.positionSide,
+    amount: p.amount,
+    cost: p.cost,
+    margin: p.margin,
+    settleAsset: venue.markets.get(p.market)?.money ?? equityAsset,
+  }));
+  return {
+    equityAsset,
+    balances: Object.fromEntries(account.balances),
+    held: Object.fromEntries(account.locked),
+    positions,
+    flex,
+    prices: Object.fromEntries([...venue.markets.values()].map((m) => [m.name, m.price])),
+  };
 }
 
-export function accountEquity(venue: Venue, account: Account, quote: string): Decimal {
-  let eq = new Decimal(0);
-  const assets = new Set([...account.balances.keys(), ...account.locked.keys()]);
-  for (const asset of [...assets].sort()) {
-    const held = (account.balances.get(asset) ?? new Decimal(0)).plus(account.locked.get(asset) ?? 0);
-    eq = eq.plus(valued(venue, asset, held, quote));
-  }
-  for (const p of account.positions.values()) {
-    const m = venue.markets.get(p.market);
-    if (m === undefined || p.amount.isZero()) {
-      eq = eq.plus(p.margin);
-      continue;
-    }
-    const signedCost = p.amount.isNeg() ? p.cost.neg() : p.cost;
-    eq = eq.plus(p.margin).plus(p.amount.mul(m.price).minus(signedCost));
-  }
-  for (const f of account.flex) if (f.status === 'ACTIVE') eq = eq.plus(valued(venue, f.currency, f.amount, quote));
-  return eq;
+/** The account's equity with its parts, by the daemon's rule. */
+export function accountEquityParts(venue: Venue, account: Account, equityAsset: string): Equity {
+  return equityOf(truthInputs(venue, account, equityAsset));
+}
+
+export function accountEquity(venue: Venue, account: Account, equityAsset: string): Decimal {
+  return accountEquityParts(venue, account, equityAsset).total;
 }

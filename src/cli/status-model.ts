@@ -99,7 +99,14 @@ function accountSection(a: AccountSnapshot | null): Json {
     equity: toWire(a.equityQuote),
     peakEquity: toWire(a.peakQuote),
     drawdownPct: s(drawdownPct),
+    ...breakdownSection(a.breakdown),
   };
+}
+
+/** The parts of the equity rule (docs/equity.md), what had no price, and positions without a mark; null parts from an older daemon. */
+function breakdownSection(b: AccountSnapshot['breakdown']): Obj {
+  if (b === null) return { equityParts: null, unvalued: null, unmarkedPositions: null };
+  return { equityParts: rec(b.parts), unvalued: rec(b.unvalued), unmarkedPositions: b.unmarked };
 }
 
 function positionRow(r: PositionPnl): Obj {

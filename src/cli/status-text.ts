@@ -68,7 +68,22 @@ function accountText(st: Obj): string[] {
     `Balances (as of ${iso(a['atMs'])}, the daemon's last equity check):`,
     ...table(['ASSET', 'AMOUNT'], Object.entries(a['balances'] as Record<string, string>).map(([k, v]) => [k, v]), new Set([1])),
     `Equity: ${str(a['equity'])} ${str(a['equityAsset'])} (peak ${str(a['peakEquity'])}, drawdown ${str(a['drawdownPct'])} %)`,
+    ...partsText(a),
   ];
+}
+
+/** The equity rule's parts (docs/equity.md) and what it could not value. */
+function partsText(a: Obj): string[] {
+  const parts = a['equityParts'] as Record<string, string> | null;
+  if (parts === null) return ['  parts: not recorded (the daemon that wrote this check predates them)'];
+  const out = [
+    `  = available balances ${str(parts['balances'])} + held by open orders ${str(parts['held'])} + collateral positions ${str(parts['positions'])} + flex ${str(parts['flex'])}`,
+  ];
+  const unvalued = Object.entries(a['unvalued'] as Record<string, string>);
+  if (unvalued.length > 0) out.push(`  not valued (no price into ${str(a['equityAsset'])}, left out): ${unvalued.map(([k, v]) => `${v} ${k}`).join(', ')}`);
+  const unmarked = a['unmarkedPositions'] as string[];
+  if (unmarked.length > 0) out.push(`  positions without a price (counted at their margin only): ${unmarked.join(', ')}`);
+  return out;
 }
 
 function positionsText(st: Obj): string[] {

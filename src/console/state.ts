@@ -5,6 +5,7 @@
 import { toWire, type Decimal } from '../core/decimal.js';
 import { flexEarningsTotal } from '../engine/flex-job.js';
 import { LIVE_STATES } from '../engine/order-state.js';
+import { readAccount } from '../engine/status-records.js';
 import type { ReadModels } from '../engine/read-models.js';
 import type { OrderRecord, Store } from '../store/index.js';
 import type { PauseRegistry } from './pauses.js';
@@ -106,7 +107,15 @@ function equity(src: StateSources): JsonObject {
     peak: s(last?.peak),
     drawdownPct: last === undefined ? null : drawdownPct(last.equity, last.peak),
     points: points.map((p) => ({ t: p.atMs, equity: toWire(p.equity), peak: toWire(p.peak), drawdownPct: drawdownPct(p.equity, p.peak) })),
+    ...equityParts(src),
   };
+}
+
+/** The last equity check's parts (docs/equity.md), what had no price, and positions without a mark; null before the first check. */
+function equityParts(src: StateSources): JsonObject {
+  const b = readAccount(src.store.meta)?.breakdown ?? null;
+  if (b === null) return { parts: null, unvalued: null, unmarked: null };
+  return { parts: rec(b.parts), unvalued: rec(b.unvalued), unmarked: b.unmarked };
 }
 
 function credit(src: StateSources): Json {

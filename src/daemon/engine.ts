@@ -7,7 +7,10 @@ import type { Clock } from '../core/clock.js';
 import { AuthError, StoreError, errorCode, errorMessage } from '../core/errors.js';
 import { BalanceAudit } from '../engine/balance-audit.js';
 import { CreditJob } from '../engine/credit-job.js';
+import { EquitySources } from '../engine/equity-sources.js';
 import { EquityWatch } from '../engine/equity-watch.js';
+import { readEquity, venueHasUnappliedDeals } from '../engine/equity-reader.js';
+import type { HoldRules } from '../engine/order-holds.js';
 import { FillApplier } from '../engine/fill-applier.js';
 import { FlexCloser } from '../engine/flex-close.js';
 import { FlexJob } from '../engine/flex-job.js';
@@ -24,7 +27,6 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { BotMetrics } from '../observability/metrics.js';
 import type { Store } from '../store/index.js';
-import type { HoldRules } from '../engine/order-holds.js';
 import { liveHoldRules } from './hold-rules.js';
 import { recordingPrices } from './price-recorder.js';
 
@@ -47,6 +49,8 @@ export interface Engine {
   readonly creditJob: CreditJob;
   readonly market: MarketData;
   readonly equityWatch: EquityWatch;
+  /** The journal's parts of equity (held by open orders, collateral positions, flex). */
+  readonly equitySources: EquitySources;
   /** The balance audit (docs/balance-audit.md); the daemon schedules it, the backtest does not. */
   readonly audit: BalanceAudit;
   readonly inputs: StrategyInputs;
@@ -95,22 +99,24 @@ function orderPipeline(b: Base, gateway: ExchangeGateway): Pick<Engine, 'orders'
 }
 
 /**
- * `holdRules`: how the venue reserves funds for open orders (src/engine/order-holds.ts); by
- * default the live rules of src/daemon/hold-rules.ts, which are the simulator's defaults.
+ * `holdRules`: how the venue reserves funds for open orders (daemon/hold-rules.ts): the
+ * simulator's own markets in paper mode and the backtest, the live defaults otherwise.
  */
-export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules: HoldRules = liveHoldRules(b.config.risk.equityAsset)): Engine {
+export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldRules): Engine {
   const { config, clock, logger, store } = b;
   const part = (name: string): Logger => logger.child({ part: name });
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
   const market = new MarketData(recordingPrices(gateway, store, clock, part('prices')), clock, 1_000);
-  const equityWatch = new EquityWatch({ store, equityAsset: config.risk.equityAsset, limits: config.risk, onBreach: halt });
+  const equityWatch = new EquityWatch({ store, limits: config.risk, onBreach: halt });
+  const rules = holdRules ?? liveHoldRules(config.risk.equityAsset);
+  const equitySources = new EquitySources(store, rules);
   const pipeline = orderPipeline(b, gateway);
   const flexJob = new FlexJob({ store, gateway, clock, logger: part('flex') });
   const creditJob = new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState });
   const { toleranceFraction: fraction, toleranceByAsset: byAsset, settleAttempts } = config.audit;
   const audit = new BalanceAudit({
-    ...{ store, gateway, clock, logger: part('audit'), reconciler: pipeline.reconciler, flexJob, creditJob, holdRules },
+    ...{ store, gateway, clock, logger: part('audit'), reconciler: pipeline.reconciler, flexJob, creditJob, holdRules: rules },
     ...{ tolerance: { fraction, byAsset }, settleAttempts },
   });
   return {
@@ -121,6 +127,7 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules: HoldRu
     creditJob,
     market,
     equityWatch,
+    equitySources,
     audit,
     inputs: new StrategyInputs({
       store,
@@ -139,12 +146,21 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules: HoldRu
       if (err instanceof StoreError || err instanceof AuthError) halt(`${errorCode(err)}: ${errorMessage(err).slice(0, 120)}`);
     },
     computeEquity: async () => {
-      const { prices, balances } = await market.get();
-      const e = equityWatch.update(balances, prices);
       const equityAsset = config.risk.equityAsset;
-      const kept = pricesToKeep(prices, Object.keys(config.markets), balances, equityAsset);
+      const r = await readEquity({
+        equityAsset,
+        sources: equitySources,
+        fresh: () => market.fresh(),
+        unappliedDeals: () => venueHasUnappliedDeals(gateway, store, clock),
+        reconcile: () => pipeline.reconciler.reconcileOnce(),
+      });
+      if (!r.settled) part('equity').warn({ attempts: r.attempts }, 'journal kept moving during the balance read; equity may be off by an order in flight');
+      const e = equityWatch.update(r.equity);
+      const valuedAssets = { ...r.balances, ...r.journal.held.byAsset, ...r.journal.flex };
+      const kept = pricesToKeep(r.prices, Object.keys(config.markets), valuedAssets, equityAsset);
       const atMs = clock.now();
-      writeAccount(store.meta, { atMs, equityAsset, balances, prices: kept, equityQuote: e.currentQuote, peakQuote: e.peakQuote });
+      const snapshot = { atMs, equityAsset, balances: r.balances, prices: kept, equityQuote: e.currentQuote, peakQuote: e.peakQuote };
+      writeAccount(store.meta, { ...snapshot, breakdown: r.equity });
       // The dashboard's equity curve (bounded in the store).
       store.tx(() => store.console.recordEquity({ atMs, equity: e.currentQuote, peak: e.peakQuote }));
     },

@@ -7,7 +7,8 @@
  */
 import { Decimal, ZERO } from '../core/decimal.js';
 import { derivePositions, type PositionFill } from '../engine/positions.js';
-import { utcDay, type DailySummaryEvent, type PnlLine, type SummaryWindow } from '../notify/index.js';
+import { readAccount } from '../engine/status-records.js';
+import { utcDay, type DailySummaryEvent, type PnlLine, type SummaryEquity, type SummaryWindow } from '../notify/index.js';
 import type { Store } from '../store/index.js';
 
 const quoteOf = (market: string): string => market.split('_')[1] ?? market;
@@ -44,6 +45,15 @@ function pnlOf(all: readonly PositionFill[], w: SummaryWindow): { pnl: PnlLine[]
   return { pnl, otherFees: [...otherFees.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([asset, amount]) => ({ asset, amount: new Decimal(amount) })) };
 }
 
+/** The last equity check (the daemon writes it at each check: src/engine/status-records.ts). */
+function lastEquity(store: Store): SummaryEquity | null {
+  const a = readAccount(store.meta);
+  if (a === null) return null;
+  const b = a.breakdown;
+  const unvalued = b === null ? [] : Object.entries(b.unvalued).map(([asset, amount]) => ({ asset, amount }));
+  return { asset: a.equityAsset, atMs: a.atMs, total: a.equityQuote, peak: a.peakQuote, parts: b?.parts ?? null, unvalued };
+}
+
 export function dailySummary(store: Store, tradingState: string, w: SummaryWindow): DailySummaryEvent {
   const fills = store.fills.all();
   const alerts = new Map<string, number>();
@@ -58,5 +68,6 @@ export function dailySummary(store: Store, tradingState: string, w: SummaryWindo
     openOrders: store.orders.listByState(['OPEN', 'PARTIALLY_FILLED']).length,
     ...pnlOf(fills, w),
     alerts: [...alerts.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([kind, count]) => ({ kind, count })),
+    equity: lastEquity(store),
   };
 }

@@ -20,6 +20,7 @@ import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';
 import { openStore } from '../store/index.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
+import { simulatorHoldRules } from './hold-rules.js';
 import { buildEngine, type Base, type Engine } from './engine.js';
 import { buildConsole } from './console.js';
 import { buildScheduler, ReconcileJob, registerAudit, registerJobs, runStartupAudit, runStartupJobs } from './jobs.js';
@@ -91,7 +92,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
   };
   try {
     venue = await openVenue(config, store, clock, logger);
-    const engine = buildEngine(b, venue.gateway);
+    const engine = buildEngine(b, venue.gateway, venue.sim === null ? undefined : simulatorHoldRules(venue.sim.markets));
     const scheduler = buildScheduler(b, engine);
     notifications = wireNotifications(b, engine, scheduler);
     const pauses = new PauseRegistry(store.console);

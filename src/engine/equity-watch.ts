@@ -1,13 +1,13 @@
 /**
- * Equity and the drawdown kill switch (docs/failure-modes.md: a strategy that bleeds must stop itself).
- *
- * Equity is the sum of the main balances valued in one asset: the asset itself at 1, every other
- * asset at the last price of `ASSET_<equityAsset>`. Assets without such a price are left out
- * (documented in the README). The peak is persisted in the store, so a restart does not forget a
- * loss; when equity falls below the peak by more than `maxDrawdownPct`, `onBreach` runs.
+ * The drawdown kill switch (docs/failure-modes.md: a strategy that bleeds must stop itself;
+ * docs/equity.md). It watches the equity of the one equity rule (equity.ts): balances, what open
+ * orders hold, collateral positions at the mark and flex investments, so resting orders are never
+ * mistaken for a loss. The peak is persisted in the store, so a restart does not forget a loss;
+ * when equity falls below the peak by more than `maxDrawdownPct`, `onBreach` runs.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
+import { Decimal } from '../core/decimal.js';
 import type { Store } from '../store/index.js';
+import type { Equity } from './equity.js';
 import { drawdownBreached, type RiskLimits, type RiskSnapshot } from './risk-gate.js';
 
 export const EQUITY_PEAK_KEY = 'equity.peakQuote';
@@ -16,31 +16,14 @@ export type EquitySnapshot = NonNullable<RiskSnapshot['equity']>;
 
 export interface EquityWatchDeps {
   store: Pick<Store, 'meta'>;
-  equityAsset: string;
   limits: RiskLimits;
   /** Called with a human-readable reason on every check that finds the limit breached. */
   onBreach: (reason: string) => void;
 }
 
-/** Values balances in the equity asset. Prices are keyed `BASE_QUOTE` and carry `last`. */
-export function equityOf(
-  balances: Readonly<Record<string, Decimal>>,
-  prices: Readonly<Record<string, { last: Decimal }>>,
-  equityAsset: string,
-): Decimal {
-  let total = ZERO;
-  for (const [asset, amount] of Object.entries(balances)) {
-    if (asset === equityAsset) total = total.plus(amount);
-    else {
-      const p = prices[`${asset}_${equityAsset}`];
-      if (p !== undefined) total = total.plus(amount.mul(p.last));
-    }
-  }
-  return total;
-}
-
 export class EquityWatch {
   private latest: EquitySnapshot | null = null;
+  private latestEquity: Equity | null = null;
 
   constructor(private readonly deps: EquityWatchDeps) {}
 
@@ -49,15 +32,21 @@ export class EquityWatch {
     return this.latest;
   }
 
-  /** Recomputes equity from fresh venue data, raises the persisted peak, checks the limit. */
-  update(balances: Readonly<Record<string, Decimal>>, prices: Readonly<Record<string, { last: Decimal }>>): EquitySnapshot {
-    const { store, equityAsset, limits } = this.deps;
-    const total = equityOf(balances, prices, equityAsset);
+  /** The last equity with its parts; null before the first update. */
+  get equity(): Equity | null {
+    return this.latestEquity;
+  }
+
+  /** Takes a fresh equity (equity.ts `equityOf`), raises the persisted peak, checks the limit. */
+  update(equity: Equity): EquitySnapshot {
+    const { store, limits } = this.deps;
+    const total = equity.total;
     const stored = store.meta.get(EQUITY_PEAK_KEY);
     const storedPeak = stored === undefined ? undefined : new Decimal(stored);
     const peak = storedPeak === undefined ? total : Decimal.max(storedPeak, total);
     if (storedPeak === undefined || !peak.eq(storedPeak)) store.meta.set(EQUITY_PEAK_KEY, peak.toFixed());
     this.latest = { currentQuote: total, peakQuote: peak };
+    this.latestEquity = equity;
     if (drawdownBreached(this.latest, limits)) {
       this.deps.onBreach(`drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${limits.maxDrawdownPct.toFixed()} %`);
     }
@@ -71,5 +60,6 @@ export class EquityWatch {
   resetPeak(): void {
     this.deps.store.meta.delete(EQUITY_PEAK_KEY);
     this.latest = null;
+    this.latestEquity = null;
   }
 }

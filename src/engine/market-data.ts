@@ -28,6 +28,17 @@ export class MarketData {
     return { prices: this.prices, balances: this.balances };
   }
 
+  /**
+   * Prices and balances requested after this call began (never a cached or already running read):
+   * the equity check pairs them with the journal read just before.
+   */
+  async fresh(): Promise<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }> {
+    if (this.inFlight !== undefined) await this.inFlight.catch(() => undefined);
+    this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
+    await this.inFlight;
+    return { prices: this.prices, balances: this.balances };
+  }
+
   private async refresh(): Promise<void> {
     const [futures, balances] = await Promise.all([this.gateway.markets(), this.gateway.balances()]);
     this.prices = pricesFromListing(futures);

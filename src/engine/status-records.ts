@@ -6,6 +6,7 @@
  */
 import { dec, toWire, type Decimal } from '../core/decimal.js';
 import type { Store } from '../store/index.js';
+import { EQUITY_PARTS, type Equity } from './equity.js';
 
 /** meta key of the last account snapshot (written by every equity check). */
 export const ACCOUNT_KEY = 'status.account';
@@ -23,7 +24,12 @@ export interface AccountSnapshot {
   prices: Record<string, Decimal>;
   equityQuote: Decimal;
   peakQuote: Decimal;
+  /** How the equity divides into the parts of the equity rule (docs/equity.md); null in a snapshot written before parts were kept. */
+  breakdown: EquityBreakdown | null;
 }
+
+/** The parts of one equity reading, what was left out for want of a price, and positions without a mark. */
+export type EquityBreakdown = Pick<Equity, 'parts' | 'unvalued' | 'unmarked'>;
 
 export interface QuarantineRecord {
   strategyId: string;
@@ -65,6 +71,7 @@ export function writeAccount(meta: Meta, s: AccountSnapshot): void {
     prices: wireMap(s.prices),
     equityQuote: toWire(s.equityQuote),
     peakQuote: toWire(s.peakQuote),
+    ...(s.breakdown === null ? {} : { parts: wireMap(s.breakdown.parts), unvalued: wireMap(s.breakdown.unvalued), unmarked: s.breakdown.unmarked }),
   };
   meta.set(ACCOUNT_KEY, JSON.stringify(json));
 }
@@ -82,7 +89,17 @@ export function readAccount(meta: Pick<Meta, 'get'>): AccountSnapshot | null {
     prices: decMap(j['prices'], 'prices'),
     equityQuote: dec(String(j['equityQuote'])),
     peakQuote: dec(String(j['peakQuote'])),
+    breakdown: readBreakdown(j),
   };
+}
+
+function readBreakdown(j: Record<string, unknown>): EquityBreakdown | null {
+  if (j['parts'] === undefined) return null;
+  const parts = decMap(j['parts'], 'parts');
+  const missing = EQUITY_PARTS.find((p) => parts[p] === undefined);
+  if (missing !== undefined) throw new TypeError(`meta ${ACCOUNT_KEY}.parts: expected ${missing}`);
+  const unmarked = Array.isArray(j['unmarked']) ? j['unmarked'].map(String) : [];
+  return { parts: parts as EquityBreakdown['parts'], unvalued: decMap(j['unvalued'] ?? {}, 'unvalued'), unmarked };
 }
 
 export function readQuarantined(meta: Pick<Meta, 'get'>): QuarantineRecord[] {

@@ -67,6 +67,19 @@ export interface PnlLine {
   realisedNetOfFees: Decimal;
 }
 
+/** The account's equity at the last check before the summary, by the one equity rule (docs/equity.md). */
+export interface SummaryEquity {
+  asset: string;
+  /** When the check ran, ms. */
+  atMs: number;
+  total: Decimal;
+  peak: Decimal;
+  /** Available balances, held by open orders, collateral positions, flex: they sum to `total`. */
+  parts: { balances: Decimal; held: Decimal; positions: Decimal; flex: Decimal } | null;
+  /** Amounts left out for want of a price into `asset`. */
+  unvalued: { asset: string; amount: Decimal }[];
+}
+
 export interface DailySummaryEvent {
   type: 'daily_summary';
   /** End of the 24 hours covered (the firing time). */
@@ -82,6 +95,8 @@ export interface DailySummaryEvent {
   /** Fees paid in an asset that is no market's quote here (not subtracted from any PnL line). */
   otherFees: { asset: string; amount: Decimal }[];
   alerts: { kind: string; count: number }[];
+  /** Null before the daemon's first equity check. */
+  equity: SummaryEquity | null;
 }
 
 export type NotifyEvent = FillEvent | RefusalEvent | AlertEvent | TradingStateEvent | QuarantineEvent | DailySummaryEvent;

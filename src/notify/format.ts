@@ -4,11 +4,19 @@
  * mode, so nothing in a reason or detail needs escaping).
  */
 import { toWire } from '../core/decimal.js';
-import type { DailySummaryEvent, NotifyEvent } from './events.js';
+import type { DailySummaryEvent, NotifyEvent, SummaryEquity } from './events.js';
 
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+function equityJson(q: SummaryEquity | null): Json {
+  if (q === null) return null;
+  const p = q.parts;
+  const parts = p === null ? null : { balances: toWire(p.balances), held: toWire(p.held), positions: toWire(p.positions), flex: toWire(p.flex) };
+  const unvalued = q.unvalued.map((u) => ({ asset: u.asset, amount: toWire(u.amount) }));
+  return { asset: q.asset, at: iso(q.atMs), total: toWire(q.total), peak: toWire(q.peak), parts, unvalued };
+}
 
 function summaryJson(e: DailySummaryEvent): Record<string, Json> {
   return {
@@ -20,6 +28,7 @@ function summaryJson(e: DailySummaryEvent): Record<string, Json> {
     pnl: e.pnl.map((p) => ({ quote: p.quote, realised: toWire(p.realised), fees: toWire(p.fees), realisedNetOfFees: toWire(p.realisedNetOfFees) })),
     otherFees: e.otherFees.map((f) => ({ asset: f.asset, amount: toWire(f.amount) })),
     alerts: e.alerts.map((a) => ({ kind: a.kind, count: a.count })),
+    equity: equityJson(e.equity),
   };
 }
 
@@ -63,7 +72,15 @@ function summaryText(e: DailySummaryEvent): string {
   const pnl = e.pnl.length === 0 ? ['PnL: no realised PnL'] : e.pnl.map((p) => `PnL ${p.quote}: ${toWire(p.realisedNetOfFees)} net (${toWire(p.realised)} before ${toWire(p.fees)} fees)`);
   const other = e.otherFees.map((f) => `fees in ${f.asset}: ${toWire(f.amount)}`);
   const alerts = e.alerts.length === 0 ? 'alerts: none' : `alerts: ${e.alerts.map((a) => `${a.kind} ×${a.count}`).join(', ')}`;
-  return [`Daily summary ${e.day} (UTC)`, `trading ${e.tradingState}, ${e.fills} fills, ${e.openOrders} open orders`, ...pnl, ...other, alerts].join('\n');
+  return [`Daily summary ${e.day} (UTC)`, `trading ${e.tradingState}, ${e.fills} fills, ${e.openOrders} open orders`, ...pnl, ...other, alerts, ...equityText(e.equity)].join('\n');
+}
+
+function equityText(q: SummaryEquity | null): string[] {
+  if (q === null) return ['equity: not checked yet'];
+  const p = q.parts;
+  const parts = p === null ? '' : ` = balances ${toWire(p.balances)} + held ${toWire(p.held)} + positions ${toWire(p.positions)} + flex ${toWire(p.flex)}`;
+  const unvalued = q.unvalued.length === 0 ? [] : [`not valued (no price into ${q.asset}): ${q.unvalued.map((u) => `${toWire(u.amount)} ${u.asset}`).join(', ')}`];
+  return [`equity ${toWire(q.total)} ${q.asset} (peak ${toWire(q.peak)})${parts}`, ...unvalued];
 }
 
 function refusalText(e: Extract<NotifyEvent, { type: 'refusal' }>): string {

@@ -34,6 +34,7 @@ import { createSimServer } from './server.js';
 import type { SettleOptions, SettleResult } from './settle.js';
 import { truthOf, type Truth } from './truth.js';
 import { Venue } from './venue.js';
+import type { Market } from './market.js';
 
 export type {
   SimulatorOptions,
@@ -70,6 +71,8 @@ export interface SimulatorHandle {
   truth(apiKey?: string): Truth;
   /** Current price per market and simulator time (ms). */
   prices(): { time: number; prices: Record<string, string> };
+  /** The venue's markets with their rules (fees, leverage): how it reserves funds for orders. */
+  readonly markets: ReadonlyMap<string, Market>;
   /** Sets a market price (decimal string, rounded to the tick); orders react at once. */
   setPrice(market: string, price: string): void;
   /** Runs `n` price steps (advances simulated time by n * stepMs; more than `maxWalkSteps` are one jump). */
@@ -222,6 +225,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     defaultAccount,
     truth: ops.truth,
     prices: ops.prices,
+    markets: venue.markets,
     setPrice: ops.setPrice,
     step: ops.step,
     advance: ops.advance,

@@ -42,7 +42,7 @@ export function chaosBotConfig(opts: { tradingEnabled: boolean }): Record<string
         params: { market: 'BTC_USDT', levels: 3, spacingPct: '0.15', orderAmount: '0.0005' },
       },
     ],
-    risk: { maxNotionalPerOrderQuote: '500', maxDrawdownPct: '50', equityAsset: 'USDT' },
+    risk: { maxNotionalPerOrderQuote: '500', maxDrawdownPct: DRAWDOWN_LIMIT_PCT, equityAsset: 'USDT' },
     jobs: {
       reconcileCron: '*/2 * * * * *',
       equityCheckCron: '*/5 * * * * *',
@@ -53,6 +53,9 @@ export function chaosBotConfig(opts: { tradingEnabled: boolean }): Record<string
     shutdown: { cancelOwnOrdersOnStop: false, drainTimeoutMs: 5000 },
   };
 }
+
+/** The kill switch's limit, for the drawdown check. */
+export const DRAWDOWN_LIMIT_PCT = '50';
 
 /** Limit per market, for the checks. */
 export const LIMITS: Readonly<Record<string, string>> = { BTC_USDT: SPOT_LIMIT, BTC_PERP: PERP_LIMIT };

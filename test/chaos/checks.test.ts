@@ -7,6 +7,7 @@ import { Decimal } from '../../src/core/decimal.js';
 import type { Bracket, BracketLeg } from '../../src/simulator/index.js';
 import type { AlertRecord, FillRecord, OrderRecord } from '../../src/store/index.js';
 import { daemonNeverDied } from './checks/daemon-runs.js';
+import { noFalseDrawdownHalt } from './checks/drawdown.js';
 import { exitsOnlyReduce } from './checks/exits.js';
 import { fillsMatchDeals, marketSumsMatch, orderFilledMatch } from './checks/fills.js';
 import { legFillsToTrueParent } from './checks/leg-attribution.js';
@@ -56,14 +57,24 @@ function consistent(): Evidence {
       brackets: [bracket('e1', 1, leg(11, 'CANCELLED', 101_000), leg(12, 'FILLED', 101_000))],
       sums: { BTC_PERP: { count: 2, base: '0.004', quote: '240', fees: '0.02' } },
     },
-    store: { orders: [storeOrder('e1', 1, 'buy', { stopLoss: '59000' })], fills: [fillOf(deals[0] as VenueDeal, 'e1'), fillOf(deals[1] as VenueDeal, 'e1')], alerts: [], everUnknown: [] },
+    store: {
+      orders: [storeOrder('e1', 1, 'buy', { stopLoss: '59000' })],
+      fills: [fillOf(deals[0] as VenueDeal, 'e1'), fillOf(deals[1] as VenueDeal, 'e1')],
+      alerts: [],
+      everUnknown: [],
+      tradingState: null,
+    },
+    equity: { samples: [1000, 1010, 990].map((e, i) => ({ atMs: 100_000 + i * 1000, equity: d(String(e)) })), limitPct: '10' },
     runs: [{ index: 0, ready: true, endedBy: 'kill', code: null, signal: 'SIGKILL' }, { index: 1, ready: true, endedBy: 'term', code: 0, signal: null }],
     limits: { BTC_PERP: '0.002' },
     signalInstances: ['sig'],
   };
 }
 
-const ALL = [fillsMatchDeals, marketSumsMatch, orderFilledMatch, noDuplicatePlacement, everyOrderJournaled, positionWithinLimit, exitsOnlyReduce, noFalseLegAlert, legFillsToTrueParent, daemonNeverDied];
+const ALL = [
+  fillsMatchDeals, marketSumsMatch, orderFilledMatch, noDuplicatePlacement, everyOrderJournaled, positionWithinLimit, exitsOnlyReduce, noFalseLegAlert, legFillsToTrueParent, daemonNeverDied,
+  noFalseDrawdownHalt,
+];
 
 describe('chaos checks', () => {
   it('all pass on a consistent history', () => {
@@ -136,5 +147,22 @@ describe('chaos checks', () => {
     const ev = consistent();
     ev.runs.push({ index: 2, ready: false, endedBy: null, code: 1, signal: null }, { index: 3, ready: true, endedBy: 'term', code: 1, signal: null });
     expect(daemonNeverDied.run(ev)).toEqual(['daemon run 2 ended on its own (exit code 1, signal null, never ready)', 'daemon run 3 stopped by SIGTERM with exit code 1 (signal null)']);
+  });
+
+  it('drawdown: a drawdown halt while the true equity never fell by the limit is named; a halt after such a fall, or another halt, is not', () => {
+    const ev = consistent();
+    const equity = (values: number[]) => values.map((e, i) => ({ atMs: 100_000 + i * 1000, equity: d(String(e)) }));
+    ev.store.tradingState = { state: 'HALTED', reason: 'drawdown: equity 28324.00 below peak 40000.00 by more than 10 %', atMs: 101_500 };
+    ev.equity.samples = equity([40_000, 40_100, 39_900, 28_000]);
+    // The fall at 103 000 comes after the halt and the first sample after it: not the halt's cause.
+    expect(noFalseDrawdownHalt.run(ev)).toEqual([
+      'drawdown halt at 1970-01-01T00:01:41.500Z ("drawdown: equity 28324.00 below peak 40000.00 by more than 10 %") while the true equity fell at most 0.4988 % from its peak (limit 10 %)',
+    ]);
+    ev.equity.samples = equity([40_000, 35_900, 36_000]);
+    expect(noFalseDrawdownHalt.run(ev)).toEqual([]);
+    ev.equity.samples = [];
+    expect(noFalseDrawdownHalt.run(ev)[0]).toContain('no true equity sample to show a loss');
+    ev.store.tradingState = { state: 'HALTED', reason: 'STORE_ERROR: disk full', atMs: 101_500 };
+    expect(noFalseDrawdownHalt.run(ev)).toEqual([]);
   });
 });

@@ -6,8 +6,10 @@
 import { SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
 import type { Bracket, DealSums, Truth } from '../../src/simulator/index.js';
+import { readTradingState, type PersistedTradingState } from '../../src/engine/trading-state.js';
 import { openStoreReadOnly, type AlertRecord, type FillRecord, type OrderRecord } from '../../src/store/index.js';
 import type { DaemonRun } from './daemon.js';
+import type { EquitySample } from './true-equity.js';
 
 export interface VenueDeal {
   dealId: number;
@@ -42,7 +44,11 @@ export interface Evidence {
     alerts: AlertRecord[];
     /** clientOrderIds that were UNKNOWN at some point. */
     everUnknown: string[];
+    /** The persisted trading state at the end of the run (null: never changed, ACTIVE). */
+    tradingState: PersistedTradingState | null;
   };
+  /** The account's true equity over the run (simulator truth) and the configured drawdown limit, %. */
+  equity: { samples: EquitySample[]; limitPct: string };
   runs: DaemonRun[];
   /** Position limit per market (maxPositionBase), decimal strings. */
   limits: Readonly<Record<string, string>>;
@@ -94,7 +100,7 @@ export function storeEvidence(dataDir: string): Evidence['store'] {
   try {
     const orders = store.orders.all();
     const everUnknown = orders.filter((o) => store.orders.history(o.clientOrderId).some((e) => e.to === 'UNKNOWN')).map((o) => o.clientOrderId);
-    return { orders, fills: store.fills.all(), alerts: store.alerts.list(), everUnknown };
+    return { orders, fills: store.fills.all(), alerts: store.alerts.list(), everUnknown, tradingState: readTradingState(store.meta) };
   } finally {
     store.close();
   }

@@ -7,7 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Decimal } from '../../src/core/decimal.js';
 import { tempDir } from '../support/daemon-process.js';
-import { chaosBotConfig, LIMITS, SIGNAL_INSTANCES } from './bot-config.js';
+import { chaosBotConfig, DRAWDOWN_LIMIT_PCT, LIMITS, SIGNAL_INSTANCES } from './bot-config.js';
 import { CHECKS } from './checks/index.js';
 import { runCycle, type ChaosCounters } from './cycle.js';
 import { ChaosDaemon } from './daemon.js';
@@ -17,6 +17,7 @@ import { finalSettle } from './final-settle.js';
 import type { ChaosOptions } from './options.js';
 import { seededRng } from './rng.js';
 import { planCycle } from './scenario.js';
+import { EquitySampler, type EquitySample } from './true-equity.js';
 import { startChaosVenue, VenueAdmin } from './venue.js';
 
 export interface CheckResult {
@@ -41,7 +42,7 @@ function truth(ev: Evidence): { orders: unknown[]; deals: unknown[] } {
   return { orders: ev.venue.orders.map(plain), deals: ev.venue.deals.map(plain) };
 }
 
-async function gather(admin: VenueAdmin, dataDir: string, daemon: ChaosDaemon): Promise<Evidence> {
+async function gather(admin: VenueAdmin, dataDir: string, daemon: ChaosDaemon, samples: EquitySample[]): Promise<Evidence> {
   const truth = await admin.truth();
   return {
     venue: { orders: venueOrders(truth), deals: venueDeals(truth), brackets: await admin.brackets(), sums: truth.deals.byMarket },
@@ -49,6 +50,7 @@ async function gather(admin: VenueAdmin, dataDir: string, daemon: ChaosDaemon): 
     runs: daemon.runs,
     limits: LIMITS,
     signalInstances: SIGNAL_INSTANCES,
+    equity: { samples, limitPct: DRAWDOWN_LIMIT_PCT },
   };
 }
 
@@ -81,11 +83,13 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const daemon = new ChaosDaemon(env, work);
   const admin = new VenueAdmin(sim.baseUrl);
   const counters: ChaosCounters = { cycles: 0, kills: 0, startupKills: 0, gracefulRestarts: 0, ocoCancels: 0 };
+  const sampler = new EquitySampler(admin);
   try {
+    sampler.start();
     await daemon.start();
     await cycles(opts, admin, daemon, counters);
     await finalSettle(daemon, admin, quiet, opts.settleUnknownMs);
-    const ev = await gather(admin, dataDir, daemon);
+    const ev = await gather(admin, dataDir, daemon, await sampler.stop());
     const checks = CHECKS.map((c) => ({ name: c.name, asserts: c.asserts, violations: c.run(ev) }));
     const figures: Figures = { seed: opts.seed, faults: opts.faults ? 'on' : 'off', ...figuresOf(ev, counters) };
     if (opts.keep) {
@@ -95,6 +99,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     }
     return { options: opts, figures, checks, ok: checks.every((c) => c.violations.length === 0), evidence: ev };
   } finally {
+    await sampler.stop();
     await daemon.end('kill');
     await sim.close();
     if (!opts.keep) rmSync(work, { recursive: true, force: true });

@@ -194,6 +194,22 @@ const SCRIPT = String.raw`
       d.appendChild(el('b', f[1]));
       figs.appendChild(d);
     });
+    renderEquityParts(e);
+  }
+
+  // The parts of the equity rule (docs/equity.md) and what it could not value.
+  function renderEquityParts(e) {
+    var box = $('equity-parts');
+    box.replaceChildren();
+    if (!e.parts) { box.textContent = 'parts: not recorded yet'; return; }
+    [['Available balances', e.parts.balances], ['Held by open orders', e.parts.held], ['Collateral positions', e.parts.positions], ['Flex', e.parts.flex]].forEach(function (f) {
+      var d = el('div', f[0]);
+      d.appendChild(el('b', money(f[1])));
+      box.appendChild(d);
+    });
+    var unvalued = Object.keys(e.unvalued).map(function (k) { return e.unvalued[k] + ' ' + k; }).join(', ');
+    if (unvalued) box.appendChild(el('div', 'Not valued (no price into ' + e.asset + '): ' + unvalued));
+    if (e.unmarked.length > 0) box.appendChild(el('div', 'Positions without a price (margin only): ' + e.unmarked.join(', ')));
   }
 
   function makeCharts() {

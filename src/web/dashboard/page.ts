@@ -51,7 +51,7 @@ export function dashboardPage(o: { mode: 'paper' | 'live' }): string {
 <main>
 ${section('strategies', 'Strategies and PnL', table('strategies', ['Strategy', 'Module', 'Status', '#Open orders', '#Fills', '#Realised (gross)', '#Fees', '#Realised (net)', '#Unrealised', 'Last tick', 'Actions']))}
 <div class="row">
-${section('equity', 'Equity', '<div id="equity-figures" class="figures"></div><div id="equity-chart" class="chart"></div><h3>Drawdown %</h3><div id="drawdown-chart" class="chart small"></div>')}
+${section('equity', 'Equity', '<div id="equity-figures" class="figures"></div><div id="equity-parts" class="figures"></div><div id="equity-chart" class="chart"></div><h3>Drawdown %</h3><div id="drawdown-chart" class="chart small"></div>')}
 ${section('risk', 'Health and limits', '<h3>Jobs</h3>' + table('jobs', ['Job', 'Last run', 'Outcome', '#Skipped']) + '<h3>Credit line</h3><div id="credit"></div><h3>Flex earnings</h3><div id="flex"></div><h3>Request queue</h3>' + table('pools', ['Pool', 'Used / budget', '#Queued', 'Paused', '#Refused']) + '<div id="queue"></div>')}
 </div>
 ${section('positions', 'Positions and protective legs', table('positions', ['Strategy', 'Market', '#Base', '#Avg entry', '#Last', 'Protective legs']))}

@@ -1,5 +1,6 @@
 /** The checks of the chaos suite, in report order. */
 import { daemonNeverDied } from './daemon-runs.js';
+import { noFalseDrawdownHalt } from './drawdown.js';
 import { exitsOnlyReduce } from './exits.js';
 import { fillsMatchDeals, marketSumsMatch, orderFilledMatch } from './fills.js';
 import { legFillsToTrueParent } from './leg-attribution.js';
@@ -21,4 +22,5 @@ export const CHECKS: readonly Check[] = [
   noFalseLegAlert,
   legFillsToTrueParent,
   daemonNeverDied,
+  noFalseDrawdownHalt,
 ];

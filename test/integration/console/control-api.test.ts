@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { createConsole, PauseRegistry, type Console, type ConsoleRunner } from '../../../src/console/index.js';
+import { writeAccount } from '../../../src/engine/status-records.js';
 import { MAX_SSE_CLIENTS } from '../../../src/console/events.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { createLogger, silentLogger, type Logger } from '../../../src/observability/logger.js';
@@ -264,6 +265,17 @@ describe('reads and the event stream', () => {
     expect(st.tradingState).toBe('ACTIVE');
     expect(st.openOrders.map((o) => o.clientOrderId)).toEqual(['grid1-a']);
     expect(st.strategies.map((s) => s.id)).toEqual(['grid1', 'trend1']);
+  });
+
+  it('names the parts of the last equity check (docs/equity.md) in the state document', async () => {
+    const before = (await (await fetch(`${h.base}/api/state`)).json()) as { equity: { parts: unknown } };
+    expect(before.equity.parts).toBeNull();
+    writeAccount(h.store.meta, {
+      atMs: 1, equityAsset: 'USDT', balances: { USDT: dec('100') }, prices: {}, equityQuote: dec('160.5'), peakQuote: dec('160.5'),
+      breakdown: { parts: { balances: dec('100'), held: dec('50.5'), positions: dec('-2'), flex: dec('12') }, unvalued: { XYZ: dec('3') }, unmarked: [] },
+    });
+    const st = (await (await fetch(`${h.base}/api/state`)).json()) as { equity: Record<string, unknown> };
+    expect(st.equity).toMatchObject({ parts: { balances: '100', held: '50.5', positions: '-2', flex: '12' }, unvalued: { XYZ: '3' }, unmarked: [] });
   });
 
   it('hands the page a session cookie by itself only in paper mode on loopback', async () => {

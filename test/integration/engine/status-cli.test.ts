@@ -48,6 +48,8 @@ describe('npm run status', () => {
       balances: { USDT: d('1000.5'), BTC: d('0.3') },
       prices: { BTC_USDT: d('120') },
       equityQuote: d('1036.5'),
+      // The parts of the equity rule (docs/equity.md), with an asset and a position it could not value.
+      breakdown: { parts: { balances: d('946.41'), held: d('90.09'), positions: d('0'), flex: d('0') }, unvalued: { XYZ: d('5') }, unmarked: ['ETH_PERP|BOTH'] },
       peakQuote: d('1100'),
     });
     new TradingStateController(store, clock, silentLogger()).set('REDUCE_ONLY', 'test: credit LTV');
@@ -82,6 +84,7 @@ describe('npm run status', () => {
     ]);
     expect(st.pnl.totals).toEqual([{ quoteAsset: 'USDT', realisedPnlBeforeFees: '2.1', fees: '0.0721', realisedPnlAfterFees: '2.0279', unrealisedPnl: '6' }]);
     expect(st.account).toMatchObject({ balances: { USDT: '1000.5', BTC: '0.3' }, equity: '1036.5', peakEquity: '1100', drawdownPct: '5.7727' });
+    expect(st.account).toMatchObject({ equityParts: { balances: '946.41', held: '90.09', positions: '0', flex: '0' }, unvalued: { XYZ: '5' }, unmarkedPositions: ['ETH_PERP|BOTH'] });
     expect(st.tradingState).toMatchObject({ state: 'REDUCE_ONLY', reason: 'test: credit LTV' });
     expect(st.quarantined).toEqual([{ strategyId: 'treas', reason: 'strategy treas onTick threw: boom', atMs: clock.now() }]);
     expect(st.alerts).toMatchObject({ count: 1, recent: [{ kind: 'order_lost', subject: 'grid-x' }] });
@@ -90,7 +93,12 @@ describe('npm run status', () => {
     expect(st.reconciledAt).toBe(new Date(clock.now()).toISOString());
 
     const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, ENV_FILE: '', BOT_DATA_DIR: t.dir } });
-    for (const heading of ['Trading state: REDUCE_ONLY', 'Quarantined: treas', 'Open orders (2):', 'Balances (as of', 'Equity: 1036.5 USDT', 'REALISED BEFORE FEES', 'Alerts: 1']) {
+    for (const heading of [
+      'Trading state: REDUCE_ONLY', 'Quarantined: treas', 'Open orders (2):', 'Balances (as of', 'Equity: 1036.5 USDT', 'REALISED BEFORE FEES', 'Alerts: 1',
+      '= available balances 946.41 + held by open orders 90.09 + collateral positions 0 + flex 0',
+      'not valued (no price into USDT, left out): 5 XYZ',
+      'positions without a price (counted at their margin only): ETH_PERP|BOTH',
+    ]) {
       expect(text.stdout).toContain(heading);
     }
   });

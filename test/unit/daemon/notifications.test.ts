@@ -8,6 +8,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { AlertWatch } from '../../../src/daemon/notify-alerts.js';
 import { dailySummary } from '../../../src/daemon/notify-summary.js';
+import { writeAccount } from '../../../src/engine/status-records.js';
 import type { AlertEvent } from '../../../src/notify/index.js';
 import { toWebhookJson } from '../../../src/notify/format.js';
 import { silentLogger } from '../../../src/observability/logger.js';
@@ -82,8 +83,15 @@ describe('dailySummary', () => {
       store.alerts.add('overfill', 'g-2', 'x', T0 + 6);
       store.alerts.add('order_lost', 'g-3', 'x', T0 - 6);
     });
+    expect(dailySummary(store, 'REDUCE_ONLY', w).equity).toBeNull();
+    writeAccount(store.meta, {
+      atMs: T0 + DAY - 15_000, equityAsset: 'USDT', balances: { USDT: d('900') }, prices: {}, equityQuote: d('1000'), peakQuote: d('1010'),
+      breakdown: { parts: { balances: d('900'), held: d('100'), positions: d('0'), flex: d('0') }, unvalued: {}, unmarked: [] },
+    });
     const e = dailySummary(store, 'REDUCE_ONLY', w);
     expect(e).toMatchObject({ day: '2026-11-22', tradingState: 'REDUCE_ONLY', fills: 2, openOrders: 0, alerts: [{ kind: 'overfill', count: 2 }] });
+    // The equity of the last check, by the one equity rule, with its parts.
+    expect(toWebhookJson(e, 's')['equity']).toMatchObject({ asset: 'USDT', total: '1000', peak: '1010', parts: { balances: '900', held: '100', positions: '0', flex: '0' }, unvalued: [] });
     expect(toWebhookJson(e, 's')).toMatchObject({
       pnl: [{ quote: 'USDT', realised: '10.01', fees: '0.11001', realisedNetOfFees: '9.89999' }],
       otherFees: [{ asset: 'ETH', amount: '0.0000001' }],

@@ -65,7 +65,8 @@ describe('held by open orders', () => {
     side: fc.constantFrom<Side>('buy', 'sell'),
     // Away from 60000 so each order rests (a crossing order would take at once).
     offsetTicks: fc.integer({ min: 1, max: 2_000_000 }),
-    units: fc.integer({ min: 1, max: 500 }),
+    // At least 200 minimum amounts: every order's total stays above the market's minimum.
+    units: fc.integer({ min: 200, max: 2_000 }),
   });
 
   it('equals what the simulator locks, for any set of resting spot and collateral orders', () => {

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { Side } from '../../../src/core/orders.js';
-import { EQUITY_PEAK_KEY, EquityWatch, equityOf } from '../../../src/engine/equity-watch.js';
+import { equityOf } from '../../../src/engine/equity.js';
+import { EQUITY_PEAK_KEY, EquityWatch } from '../../../src/engine/equity-watch.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
 import type { MarketRules, RiskLimits, TradingState } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs, openFlexInvestments } from '../../../src/engine/strategy-inputs.js';
@@ -162,32 +163,34 @@ describe('openFlexInvestments', () => {
   });
 });
 
+const usdt = (amount: string) => equityOf({ equityAsset: 'USDT', balances: { USDT: d(amount) }, held: {}, positions: [], flex: {}, prices: {} });
+
 describe('EquityWatch', () => {
   it('values balances in the equity asset, leaving out assets without a price', () => {
-    const eq = equityOf({ USDT: d('100'), BTC: d('0.01'), XYZ: d('5') }, { BTC_USDT: { last: d('50000') } }, 'USDT');
-    expect(eq.toFixed()).toBe('600');
+    const eq = equityOf({ equityAsset: 'USDT', balances: { USDT: d('100'), BTC: d('0.01'), XYZ: d('5') }, held: {}, positions: [], flex: {}, prices: { BTC_USDT: d('50000') } });
+    expect(eq.total.toFixed()).toBe('600');
   });
 
   it('persists the peak across restarts, halts below it by more than the limit, and forgets it on reset', () => {
     const { store, dir, clock } = setup();
     const breaches: string[] = [];
-    const watch = (s: Store): EquityWatch => new EquityWatch({ store: s, equityAsset: 'USDT', limits, onBreach: (r) => breaches.push(r) });
+    const watch = (s: Store): EquityWatch => new EquityWatch({ store: s, limits, onBreach: (r) => breaches.push(r) });
     const w1 = watch(store);
     expect(w1.current).toBeNull();
-    expect(w1.update({ USDT: d('1000') }, {})).toEqual({ currentQuote: d('1000'), peakQuote: d('1000') });
-    w1.update({ USDT: d('1200') }, {});
+    expect(w1.update(usdt('1000'))).toEqual({ currentQuote: d('1000'), peakQuote: d('1000') });
+    w1.update(usdt('1200'));
     store.close();
     ctx!.store = openStore({ dataDir: dir, clock, logger });
     const w2 = watch(ctx!.store);
-    expect(w2.update({ USDT: d('1080') }, {}).peakQuote.toFixed()).toBe('1200'); // exactly 10 %: not more
+    expect(w2.update(usdt('1080')).peakQuote.toFixed()).toBe('1200'); // exactly 10 %: not more
     expect(breaches).toEqual([]);
-    w2.update({ USDT: d('1079.99') }, {});
+    w2.update(usdt('1079.99'));
     expect(breaches).toHaveLength(1);
     expect(breaches[0]).toContain('below peak 1200.00');
     w2.resetPeak();
     expect(ctx!.store.meta.get(EQUITY_PEAK_KEY)).toBeUndefined();
     expect(w2.current).toBeNull();
-    expect(w2.update({ USDT: d('1079.99') }, {}).peakQuote.toFixed()).toBe('1079.99');
+    expect(w2.update(usdt('1079.99')).peakQuote.toFixed()).toBe('1079.99');
     expect(breaches).toHaveLength(1);
   });
 });

@@ -40,7 +40,17 @@ describe('webhook JSON', () => {
       pnl: [{ quote: 'USDT', realised: dec('10.1'), fees: dec('0.0000001'), realisedNetOfFees: dec('10.0999999') }],
       otherFees: [{ asset: 'BTC', amount: dec('0.00000002') }],
       alerts: [{ kind: 'overfill', count: 2 }],
+      equity: {
+        asset: 'USDT', atMs: Date.UTC(2026, 10, 22, 23, 59, 45), total: dec('40009.2'), peak: dec('40100'),
+        parts: { balances: dec('28400.1'), held: dec('11609.1'), positions: dec('0'), flex: dec('0') }, unvalued: [{ asset: 'XYZ', amount: dec('5') }],
+      },
     };
+    expect(toWebhookJson(e, 's')).toMatchObject({
+      equity: {
+        asset: 'USDT', at: '2026-11-22T23:59:45.000Z', total: '40009.2', peak: '40100',
+        parts: { balances: '28400.1', held: '11609.1', positions: '0', flex: '0' }, unvalued: [{ asset: 'XYZ', amount: '5' }],
+      },
+    });
     expect(toWebhookJson(e, 's')).toMatchObject({
       type: 'daily_summary',
       time: '2026-11-23T00:00:00.000Z',
@@ -56,6 +66,9 @@ describe('webhook JSON', () => {
     expect(text).toContain('PnL USDT: 10.0999999 net (10.1 before 0.0000001 fees)');
     expect(text).toContain('fees in BTC: 0.00000002');
     expect(text).toContain('overfill ×2');
+    expect(text).toContain('equity 40009.2 USDT (peak 40100) = balances 28400.1 + held 11609.1 + positions 0 + flex 0');
+    expect(text).toContain('not valued (no price into USDT): 5 XYZ');
+    expect(toText({ ...e, equity: null }, 'b')).toContain('equity: not checked yet');
   });
 });
 

@@ -1,0 +1,101 @@
+/**
+ * The journal's side of the equity rule (docs/equity.md): what open orders hold, the collateral
+ * positions and the active flex investments, all read from the store. The venue's side (available
+ * balances and prices) comes from the caller.
+ */
+import { ZERO, type Decimal } from '../core/decimal.js';
+import type { FillRecord, FlexRecordRow, OrderRecord, Store } from '../store/index.js';
+import { collateralPositions, type CollateralFill, type CollateralPosition, type CollateralSide } from './collateral-book.js';
+import { HOLDING_STATES, heldByOpenOrders, type HoldRules, type OrderHolds } from './order-holds.js';
+
+export type SourceStore = Pick<Store, 'orders' | 'fills' | 'flex'>;
+
+export interface JournalParts {
+  held: OrderHolds;
+  positions: (CollateralPosition & { settleAsset: string })[];
+  /** Active flex investments per currency. */
+  flex: Record<string, Decimal>;
+  /** Markets with holding orders or collateral fills but no hold rule (not counted). */
+  unruled: string[];
+  /** Orders journaled but not yet answered: the venue may or may not hold funds for them already. */
+  pending: number;
+  /**
+   * The journal state these parts were read from (holding orders with their fills, fills and flex
+   * versions). Equal fingerprints before and after a balance read prove the journal did not move
+   * while the venue answered.
+   */
+  fingerprint: string;
+}
+
+const SIDES: readonly string[] = ['LONG', 'SHORT', 'BOTH'];
+
+/** A fill counts as collateral when its order was a collateral order (or the market is a perpetual, where only collateral trades). */
+export function collateralFillsOf(fills: readonly FillRecord[], orderOf: (clientOrderId: string) => OrderRecord | undefined): CollateralFill[] {
+  const out: CollateralFill[] = [];
+  for (const f of fills) {
+    const owner = f.ownerClientOrderId === null ? undefined : orderOf(f.ownerClientOrderId);
+    const collateral = owner?.kind === 'collateral' || f.market.endsWith('_PERP');
+    if (!collateral) continue;
+    const side = owner?.positionSide ?? 'BOTH';
+    out.push({ market: f.market, positionSide: (SIDES.includes(side) ? side : 'BOTH') as CollateralSide, side: f.side, amount: f.amount, price: f.price });
+  }
+  return out;
+}
+
+const INVESTED = new Set(['INVEST', 'OPEN_INVESTMENT', 'REINVEST', 'DAILY_EARNING']);
+
+/**
+ * Active flex investments per currency from the ledger: invested, reinvested and earned (the venue
+ * adds daily earnings to the investment) minus withdrawn; a closed investment counts nothing.
+ */
+export function activeFlex(rows: readonly FlexRecordRow[]): Record<string, Decimal> {
+  const byId = new Map<string, { currency: string; amount: Decimal; closed: boolean }>();
+  for (const r of rows) {
+    const inv = byId.get(r.investmentId) ?? { currency: r.currency, amount: ZERO, closed: false };
+    if (INVESTED.has(r.actionType)) inv.amount = inv.amount.plus(r.amount.abs());
+    if (r.actionType === 'WITHDRAW_FROM_INVESTMENT') inv.amount = inv.amount.minus(r.amount.abs());
+    if (r.actionType === 'CLOSE_INVESTMENT') inv.closed = true;
+    byId.set(r.investmentId, inv);
+  }
+  const out: Record<string, Decimal> = {};
+  for (const inv of byId.values()) if (!inv.closed && inv.amount.gt(0)) out[inv.currency] = (out[inv.currency] ?? ZERO).plus(inv.amount);
+  return out;
+}
+
+/** Reads the journal's parts; collateral positions and flex are folded again only when fills or the ledger grew. */
+export class EquitySources {
+  private cache: { key: string; positions: JournalParts['positions']; flex: JournalParts['flex']; unruled: string[] } | null = null;
+
+  constructor(
+    private readonly store: SourceStore,
+    private readonly rules: HoldRules,
+  ) {}
+
+  read(): JournalParts {
+    const open = this.store.orders.listByState(HOLDING_STATES);
+    const held = heldByOpenOrders(open, this.rules);
+    const key = `${this.store.fills.version}/${this.store.flex.count()}`;
+    if (this.cache?.key !== key) this.cache = { key, ...this.fold() };
+    const orders = open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`);
+    const pending = this.store.orders.listByState(['PENDING']).length;
+    return {
+      held,
+      positions: this.cache.positions,
+      flex: this.cache.flex,
+      unruled: [...new Set([...held.unruled, ...this.cache.unruled])].sort(),
+      pending,
+      fingerprint: `${key}|${pending}|${orders.join(',')}`,
+    };
+  }
+
+  private fold(): Omit<NonNullable<typeof this.cache>, 'key'> {
+    const owners = new Map<string, OrderRecord | undefined>();
+    const orderOf = (id: string): OrderRecord | undefined => {
+      if (!owners.has(id)) owners.set(id, this.store.orders.get(id));
+      return owners.get(id);
+    };
+    const { positions, unruled } = collateralPositions(collateralFillsOf(this.store.fills.all(), orderOf), (m) => this.rules(m)?.leverage);
+    const settled = positions.map((p) => ({ ...p, settleAsset: this.rules(p.market)?.quote ?? '' }));
+    return { positions: settled, flex: activeFlex(this.store.flex.all()), unruled };
+  }
+}
