@@ -8,13 +8,14 @@
  * look is taken only when the books hold still around the balance read: books, balance, then a
  * reconciliation pass whose anchor is after the read (plus the flex pull and the credit check),
  * then the books again. Unchanged books with no placement, cancel or flex close in flight
- * (PENDING, UNKNOWN) mean everything the balance reflects is in them; otherwise the look is taken
+ * (PENDING, UNKNOWN, PENDING_CANCEL) mean everything the balance reflects is in them; otherwise the look is taken
  * again (`settleAttempts`), and an audit that never settles judges nothing and keeps its window.
  * A difference must show in two such looks against the same baseline before it is reported, so a
  * venue whose history trails its balance by a moment does not raise a false alarm.
  */
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
+import type { OrderState } from '../core/orders.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { AuditBaselineRow, Store } from '../store/index.js';
@@ -26,6 +27,12 @@ import { HOLDING_STATES, heldByOpenOrders, holdOf, type HoldRules } from './orde
 import type { Reconciler } from './reconciler.js';
 
 export const BOOKS_UNEXPLAINED = 'books_unexplained';
+
+/**
+ * Journal states whose effect on the balance the venue may have applied without the journal
+ * knowing: a placement or cancel without its reply. A look taken while any exists is unsure.
+ */
+const IN_FLIGHT: readonly OrderState[] = ['PENDING', 'UNKNOWN', 'PENDING_CANCEL'];
 
 /** What the alert and the documentation name as the usual reasons. */
 export const TYPICAL_CAUSES = 'a manual trade on the same API key, a deposit or withdrawal, a venue-side correction';
@@ -153,7 +160,7 @@ export class BalanceAudit {
 
   private look(): Look {
     const { store, holdRules } = this.d;
-    const unsure = store.orders.listByState(['PENDING', 'UNKNOWN']).length + store.flex.intents(['PENDING', 'UNKNOWN']).length;
+    const unsure = store.orders.listByState(IN_FLIGHT).length + store.flex.intents(['PENDING', 'UNKNOWN']).length;
     const open = store.orders.listByState(HOLDING_STATES);
     const held = heldByOpenOrders(open, holdRules);
     const assetsOf = (market: string): { base: string; quote: string } => {
