@@ -8,8 +8,9 @@
  * look is taken only when the books hold still around the balance read: books, balance, then a
  * reconciliation pass whose anchor is after the read (plus the flex pull and the credit check),
  * then the books again. Unchanged books with no placement, cancel or flex close in flight
- * (PENDING, UNKNOWN, PENDING_CANCEL) mean everything the balance reflects is in them; otherwise the look is taken
- * again (`settleAttempts`), and an audit that never settles judges nothing and keeps its window.
+ * (PENDING, UNKNOWN, PENDING_CANCEL) mean everything the balance reflects is in them; otherwise
+ * the look is taken again after a pause (`settleAttempts`, `settlePauseMs`), and an audit that
+ * never settles judges nothing and keeps its window.
  * A difference must show in two such looks against the same baseline before it is reported, so a
  * venue whose history trails its balance by a moment does not raise a false alarm.
  */
@@ -73,6 +74,8 @@ export interface BalanceAuditDeps {
   tolerance: Tolerance;
   /** Looks per snapshot before the audit gives up for this run. */
   settleAttempts: number;
+  /** Pause between two looks, so a placement or cancel in flight can finish (ms of the clock). Default 1000. */
+  settlePauseMs?: number;
 }
 
 interface Look {
@@ -144,6 +147,8 @@ export class BalanceAudit {
         return { atMs, balances: Object.fromEntries(read), books: after.books };
       }
       this.d.logger.debug({ attempt }, 'balance audit: books moved around the balance read; looking again');
+      const pause = this.d.settlePauseMs ?? 1_000;
+      if (attempt < this.d.settleAttempts && pause > 0) await clock.sleep(pause);
     }
     return null;
   }

@@ -41,6 +41,8 @@ function auditFor(e: LiveEngine, clock: ManualClock, fraction = '0'): BalanceAud
     holdRules: liveHoldRules('USDT'),
     tolerance: { fraction: d(fraction), byAsset: {} },
     settleAttempts: 3,
+    // The ManualClock does not move by itself: the looks follow each other at once.
+    settlePauseMs: 0,
   });
 }
 
