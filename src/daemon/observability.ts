@@ -65,7 +65,7 @@ function jobsReport(scheduler: Scheduler): HealthReport['jobs'] {
 }
 
 function auditOf(engine: Engine): NonNullable<HealthInputs['audit']> | null {
-  const last = engine.audit.lastResult();
+  const last = engine.audit.lastJudged();
   if (last === null) return null;
   const signed = (d: string): string => (d.startsWith('-') ? d : `+${d}`);
   return { atMs: last.atMs, unexplained: unexplainedOf(last).map((a) => ({ asset: a.asset, difference: signed(a.difference) })) };

@@ -102,12 +102,13 @@ export class BalanceAudit {
   private last: AuditResult | null;
 
   constructor(private readonly d: BalanceAuditDeps) {
-    const stored = d.store.audit.latest();
+    // An unsettled audit judged nothing: what was last judged stays the answer.
+    const stored = d.store.audit.recent(100).find((r) => r.outcome !== 'unsettled');
     this.last = stored === undefined ? null : (stored.detail as AuditResult);
   }
 
-  /** The last audit's result (this run's, or the store's before the first). */
-  lastResult(): AuditResult | null {
+  /** The last audit that judged (this run's, or the store's before the first); an unsettled one does not replace it. */
+  lastJudged(): AuditResult | null {
     return this.last;
   }
 
@@ -206,7 +207,7 @@ export class BalanceAudit {
       unexplained.forEach((v, i) => store.alerts.add(BOOKS_UNEXPLAINED, v.asset, alertDetail(v, external[i]?.length ?? 0), atMs));
       store.audit.record(atMs, outcome, fromMs, result);
     });
-    this.last = result;
+    if (outcome !== 'unsettled') this.last = result;
     for (const v of unexplained) logger.error(show(v), `ALERT: the books do not explain the ${v.asset} balance change`);
     if (outcome === 'unsettled') logger.warn({ attempts: this.d.settleAttempts }, 'balance audit: the books never held still around a balance read; the window carries over');
     else logger.info({ outcome, assets: verdicts.length }, 'balance audit done');

@@ -127,11 +127,14 @@ describe('balance audit over HTTP', () => {
     expect(e.store.alerts.list(BOOKS_UNEXPLAINED)).toHaveLength(2);
   });
 
-  it('an order whose placement outcome is unknown makes the audit wait instead of alarm; once resolved, it is explained', async () => {
+  it('an order whose placement outcome is unknown makes the audit wait instead of alarm (keeping the last judgement); once resolved, it is explained', async () => {
     stack = await startStack();
     const { sim, clock } = stack;
     const { e, audit } = open(sim, clock);
     await audit.runOnce();
+    clock.advance(1_000);
+    await externalBuy(sim, '0.001');
+    expect((await audit.runOnce()).outcome).toBe('unexplained');
     // The venue applies the placement but the reply is lost: the order is UNKNOWN until resolved,
     // and the resolver's cancel probe fails before the venue applies it, so it stays UNKNOWN.
     sim.setFaults({ '/api/v4/order/bulk': { dropAfterApply: { rate: 1, mode: 'reset' } } });
@@ -145,13 +148,18 @@ describe('balance audit over HTTP', () => {
     expect(e.store.orders.get(p?.clientOrderId ?? '')?.state).toBe('UNKNOWN');
     expect(waiting.outcome).toBe('unsettled');
     expect(e.store.audit.baselineMs()).toBe(baselineMs);
-    expect(e.store.alerts.list(BOOKS_UNEXPLAINED)).toEqual([]);
+    expect(e.store.alerts.list(BOOKS_UNEXPLAINED).map((a) => a.subject)).toEqual(['BTC', 'USDT']);
+    // An audit that judged nothing leaves the last judgement (and /healthz) as it was, also after a restart.
+    expect(audit.lastJudged()?.outcome).toBe('unexplained');
+    expect(e.store.audit.latest()?.outcome).toBe('unsettled');
+    expect(auditFor(e, clock).lastJudged()?.outcome).toBe('unexplained');
     sim.setFaults({});
     clock.advance(120_000); // past the resolver's grace period: its probe settles the order
     const settled = await audit.runOnce();
     expect(e.store.orders.get(p?.clientOrderId ?? '')?.state).not.toBe('UNKNOWN');
     expect(settled).toMatchObject({ outcome: 'clean', fromMs: baselineMs });
-    expect(e.store.alerts.list(BOOKS_UNEXPLAINED)).toEqual([]);
+    expect(audit.lastJudged()?.outcome).toBe('clean');
+    expect(e.store.alerts.list(BOOKS_UNEXPLAINED)).toHaveLength(2);
   });
 
   it('a restart continues the window: a trade while the bot was down is reported by the first audit after it', async () => {
