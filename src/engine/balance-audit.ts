@@ -181,6 +181,7 @@ export class BalanceAudit {
     const loan = store.credit.latest();
     const books = booksOf({
       fills: store.audit.ownFills().map((f) => ({ ...f, collateral: f.kind === 'collateral' })),
+      positionFills: store.audit.fillsOnMarkets(store.audit.collateralMarkets()),
       flex: store.flex.all(),
       loan: loan?.active === true && loan.asset !== null && loan.amount !== null ? { asset: loan.asset, amount: loan.amount } : null,
       held: held.byAsset,

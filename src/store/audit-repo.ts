@@ -87,6 +87,26 @@ export class AuditRepository {
     }));
   }
 
+  /**
+   * Every fill (ours or not) in `markets`, with our order's position side where the order is ours
+   * (`BOTH` otherwise): the account's collateral positions as the venue holds margin for them.
+   */
+  fillsOnMarkets(markets: readonly string[]): Pick<OwnFillRow, 'market' | 'side' | 'amount' | 'positionSide'>[] {
+    if (markets.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT f.market, f.side, f.amount, o.position_side FROM fills f LEFT JOIN orders o ON o.client_order_id = f.owner_client_order_id
+          WHERE f.market IN (${markets.map(() => '?').join(',')})`,
+      )
+      .all(...markets) as { market: string; side: Side; amount: string; position_side: string | null }[];
+    return rows.map((r) => ({ market: r.market, side: r.side, amount: dec(r.amount), positionSide: r.position_side ?? 'BOTH' }));
+  }
+
+  /** Markets of our collateral orders. */
+  collateralMarkets(): string[] {
+    return (this.db.prepare(`SELECT DISTINCT market FROM orders WHERE kind = 'collateral' ORDER BY market`).all() as { market: string }[]).map((r) => r.market);
+  }
+
   /** Fills of orders the bot did not place, by deal time in (fromMs, toMs], oldest first, at most `limit`. */
   externalFills(fromMs: number, toMs: number, limit = 20): Pick<FillRecord, 'dealId' | 'market' | 'side' | 'amount' | 'price' | 'timeMs'>[] {
     const rows = this.db

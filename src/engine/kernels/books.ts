@@ -9,7 +9,8 @@
  *   reverse; a collateral fill moves only the settlement asset (sell +quote, buy −quote), which
  *   equals the venue's margin and realised-PnL movements over any stretch that starts and ends
  *   with the position flat (margin held at the open is released at the close, and the PnL is the
- *   difference of the quotes), so an asset with an open collateral position is `inFlight`;
+ *   difference of the quotes), so an asset with an open collateral position of the account
+ *   (from every fill of the market, ours or not) is `inFlight`;
  * - fees, in the fee asset (the market's quote when the venue did not name one);
  * - flex history records by their effect on the main balance (`FLEX_MAIN_EFFECT`);
  * - the active credit-line loan (borrowed funds are in the main balance);
@@ -56,9 +57,17 @@ export const FLEX_MAIN_EFFECT: Readonly<Record<string, -1 | 0 | 1>> = {
   CLOSE_INVESTMENT: 1,
 };
 
+/** A fill of a collateral market, ours or not, for the account's positions. */
+export type PositionFill = Pick<BooksFill, 'market' | 'side' | 'amount' | 'positionSide'>;
+
 export interface BooksInput {
   /** Our own fills only: a fill of an order the bot did not place is exactly what the audit looks for. */
   fills: readonly BooksFill[];
+  /**
+   * Every fill of the collateral markets, ours or not: the venue holds margin for the account's
+   * position, so a position someone else closed is flat (and its settlement asset accountable).
+   */
+  positionFills: readonly PositionFill[];
   flex: readonly BooksFlexRecord[];
   /** The credit line's loan at the last check, null when none is active. */
   loan: { asset: string; amount: Decimal } | null;
@@ -88,11 +97,10 @@ function addFill(totals: Record<string, Decimal>, f: BooksFill, assets: { base: 
   if (!f.fee.isZero()) add(totals, f.feeAsset === '' ? quote : f.feeAsset, f.fee.neg());
 }
 
-/** Net collateral position per market and side from our collateral fills (buy +, sell −). */
-function openPositions(fills: readonly BooksFill[]): Set<string> {
+/** Markets with a net collateral position per market and side (buy +, sell −). */
+function openPositions(fills: readonly PositionFill[]): Set<string> {
   const net = new Map<string, { market: string; base: Decimal }>();
   for (const f of fills) {
-    if (!f.collateral) continue;
     const key = `${f.market}|${f.positionSide}`;
     const cur = net.get(key) ?? { market: f.market, base: ZERO };
     net.set(key, { market: f.market, base: cur.base.plus(f.side === 'buy' ? f.amount : f.amount.neg()) });
@@ -110,7 +118,7 @@ export function booksOf(input: BooksInput): Books {
   }
   if (input.loan !== null) add(totals, input.loan.asset, input.loan.amount);
   for (const [asset, amount] of Object.entries(input.held)) add(totals, asset, amount.neg());
-  const markets = new Set([...openPositions(input.fills), ...input.collateralHolding]);
+  const markets = new Set([...openPositions(input.positionFills), ...input.collateralHolding]);
   const inFlight = [...new Set([...markets].map((m) => input.assetsOf(m).quote))].sort();
   return { totals, inFlight };
 }

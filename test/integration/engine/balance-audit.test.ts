@@ -162,6 +162,38 @@ describe('balance audit over HTTP', () => {
     expect(e.store.alerts.list(BOOKS_UNEXPLAINED)).toHaveLength(2);
   });
 
+  it('collateral: the settlement asset waits while our position is open and is explained exactly once it is flat; a position another client closed is reported', async () => {
+    stack = await startStack();
+    const { sim, clock } = stack;
+    const { e, audit } = open(sim, clock);
+    await audit.runOnce();
+    const perp = (): Decimal => d(sim.prices().prices['BTC_PERP'] as string);
+    const taker = async (side: 'buy' | 'sell'): Promise<void> => {
+      const price = perp().mul(side === 'buy' ? '1.01' : '0.99').toDecimalPlaces(1);
+      expect((await e.orders.placeCollateralOrder('sig', { market: 'BTC_PERP', side, amount: d('0.01'), price })).status).toBe('placed');
+    };
+    await taker('buy');
+    const opened = await audit.runOnce();
+    expect(verdicts(opened)).toMatchObject({ USDT: 'deferred', BTC: 'explained' });
+    sim.setPrice('BTC_PERP', perp().mul('1.02').toDecimalPlaces(1).toFixed());
+    await taker('sell');
+    const closed = await audit.runOnce();
+    // Margin, PnL and both fees over the whole stretch, to the last decimal.
+    expect(closed.assets.find((a) => a.asset === 'USDT')).toMatchObject({ verdict: 'explained', difference: '0', fromMs: opened.assets[0]?.fromMs });
+    expect(d(closed.assets.find((a) => a.asset === 'USDT')?.actual ?? '0').gt(0)).toBe(true);
+
+    await taker('buy');
+    expect(verdicts(await audit.runOnce())).toMatchObject({ USDT: 'deferred' });
+    const other = createApiClient({ baseUrl: sim.baseUrl, ...sim.defaultAccount, clock: new SystemClock() });
+    clock.advance(1_000);
+    await other.collateralLimitOrder({ market: 'BTC_PERP', side: 'sell', amount: d('0.01'), price: perp().mul('0.99').toDecimalPlaces(1) });
+    await other.close();
+    const r = await audit.runOnce();
+    expect(verdicts(r)).toMatchObject({ USDT: 'unexplained' });
+    expect(r.externalFills).toBe(1);
+    expect(e.store.alerts.list(BOOKS_UNEXPLAINED).map((a) => a.subject)).toEqual(['USDT']);
+  });
+
   it('a restart continues the window: a trade while the bot was down is reported by the first audit after it', async () => {
     stack = await startStack();
     const { sim, clock } = stack;

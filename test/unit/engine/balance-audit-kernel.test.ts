@@ -13,7 +13,16 @@ const assetsOf = (m: string): { base: string; quote: string } => {
   const [base = '', quote = ''] = m.split('_');
   return { base, quote: quote === 'PERP' ? 'USDT' : quote };
 };
-const input = (over: Partial<BooksInput> = {}): BooksInput => ({ fills: [], flex: [], loan: null, held: {}, collateralHolding: [], assetsOf, ...over });
+const input = (over: Partial<BooksInput> = {}): BooksInput => ({
+  fills: [],
+  positionFills: (over.fills ?? []).filter((f) => f.collateral),
+  flex: [],
+  loan: null,
+  held: {},
+  collateralHolding: [],
+  assetsOf,
+  ...over,
+});
 const fill = (over: Partial<BooksFill>): BooksFill => ({
   market: 'BTC_USDT',
   side: 'buy',
@@ -49,6 +58,14 @@ describe('the books', () => {
     // Flat again: the venue paid back the margin and the PnL of 10, less both fees.
     expect(b2.totals['USDT']?.toFixed()).toBe('9.39');
     expect(b2.inFlight).toEqual([]);
+  });
+
+  it('a position someone else closed is flat: the settlement asset is accountable, and only our fills are in its total', () => {
+    const open = fill({ market: 'BTC_PERP', collateral: true });
+    const closedByOther = fill({ market: 'BTC_PERP', collateral: true, side: 'sell', quote: d('305') });
+    const b = booksOf(input({ fills: [open], positionFills: [open, closedByOther] }));
+    expect(b.inFlight).toEqual([]);
+    expect(b.totals['USDT']?.toFixed()).toBe('-300.3');
   });
 
   it('hedge-mode sides are separate positions: a long and a short of the same size are both open', () => {
