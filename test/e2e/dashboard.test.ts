@@ -84,6 +84,9 @@ describe('dashboard in Chromium', () => {
       return n > 30 ? n : undefined;
     }, 'the equity line drawn', WAIT);
     expect(blue).toBeGreaterThan(30);
+    // The parts of the equity rule (docs/equity.md) under the figures.
+    const parts = await eventually(async () => ((await text('#equity-parts')).includes('Held by open orders') ? text('#equity-parts') : undefined), 'the equity parts', WAIT);
+    for (const name of ['Available balances', 'Collateral positions', 'Flex']) expect(parts).toContain(name);
     await eventually(async () => (await text('#conn')) === 'live', 'the event stream connected', WAIT);
     await session.screenshot('dashboard-loaded');
     expect(session.errors).toEqual([]);
