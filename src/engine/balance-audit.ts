@@ -20,6 +20,7 @@ import type { OrderState } from '../core/orders.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { AuditBaselineRow, Store } from '../store/index.js';
+import { AuditFillBook } from './audit-fill-book.js';
 import type { CreditJob } from './credit-job.js';
 import type { FlexJob } from './flex-job.js';
 import { booksFingerprint, booksOf, type Books } from './kernels/books.js';
@@ -100,8 +101,10 @@ const iso = (ms: number | null): string => (ms === null ? '?' : new Date(ms).toI
 
 export class BalanceAudit {
   private last: AuditResult | null;
+  private readonly fills: AuditFillBook;
 
   constructor(private readonly d: BalanceAuditDeps) {
+    this.fills = new AuditFillBook(d.store);
     // An unsettled audit judged nothing: what was last judged stays the answer.
     const stored = d.store.audit.recent(100).find((r) => r.outcome !== 'unsettled');
     this.last = stored === undefined ? null : (stored.detail as AuditResult);
@@ -180,8 +183,7 @@ export class BalanceAudit {
     });
     const loan = store.credit.latest();
     const books = booksOf({
-      fills: store.audit.ownFills().map((f) => ({ ...f, collateral: f.kind === 'collateral' })),
-      positionFills: store.audit.fillsOnMarkets(store.audit.collateralMarkets()),
+      fillBook: this.fills.current(assetsOf),
       flex: store.flex.all(),
       loan: loan?.active === true && loan.asset !== null && loan.amount !== null ? { asset: loan.asset, amount: loan.amount } : null,
       held: held.byAsset,

@@ -4,6 +4,17 @@ import { dec, toWire, type Decimal } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
 import type { AuditBaselineRow, BalanceAuditRecord, FillRecord, OrderKind } from './types.js';
 
+interface OwnFillDbRow {
+  market: string;
+  side: Side;
+  amount: string;
+  quote: string;
+  fee: string;
+  fee_asset: string;
+  kind: OrderKind;
+  position_side: string | null;
+}
+
 /** One of our fills with its order's kind and position side, as the balance audit's books need it. */
 export interface OwnFillRow {
   market: string;
@@ -18,6 +29,16 @@ export interface OwnFillRow {
 }
 
 const BASELINE_MS = 'audit.baselineMs';
+/** Keeps the id sums of a fingerprint exact in a JS number up to millions of fills (beyond, a mismatch only costs a full recount). */
+const PRIME = 1_000_000_007;
+
+/** See `AuditRepository.fillsFingerprint`. */
+export interface FillsFingerprint {
+  n: number;
+  maxId: number | null;
+  ids: number;
+  owned: number;
+}
 /** Results kept: a month of hourly audits, plus the restarts'. */
 const KEEP = 1_000;
 
@@ -67,14 +88,30 @@ export class AuditRepository {
     this.db.prepare('DELETE FROM balance_audits WHERE id <= (SELECT MAX(id) FROM balance_audits) - ?').run(KEEP);
   }
 
-  /** Every fill of an order the bot placed, with the order's kind (one query: the audit reads them all each time). */
-  ownFills(): OwnFillRow[] {
+  /**
+   * What the fills with a deal id above `afterId` add up to, cheaply: how many, the highest id,
+   * and sums of the ids (all, and of those with an owner) modulo a prime, so a late fill below
+   * the highest id or a fill attributed after the fact changes it.
+   */
+  fillsFingerprint(afterId = -1): FillsFingerprint {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n, MAX(deal_id) AS maxId, COALESCE(SUM(deal_id % ${PRIME}), 0) AS ids,
+                COALESCE(SUM(CASE WHEN owner_client_order_id IS NULL THEN 0 ELSE deal_id % ${PRIME} END), 0) AS owned
+           FROM fills WHERE deal_id > ?`,
+      )
+      .get(afterId) as FillsFingerprint;
+    return row;
+  }
+
+  /** Every fill of an order the bot placed with a deal id above `afterId`, with the order's kind. */
+  ownFills(afterId = -1): OwnFillRow[] {
     const rows = this.db
       .prepare(
         `SELECT f.market, f.side, f.amount, f.quote, f.fee, f.fee_asset, o.kind, o.position_side
-           FROM fills f JOIN orders o ON o.client_order_id = f.owner_client_order_id`,
+           FROM fills f JOIN orders o ON o.client_order_id = f.owner_client_order_id WHERE f.deal_id > ?`,
       )
-      .all() as { market: string; side: Side; amount: string; quote: string; fee: string; fee_asset: string; kind: OrderKind; position_side: string | null }[];
+      .all(afterId) as OwnFillDbRow[];
     return rows.map((r) => ({
       market: r.market,
       side: r.side,
@@ -91,20 +128,21 @@ export class AuditRepository {
    * Every fill (ours or not) in `markets`, with our order's position side where the order is ours
    * (`BOTH` otherwise): the account's collateral positions as the venue holds margin for them.
    */
-  fillsOnMarkets(markets: readonly string[]): Pick<OwnFillRow, 'market' | 'side' | 'amount' | 'positionSide'>[] {
+  fillsOnMarkets(markets: readonly string[], afterId = -1): Pick<OwnFillRow, 'market' | 'side' | 'amount' | 'positionSide'>[] {
     if (markets.length === 0) return [];
     const rows = this.db
       .prepare(
         `SELECT f.market, f.side, f.amount, o.position_side FROM fills f LEFT JOIN orders o ON o.client_order_id = f.owner_client_order_id
-          WHERE f.market IN (${markets.map(() => '?').join(',')})`,
+          WHERE f.deal_id > ? AND f.market IN (${markets.map(() => '?').join(',')})`,
       )
-      .all(...markets) as { market: string; side: Side; amount: string; position_side: string | null }[];
+      .all(afterId, ...markets) as { market: string; side: Side; amount: string; position_side: string | null }[];
     return rows.map((r) => ({ market: r.market, side: r.side, amount: dec(r.amount), positionSide: r.position_side ?? 'BOTH' }));
   }
 
   /** Markets of our collateral orders. */
   collateralMarkets(): string[] {
-    return (this.db.prepare(`SELECT DISTINCT market FROM orders WHERE kind = 'collateral' ORDER BY market`).all() as { market: string }[]).map((r) => r.market);
+    const rows = this.db.prepare(`SELECT DISTINCT market FROM orders WHERE kind = 'collateral' ORDER BY market`).all() as { market: string }[];
+    return rows.map((r) => r.market);
   }
 
   /** Fills of orders the bot did not place, by deal time in (fromMs, toMs], oldest first, at most `limit`. */

@@ -36,7 +36,7 @@ export type { NewOrder, OrderPatch } from './orders-repo.js';
 export type { StrategyStateStore } from './misc-repos.js';
 export type { OrdersRepository } from './orders-repo.js';
 export type { FillsRepository } from './fills-repo.js';
-export type { AuditRepository } from './audit-repo.js';
+export type { AuditRepository, FillsFingerprint, OwnFillRow } from './audit-repo.js';
 export type { ConsoleRepository, ControlActionRecord, EquityPoint, PausedRecord } from './console-repo.js';
 export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';

@@ -60,14 +60,21 @@ export const FLEX_MAIN_EFFECT: Readonly<Record<string, -1 | 0 | 1>> = {
 /** A fill of a collateral market, ours or not, for the account's positions. */
 export type PositionFill = Pick<BooksFill, 'market' | 'side' | 'amount' | 'positionSide'>;
 
+/**
+ * The fills' part of the books: our fills' totals per asset, and the account's net collateral
+ * position per market and position side. Fills only ever arrive, so it can grow by the new ones.
+ */
+export interface FillBook {
+  totals: Readonly<Record<string, Decimal>>;
+  /** Net base per `market|positionSide` (buy +, sell −). */
+  positions: Readonly<Record<string, Decimal>>;
+}
+
+export const EMPTY_FILL_BOOK: FillBook = { totals: {}, positions: {} };
+
 export interface BooksInput {
-  /** Our own fills only: a fill of an order the bot did not place is exactly what the audit looks for. */
-  fills: readonly BooksFill[];
-  /**
-   * Every fill of the collateral markets, ours or not: the venue holds margin for the account's
-   * position, so a position someone else closed is flat (and its settlement asset accountable).
-   */
-  positionFills: readonly PositionFill[];
+  /** `withFills` over our fills and the collateral markets' fills. */
+  fillBook: FillBook;
   flex: readonly BooksFlexRecord[];
   /** The credit line's loan at the last check, null when none is active. */
   loan: { asset: string; amount: Decimal } | null;
@@ -97,28 +104,42 @@ function addFill(totals: Record<string, Decimal>, f: BooksFill, assets: { base: 
   if (!f.fee.isZero()) add(totals, f.feeAsset === '' ? quote : f.feeAsset, f.fee.neg());
 }
 
-/** Markets with a net collateral position per market and side (buy +, sell −). */
-function openPositions(fills: readonly PositionFill[]): Set<string> {
-  const net = new Map<string, { market: string; base: Decimal }>();
-  for (const f of fills) {
-    const key = `${f.market}|${f.positionSide}`;
-    const cur = net.get(key) ?? { market: f.market, base: ZERO };
-    net.set(key, { market: f.market, base: cur.base.plus(f.side === 'buy' ? f.amount : f.amount.neg()) });
-  }
-  return new Set([...net.values()].filter((p) => !p.base.isZero()).map((p) => p.market));
+/**
+ * `book` with more fills: `own` are our fills only (a fill of an order the bot did not place is
+ * exactly what the audit looks for); `position` every fill of the collateral markets, ours or
+ * not (the venue holds margin for the account's position, so a position someone else closed is
+ * flat, and its settlement asset accountable). Returns a new book.
+ */
+export function withFills(
+  book: FillBook,
+  own: readonly BooksFill[],
+  position: readonly PositionFill[],
+  assetsOf: (market: string) => { base: string; quote: string },
+): FillBook {
+  const totals = { ...book.totals };
+  const positions = { ...book.positions };
+  for (const f of own) addFill(totals, f, assetsOf(f.market));
+  for (const f of position) add(positions, `${f.market}|${f.positionSide}`, f.side === 'buy' ? f.amount : f.amount.neg());
+  return { totals, positions };
+}
+
+/** Markets with an open position in the book. */
+function openMarkets(book: FillBook): string[] {
+  return Object.entries(book.positions)
+    .filter(([, base]) => !base.isZero())
+    .map(([key]) => key.slice(0, key.indexOf('|')));
 }
 
 /** The books' totals per asset and the assets they cannot account for now. */
 export function booksOf(input: BooksInput): Books {
-  const totals: Record<string, Decimal> = {};
-  for (const f of input.fills) addFill(totals, f, input.assetsOf(f.market));
+  const totals: Record<string, Decimal> = { ...input.fillBook.totals };
   for (const r of input.flex) {
     const effect = FLEX_MAIN_EFFECT[r.actionType] ?? 0;
     if (effect !== 0) add(totals, r.currency, effect === 1 ? r.amount : r.amount.neg());
   }
   if (input.loan !== null) add(totals, input.loan.asset, input.loan.amount);
   for (const [asset, amount] of Object.entries(input.held)) add(totals, asset, amount.neg());
-  const markets = new Set([...openPositions(input.positionFills), ...input.collateralHolding]);
+  const markets = new Set([...openMarkets(input.fillBook), ...input.collateralHolding]);
   const inFlight = [...new Set([...markets].map((m) => input.assetsOf(m).quote))].sort();
   return { totals, inFlight };
 }

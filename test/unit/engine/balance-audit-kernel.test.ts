@@ -6,16 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { allowedDifference, compareAssets, confirm, nextBaseline, type Baseline, type Snapshot, type Tolerance } from '../../../src/engine/kernels/balance-audit.js';
-import { booksFingerprint, booksOf, type BooksFill, type BooksInput } from '../../../src/engine/kernels/books.js';
+import { booksFingerprint, booksOf, EMPTY_FILL_BOOK, withFills, type BooksFill, type BooksInput, type PositionFill } from '../../../src/engine/kernels/books.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const assetsOf = (m: string): { base: string; quote: string } => {
   const [base = '', quote = ''] = m.split('_');
   return { base, quote: quote === 'PERP' ? 'USDT' : quote };
 };
-const input = (over: Partial<BooksInput> = {}): BooksInput => ({
-  fills: [],
-  positionFills: (over.fills ?? []).filter((f) => f.collateral),
+type Over = Partial<Omit<BooksInput, 'fillBook'>> & { fills?: BooksFill[]; positionFills?: PositionFill[] };
+const input = ({ fills = [], positionFills, ...over }: Over = {}): BooksInput => ({
+  fillBook: withFills(EMPTY_FILL_BOOK, fills, positionFills ?? fills.filter((f) => f.collateral), assetsOf),
   flex: [],
   loan: null,
   held: {},
@@ -92,6 +92,16 @@ describe('the books', () => {
 
   it('the active loan is in the balance; open-order holds are not', () => {
     expect(totals(input({ loan: { asset: 'USDT', amount: d('500') }, held: { USDT: d('120.12'), BTC: d('0.02') } }))).toEqual({ USDT: '379.88', BTC: '-0.02' });
+  });
+
+  it('a fill book grown by later fills equals one counted at once', () => {
+    const fills = [fill({}), fill({ side: 'sell', fee: d('0.1') }), fill({ market: 'BTC_PERP', collateral: true }), fill({ market: 'ETH_USDT', amount: d('2'), feeAsset: '' })];
+    const atOnce = withFills(EMPTY_FILL_BOOK, fills, fills.filter((f) => f.collateral), assetsOf);
+    let grown = EMPTY_FILL_BOOK;
+    for (const f of fills) grown = withFills(grown, [f], f.collateral ? [f] : [], assetsOf);
+    const text = (b: typeof atOnce): string => JSON.stringify([Object.entries(b.totals).sort(), Object.entries(b.positions).sort()]);
+    expect(text(grown)).toBe(text(atOnce));
+    expect(EMPTY_FILL_BOOK).toEqual({ totals: {}, positions: {} });
   });
 
   it('the fingerprint changes with any total or the in-flight set, and only then', () => {
