@@ -8,7 +8,7 @@ import type { BacktestResult } from '../result.js';
 import { chartData, marketNames } from './chart-data.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { REPORT_COLOURS } from './colours.js';
-import { html, jsonForScript } from './escape.js';
+import { escapeHtml as html, jsonForScript } from '../../web/html.js';
 import { utc } from './format.js';
 import { page } from './page.js';
 import { STYLES } from './styles.js';

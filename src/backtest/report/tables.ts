@@ -3,7 +3,7 @@
  * strategy), the trade list, the fill list and the run's inputs.
  */
 import type { BacktestFill, BacktestMetrics, BacktestResult, BacktestTrade } from '../result.js';
-import { html } from './escape.js';
+import { escapeHtml as html } from '../../web/html.js';
 import { fixed2, percent, signClass, utc } from './format.js';
 
 /** Rows shown per list; the full lists are in result.json. */
