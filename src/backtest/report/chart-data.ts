@@ -7,6 +7,7 @@
 import { Decimal, dec, toWire } from '../../core/decimal.js';
 import { downsampleEquity, downsamplePrices } from '../downsample.js';
 import type { BacktestFill, BacktestResult, EquityPoint, PricePoint } from '../result.js';
+import { REPORT_COLOURS } from './colours.js';
 
 /**
  * Points per chart at most. The run downsamples already (result.json stays small); this keeps a
@@ -27,6 +28,8 @@ export interface MarketChart {
 }
 
 export interface ChartData {
+  /** The series colours (the page script has no other source: it is inlined and imports nothing). */
+  colours: typeof REPORT_COLOURS;
   equity: ChartPoint[];
   /** Drawdown from the running peak, in percent, as a negative number (0 at a new peak). */
   drawdown: ChartPoint[];
@@ -99,5 +102,5 @@ export function chartData(result: BacktestResult): ChartData {
     return { precision: precisionOf(prices), points, markers: markersFor(points, result.fills.filter((f) => f.market === name)) };
   });
   const equity = downsampleEquity(result.equity, MAX_CHART_POINTS);
-  return { equity: perSecond(equity, (p) => p.equity), drawdown: drawdownPercent(equity), markets };
+  return { colours: REPORT_COLOURS, equity: perSecond(equity, (p) => p.equity), drawdown: drawdownPercent(equity), markets };
 }

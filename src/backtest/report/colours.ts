@@ -1,6 +1,7 @@
 /**
- * The report's series colours, shared by the page script and the browser test (which counts
- * pixels of exactly these colours per chart to prove each one was painted).
+ * The report's series colours, handed to the page script in the embedded data and used by the
+ * browser test (which counts pixels of exactly these colours per chart to prove each one was
+ * painted).
  */
 export const REPORT_COLOURS = {
   equity: '#2962ff',

@@ -3,12 +3,12 @@
  * inlined; no request of any kind), byte-identical for the same result. docs/backtest-metrics.md
  * defines the figures it shows.
  */
+import { requireBrowserModule } from '../../web/browser-code.js';
 import { chartLibrarySource } from '../../web/chart-library.js';
 import type { BacktestResult } from '../result.js';
 import { chartData, marketNames } from './chart-data.js';
-import { CLIENT_SCRIPT } from './client.js';
 import { REPORT_COLOURS } from './colours.js';
-import { escapeHtml as html, jsonForScript } from '../../web/html.js';
+import { CHART_ATTRIBUTION_HTML, escapeHtml as html, jsonForScript } from '../../web/html.js';
 import { utc } from './format.js';
 import { page } from './page.js';
 import { STYLES } from './styles.js';
@@ -45,6 +45,7 @@ function body(result: BacktestResult): string {
     `<section id="trades-section"><h2>Round trips (${result.trades.length})</h2>\n${tradeTable(result.trades)}\n</section>`,
     `<section id="fills-section"><h2>Fills</h2>\n${fillTable(result.fills)}\n</section>`,
     `<section id="inputs-section"><h2>Inputs</h2>\n${inputsTable(result)}\n</section>`,
+    `<footer>${CHART_ATTRIBUTION_HTML}</footer>`,
   ].join('\n');
 }
 
@@ -55,6 +56,8 @@ export function renderReport(result: BacktestResult): string {
     body: body(result),
     styles: STYLES,
     dataJson: jsonForScript(chartData(result)),
-    scripts: [chartLibrarySource(), CLIENT_SCRIPT],
+    scripts: [chartLibrarySource()],
+    // The page script (src/web/browser/backtest-report.ts, built); "</script" could not end it early.
+    moduleScript: requireBrowserModule('backtest-report').replace(/<\/script/gi, '<\\/script'),
   });
 }

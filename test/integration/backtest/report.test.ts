@@ -92,8 +92,9 @@ describe('backtest report in a browser', () => {
     expect(text).toContain('</script><script>window.pwned=3</script>');
   });
 
-  it('keeps the charting library\'s attribution link', async () => {
-    expect(await session.page.evaluate(`document.querySelectorAll('#chart-equity a[href*="tradingview.com"]').length`)).toBe(1);
+  it('keeps the charting library\'s attribution as a footer notice with its link, not as a logo over the chart', async () => {
+    expect(await session.page.evaluate(`document.querySelectorAll('footer a[href="https://www.tradingview.com/"]').length`)).toBe(1);
+    expect(await session.page.evaluate(`document.querySelectorAll('#chart-equity a[href*="tradingview.com"]').length`)).toBe(0);
   });
 
   // Last: it navigates the shared page away from the full report.

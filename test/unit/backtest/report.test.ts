@@ -11,6 +11,7 @@ import { ROW_LIMIT } from '../../../src/backtest/report/tables.js';
 import { maxDrawdown } from '../../../src/backtest/metrics.js';
 import type { BacktestResult } from '../../../src/backtest/result.js';
 import { chartLibrarySource } from '../../../src/web/chart-library.js';
+import { CHART_ATTRIBUTION_HTML } from '../../../src/web/html.js';
 import { INJECTION_STRATEGY, reportFixture } from '../../support/backtest-report-fixture.js';
 
 const LIBRARY_URLS = [
@@ -21,7 +22,8 @@ const LIBRARY_URLS = [
 
 /** Everything in the page (the library aside) that would make a browser fetch: src/href/srcset/action/poster attributes, CSS url() and @import, absolute URLs. */
 function resourceReferences(html: string): string[] {
-  const outside = html.split(chartLibrarySource()).join('');
+  // The attribution's link is followed only on a click: no resource either.
+  const outside = html.split(chartLibrarySource()).join('').split(CHART_ATTRIBUTION_HTML).join('');
   const found: string[] = [];
   // Attributes only inside tags: escaped text (a strategy id "&lt;img src=x") has no raw "<".
   for (const tag of outside.match(/<[a-z][^>]*>/gi) ?? []) {
@@ -46,6 +48,7 @@ describe('renderReport', () => {
 
   it('references no resource outside the page; the library holds only its known URLs', () => {
     expect(html).toContain(chartLibrarySource());
+    expect(html.split(CHART_ATTRIBUTION_HTML)).toHaveLength(2);
     expect(resourceReferences(html)).toEqual([]);
     const libraryUrls = [...new Set(chartLibrarySource().match(/https?:\/\/[^\s"'`?$]*/g))].sort();
     expect(libraryUrls).toEqual([...LIBRARY_URLS].sort());
@@ -71,7 +74,7 @@ describe('renderReport', () => {
   it('lets the CSP run exactly the page\'s inline scripts and fetch nothing', () => {
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1] ?? '';
     expect(csp).toContain("default-src 'none'");
-    const scripts = [...html.matchAll(/<script>([^]*?)<\/script>/g)].map((m) => m[1] ?? '');
+    const scripts = [...html.matchAll(/<script(?: type="module")?>([^]*?)<\/script>/g)].map((m) => m[1] ?? '');
     expect(scripts).toHaveLength(2);
     const hashes = scripts.map((s) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`);
     expect(/script-src ([^;]*)/.exec(csp)?.[1]).toBe(hashes.join(' '));
