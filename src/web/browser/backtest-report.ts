@@ -23,6 +23,10 @@ interface ReportState {
   charts: number;
   markers: number[];
   ready: boolean;
+  /** For the browser test: the drawdown axis label of a value. */
+  drawdownLabel?: (v: number) => string;
+  /** For the browser test: the drawdown values at the pane's top and bottom. */
+  drawdownScale?: () => [number | null, number | null];
 }
 
 const LC = (window as unknown as { LightweightCharts: typeof LightweightCharts }).LightweightCharts;
@@ -63,10 +67,17 @@ function drawdown(): void {
   if (c === null) return;
   const options: AreaSeriesPartialOptions = {
     lineColor: C.drawdown, topColor: C.drawdownFill, bottomColor: C.drawdownFill, lineWidth: 2,
-    invertFilledArea: true, priceFormat: { type: 'percent', precision: 2, minMove: 0.01 },
+    // Its own formatter: the library's 'percent' format rounded -0.8 to "-1.0%" on the axis.
+    invertFilledArea: true, priceFormat: { type: 'custom', minMove: 0.0001, formatter: (v: number) => `${v.toFixed(2)} %` },
   };
-  c.addSeries(LC.AreaSeries, options).setData(line(data.drawdown));
+  const s = c.addSeries(LC.AreaSeries, options);
+  s.setData(line(data.drawdown));
   c.timeScale().fitContent();
+  state.drawdownLabel = (v) => s.priceFormatter().format(v);
+  state.drawdownScale = () => {
+    const h = (document.getElementById('chart-drawdown')?.clientHeight ?? 0) - c.timeScale().height();
+    return [s.coordinateToPrice(0), s.coordinateToPrice(h)];
+  };
 }
 
 function market(m: ReportData['markets'][number], i: number): void {
