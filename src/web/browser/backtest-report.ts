@@ -13,8 +13,10 @@ type ChartPoint = [number, string];
 
 /** The embedded data (src/backtest/report/chart-data.ts `ChartData`). */
 interface ReportData {
-  colours: { equity: string; drawdown: string; drawdownFill: string; price: string; buy: string; sell: string };
+  colours: { equity: string; hold: string; drawdown: string; drawdownFill: string; price: string; buy: string; sell: string };
   equity: ChartPoint[];
+  /** Buy and hold of the first market beside the equity; null without a starting equity or prices. */
+  hold: { market: string; points: ChartPoint[]; changePct: string } | null;
   drawdown: ChartPoint[];
   markets: { precision: number; points: ChartPoint[]; markers: [number, 'b' | 's'][] }[];
 }
@@ -57,8 +59,12 @@ function chart(id: string): IChartApi | null {
 function equity(): void {
   const c = chart('chart-equity');
   if (c === null) return;
-  const options: LineSeriesPartialOptions = { color: C.equity, lineWidth: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } };
-  c.addSeries(LC.LineSeries, options).setData(line(data.equity));
+  const price = { type: 'price', precision: 2, minMove: 0.01 } as const;
+  if (data.hold !== null) {
+    const hold: LineSeriesPartialOptions = { color: C.hold, lineWidth: 1, lineStyle: LC.LineStyle.Dashed, priceFormat: price };
+    c.addSeries(LC.LineSeries, hold).setData(line(data.hold.points));
+  }
+  c.addSeries(LC.LineSeries, { color: C.equity, lineWidth: 2, priceFormat: price }).setData(line(data.equity));
   c.timeScale().fitContent();
 }
 
