@@ -182,6 +182,33 @@ export default tseslint.config(
       ],
     },
   },
+  // Browser code (src/web/browser/, built by tsconfig.browser.json against the DOM library, no
+  // bundler): the browser's globals instead of Node's, and no value import but a sibling module
+  // (the page loads `./x.js` next to it); types may come from anywhere (the charting library's).
+  // Timers are the browser's own: page code has no injected Clock.
+  {
+    files: ['src/web/browser/**/*.ts'],
+    languageOptions: {
+      globals: {
+        window: 'readonly', document: 'readonly', fetch: 'readonly', EventSource: 'readonly', HTMLElement: 'readonly',
+        Element: 'readonly', MessageEvent: 'readonly', requestAnimationFrame: 'readonly', process: 'off', Buffer: 'off',
+      },
+    },
+    rules: {
+      'no-restricted-imports': 'off',
+      'no-restricted-globals': ['error', { name: 'parseFloat', message: 'Money is never a JS number: round the decimal string (format.ts).' }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [{
+            regex: '^(?!\\./[a-z-]+\\.js$)',
+            allowTypeImports: true,
+            message: 'Browser modules import values only from sibling modules (./name.js): the page has no bundler.',
+          }],
+        },
+      ],
+    },
+  },
   // The one place that configures decimal.js.
   { files: ['src/core/decimal.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

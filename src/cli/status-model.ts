@@ -165,6 +165,22 @@ function alertsSection(store: ReadStore): Obj {
   return { count: all.length, recent: recent.map((a) => ({ atMs: a.atMs, kind: a.kind, subject: a.subject, detail: a.detail })) };
 }
 
+/**
+ * The last balance audit (docs/balance-audit.md) as the daemon stored it; null before the first
+ * or in a store whose schema predates the audit (status never migrates).
+ */
+function auditSection(store: ReadStore): Json {
+  let last: ReturnType<ReadStore['audit']['latest']>;
+  try {
+    last = store.audit.latest();
+  } catch {
+    return null;
+  }
+  if (last === undefined) return null;
+  const detail = last.detail as { assets?: Json[]; externalFills?: number };
+  return { atMs: last.atMs, outcome: last.outcome, fromMs: last.fromMs, assets: detail.assets ?? [], externalFills: detail.externalFills ?? 0 };
+}
+
 function stateSection(store: ReadStore): Obj {
   const ts = readTradingState(store.meta);
   return { state: ts?.state ?? 'ACTIVE', reason: ts?.reason ?? 'never changed', sinceMs: ts?.atMs ?? null };
@@ -198,6 +214,7 @@ export function buildStatus(dataDir: string, clock: Clock): Obj {
         disabled: store.meta.get('flex.disabled') ?? null,
       },
       credit: creditSection(store.credit.latest()),
+      audit: auditSection(store),
       alerts: alertsSection(store),
       reconciledAt: reconciled === undefined ? null : new Date(Number.parseInt(reconciled.value, 10)).toISOString(),
     };

@@ -130,6 +130,19 @@ function otherText(st: Obj): string[] {
   ];
 }
 
+/** The last balance audit: outcome and window, then each asset it judged beyond `explained`, or every asset when any is unexplained. */
+function auditText(st: Obj): string[] {
+  const a = st['audit'] as Obj | null | undefined;
+  if (a == null) return ['', 'Balance audit: not run yet'];
+  const window = a['fromMs'] === null ? '' : ` (window from ${iso(a['fromMs'])})`;
+  const out = ['', `Balance audit: ${str(a['outcome'])} at ${iso(a['atMs'])}${window}`];
+  const assets = a['assets'] as Obj[];
+  const shown = a['outcome'] === 'unexplained' ? assets : assets.filter((r) => r['verdict'] !== 'explained');
+  if (shown.length === 0) return out;
+  const rows = shown.map((r) => [r['asset'], r['verdict'], r['actual'], r['expected'], r['difference'], r['allowed'], iso(r['fromMs'])] as Cell[]);
+  return [...out, ...table(['ASSET', 'VERDICT', 'ACTUAL CHANGE', 'EXPECTED CHANGE', 'DIFFERENCE', 'ALLOWED', 'SINCE'], rows, new Set([2, 3, 4, 5]))];
+}
+
 export function renderText(st: Obj): string {
-  return [...header(st), ...ordersText(st), ...fillsText(st), ...accountText(st), ...positionsText(st), ...alertsText(st), ...otherText(st)].join('\n');
+  return [...header(st), ...ordersText(st), ...fillsText(st), ...accountText(st), ...positionsText(st), ...alertsText(st), ...otherText(st), ...auditText(st)].join('\n');
 }

@@ -88,6 +88,8 @@ export const jobsSchema = z.strictObject({
   creditCheckCron: cronExpression.default('0 * * * * *'),
   /** Equity / drawdown check. Default every 15 s. */
   equityCheckCron: cronExpression.default('*/15 * * * * *'),
+  /** Balance audit (docs/balance-audit.md); it also runs once at start-up. Default hourly. */
+  balanceAuditCron: cronExpression.default('0 0 * * * *'),
   /** Most jobs running at once across all lanes. Default 4. */
   maxConcurrentJobs: z.int().min(1).max(64).default(4),
 });
@@ -160,6 +162,20 @@ export const healthSchema = z.strictObject({
   limiterBlockedMaxMs: z.int().min(1_000).default(60_000),
 });
 
+/**
+ * The balance audit's tolerance (docs/balance-audit.md): a difference between the main balance's
+ * change and what the books explain is unexplained when it exceeds both the asset's absolute
+ * allowance and the fraction of its balance.
+ */
+export const auditSchema = z.strictObject({
+  /** Allowed difference as a fraction of the larger |balance| at the window's ends. Default "0.0001" (0.01 %). */
+  toleranceFraction: nonNegativeDecimal.refine((d) => d.lt(1), { message: 'a fraction below 1, such as "0.0001"' }).default(new Decimal('0.0001')),
+  /** Allowed difference per asset, in that asset (e.g. {"USDT": "0.5"}). Default none. */
+  toleranceByAsset: z.record(z.string().regex(/^[A-Z0-9]{1,16}$/, { message: 'an asset ticker such as "USDT"' }), nonNegativeDecimal).default({}),
+  /** Looks at the balance per audit until the books hold still around one (orders and fills in flight). Default 3. */
+  settleAttempts: z.int().min(1).max(20).default(3),
+});
+
 /** The `BOT_CONFIG` file. */
 export const fileSchema = z
   .strictObject({
@@ -173,6 +189,7 @@ export const fileSchema = z
     paper: paperSchema.default(paperSchema.parse({})),
     shutdown: shutdownSchema.default(shutdownSchema.parse({})),
     health: healthSchema.default(healthSchema.parse({})),
+    audit: auditSchema.default(auditSchema.parse({})),
   })
   .superRefine((cfg, ctx) => {
     const seen = new Set<string>();
@@ -193,6 +210,7 @@ export type PluginsConfig = z.output<typeof pluginsSchema>;
 export type SandboxConfig = z.output<typeof sandboxSchema>;
 export type PaperConfig = z.output<typeof paperSchema>;
 export type ShutdownConfig = z.output<typeof shutdownSchema>;
+export type AuditConfig = z.output<typeof auditSchema>;
 
 /** Keys of the environment whose values are never echoed, logged or dumped. */
 export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN', ...NOTIFY_SECRET_ENV_VARS]);

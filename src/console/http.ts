@@ -4,7 +4,7 @@
  * | Route | What | Auth |
  * |---|---|---|
  * | `GET /` | the dashboard page | none (static; no data in it) |
- * | `GET /assets/{chart,dashboard}.js`, `/assets/dashboard.css` | its scripts and style, served from the daemon | none |
+ * | `GET /assets/chart.js`, `/assets/<module>.js`, `/assets/dashboard.css` | chart library, page modules (src/web/browser/), style | none |
  * | `GET /api/state` | the state document | loopback binding: none (like `/healthz`); else token or session |
  * | `GET /api/events` | server-sent events of the state | same |
  * | `POST /api/session` | exchanges the token for the dashboard's session cookie | token |
@@ -18,8 +18,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../observability/logger.js';
+import { browserModule } from '../web/browser-code.js';
 import { chartLibrarySource } from '../web/chart-library.js';
-import { dashboardScript } from '../web/dashboard/client.js';
 import { dashboardPage } from '../web/dashboard/page.js';
 import { dashboardStyle } from '../web/dashboard/style.js';
 import { bearerToken, cookieValue, SESSION_COOKIE, sessionCookie, sessionValue, tokensEqual } from './auth.js';
@@ -145,8 +145,6 @@ export class ConsoleHttp {
         return (_req, res) => this.page(res);
       case '/assets/chart.js':
         return (_req, res) => this.asset(res, 'text/javascript; charset=utf-8', chartLibrarySource());
-      case '/assets/dashboard.js':
-        return (_req, res) => this.asset(res, 'text/javascript; charset=utf-8', dashboardScript());
       case '/assets/dashboard.css':
         return (_req, res) => this.asset(res, 'text/css; charset=utf-8', dashboardStyle());
       case '/api/state':
@@ -154,8 +152,15 @@ export class ConsoleHttp {
       case '/api/events':
         return (req, res) => (this.mayRead(req) ? this.o.feed.attach(req, res) : json(res, 401, { error: 'unauthorized', message: 'a token or the dashboard session is required' }));
       default:
-        return null;
+        return this.moduleRoute(url);
     }
+  }
+
+  /** `/assets/<name>.js`: the dashboard's built browser modules (src/web/browser/). */
+  private moduleRoute(url: string): ((req: IncomingMessage, res: ServerResponse) => void) | null {
+    const m = /^\/assets\/([a-z][a-z-]*)\.js$/.exec(url);
+    const code = m === null ? null : browserModule(m[1] as string);
+    return code === null ? null : (_req, res) => this.asset(res, 'text/javascript; charset=utf-8', code);
   }
 
   private page(res: ServerResponse): void {

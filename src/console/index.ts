@@ -33,6 +33,8 @@ export interface ConsoleDeps {
   /** `BOT_CONTROL_TOKEN`, revealed; null: this run makes its own (written to the data dir 0600). */
   configuredToken: string | null;
   equityAsset: string;
+  /** The configured markets (their tick and step). */
+  markets: StateSources['markets'];
   clock: Clock;
   logger: Logger;
   store: Store;
@@ -67,6 +69,7 @@ export function createConsole(d: ConsoleDeps): Console {
     ...d.source,
     mode: d.mode,
     equityAsset: d.equityAsset,
+    markets: d.markets,
     store: d.store,
     read,
     pauses: d.pauses,

@@ -37,6 +37,8 @@ export interface PoolView {
 export interface StateSources {
   mode: 'paper' | 'live';
   equityAsset: string;
+  /** The configured markets' increments: the page shows prices and amounts at their places. */
+  markets: Readonly<Record<string, { tick: Decimal; step: Decimal }>>;
   store: Store;
   read: ReadModels;
   pauses: PauseRegistry;
@@ -184,6 +186,7 @@ export async function buildConsoleState(src: StateSources): Promise<JsonObject> 
     mode: src.mode,
     tradingState: ts.state,
     tradingStateReason: ts.reason,
+    markets: Object.fromEntries(Object.entries(src.markets).map(([name, m]) => [name, { tick: toWire(m.tick), step: toWire(m.step) }])),
     reconcile: src.reconcile(),
     jobs: src.jobs(),
     strategies: strategies(src, prices),

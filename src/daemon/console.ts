@@ -33,6 +33,7 @@ export function buildConsole(b: Base, p: ConsoleParts): Console | null {
     loopbackOnly: isLoopbackBind(b.config.httpHost),
     configuredToken: b.config.controlToken?.reveal() ?? null,
     equityAsset: b.config.risk.equityAsset,
+    markets: b.config.markets,
     clock: b.clock,
     logger: b.logger,
     store: b.store,

@@ -5,6 +5,7 @@
 import type { BotConfig } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import { AuthError, StoreError, errorCode, errorMessage } from '../core/errors.js';
+import { BalanceAudit } from '../engine/balance-audit.js';
 import { CreditJob } from '../engine/credit-job.js';
 import { EquitySources } from '../engine/equity-sources.js';
 import { EquityWatch } from '../engine/equity-watch.js';
@@ -50,6 +51,8 @@ export interface Engine {
   readonly equityWatch: EquityWatch;
   /** The journal's parts of equity (held by open orders, collateral positions, flex). */
   readonly equitySources: EquitySources;
+  /** The balance audit (docs/balance-audit.md); the daemon schedules it, the backtest does not. */
+  readonly audit: BalanceAudit;
   readonly inputs: StrategyInputs;
   /** Halts trading (cancels only), persisted; a second call keeps the first reason. */
   halt(reason: string): void;
@@ -106,17 +109,26 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
   const halt = haltWith(tradingState, logger);
   const market = new MarketData(recordingPrices(gateway, store, clock, part('prices')), clock, 1_000);
   const equityWatch = new EquityWatch({ store, limits: config.risk, onBreach: halt });
-  const equitySources = new EquitySources(store, holdRules ?? liveHoldRules(config.risk.equityAsset));
+  const rules = holdRules ?? liveHoldRules(config.risk.equityAsset);
+  const equitySources = new EquitySources(store, rules);
   const pipeline = orderPipeline(b, gateway);
+  const flexJob = new FlexJob({ store, gateway, clock, logger: part('flex') });
+  const creditJob = new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState });
+  const { toleranceFraction: fraction, toleranceByAsset: byAsset, settleAttempts } = config.audit;
+  const audit = new BalanceAudit({
+    ...{ store, gateway, clock, logger: part('audit'), reconciler: pipeline.reconciler, flexJob, creditJob, holdRules: rules },
+    ...{ tolerance: { fraction, byAsset }, settleAttempts },
+  });
   return {
     gateway,
     tradingState,
     ...pipeline,
-    flexJob: new FlexJob({ store, gateway, clock, logger: part('flex') }),
-    creditJob: new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState }),
+    flexJob,
+    creditJob,
     market,
     equityWatch,
     equitySources,
+    audit,
     inputs: new StrategyInputs({
       store,
       read: new ReadModels(store),

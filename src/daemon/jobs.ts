@@ -1,6 +1,6 @@
 /**
  * The scheduled work: reconciliation (with the health state it reports), flex, credit, equity,
- * and one lane per strategy instance.
+ * the balance audit (daemon only), and one lane per strategy instance.
  */
 import { errorCode } from '../core/errors.js';
 import { CLOCK_SKEW_TOLERANCE_MS } from '../engine/reconciler.js';
@@ -97,6 +97,18 @@ export async function runStartupJobs(b: Base, engine: Engine): Promise<void> {
   for (const [job, run] of jobs) {
     await run().catch((err: unknown) => b.logger.warn({ err, job }, 'start-up job failed; continuing'));
   }
+}
+
+/**
+ * The balance audit at start-up (the window since the last run's audit, down-time included) and
+ * on its schedule. The daemon's alone: a backtest's venue is the bot's own replay, nothing to audit.
+ */
+export async function runStartupAudit(b: Base, engine: Engine): Promise<void> {
+  await engine.audit.runOnce().catch((err: unknown) => b.logger.warn({ err, job: 'audit' }, 'start-up job failed; continuing'));
+}
+
+export function registerAudit(b: Base, engine: Engine, scheduler: Scheduler): void {
+  scheduler.add({ name: 'audit', cron: b.config.jobs.balanceAuditCron, run: async () => void (await engine.audit.runOnce()) });
 }
 
 export function registerJobs(

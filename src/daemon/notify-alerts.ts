@@ -2,7 +2,7 @@
  * Alerts reach the operator from the store, not from each place that raises one: every alert
  * the engine and daemon write (`store.alerts.add`: protective leg missing, lost order, overfill,
  * unattributed leg fill, orderId conflict, clock skew, absurd Date headers, request queue, paper
- * reset) is committed first, and this poll sends the committed rows, so a rolled-back
+ * reset, a balance change the books do not explain) is committed first, and this poll sends the committed rows, so a rolled-back
  * transaction never notifies. Orders UNKNOWN for longer than `unknownAfterMs` are reported once
  * each (`unknown_unresolved`): the resolver is still trying, but a human should look.
  */

@@ -7,7 +7,8 @@ import { createTask } from 'node-cron';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { ApiClient } from '../exchange/api-client.js';
 import type { Scheduler } from '../engine/scheduler.js';
-import { degradedReasons, startHealthServer, type HealthReport, type HealthServer } from '../observability/health.js';
+import { unexplainedOf } from '../engine/balance-audit.js';
+import { degradedReasons, startHealthServer, type HealthInputs, type HealthReport, type HealthServer } from '../observability/health.js';
 import { LimiterWatch } from '../observability/limiter-watch.js';
 import type { Base, Engine } from './engine.js';
 import type { ReconcileJob } from './jobs.js';
@@ -55,6 +56,13 @@ export function cronIntervalMs(expression: string, runs = 12): number {
 }
 
 
+function auditOf(engine: Engine): NonNullable<HealthInputs['audit']> | null {
+  const last = engine.audit.lastJudged();
+  if (last === null) return null;
+  const signed = (d: string): string => (d.startsWith('-') ? d : `+${d}`);
+  return { atMs: last.atMs, unexplained: unexplainedOf(last).map((a) => ({ asset: a.asset, difference: signed(a.difference) })) };
+}
+
 export function healthReport(b: Base, s: HealthSources): HealthReport {
   const ts = s.engine.tradingState;
   const phase = s.phase();
@@ -73,6 +81,7 @@ export function healthReport(b: Base, s: HealthSources): HealthReport {
     blockedPools: s.limiter?.blocked() ?? {},
     limiterBlockedMaxMs: b.config.health.limiterBlockedMaxMs,
     requestQueue,
+    audit: auditOf(s.engine),
   });
   return {
     status: phase !== 'ok' ? phase : reasons.length > 0 ? 'degraded' : 'ok',

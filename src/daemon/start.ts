@@ -6,7 +6,8 @@
  *  3. the venue opens (paper: the embedded simulator; live: the configured one), one client;
  *  4. the engine is built, then the scheduler and one runner per strategy instance;
  *  5. one full reconciliation must complete, or the daemon refuses to trade (throws);
- *  6. the side jobs run once, the schedules are registered, strategies' `init` runs;
+ *  6. the side jobs run once, then the balance audit (docs/balance-audit.md), the schedules are
+ *     registered, strategies' `init` runs;
  *  7. health, metrics and the operator console (dashboard, control API) are served, the schedules
  *     start, and only then "ready".
  */
@@ -22,7 +23,7 @@ import type { LoadedStrategy } from '../strategy-api/host.js';
 import { simulatorHoldRules } from './hold-rules.js';
 import { buildEngine, type Base, type Engine } from './engine.js';
 import { buildConsole } from './console.js';
-import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from './jobs.js';
+import { buildScheduler, ReconcileJob, registerAudit, registerJobs, runStartupAudit, runStartupJobs } from './jobs.js';
 import { startObservability, type Phase } from './observability.js';
 import { wireNotifications, type Notifications } from './notifications.js';
 import { buildRunners, laneOf, quarantineFaulting, type Runners } from './runners.js';
@@ -99,7 +100,9 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     const reconcile = new ReconcileJob(b, engine, () => venue?.client.clockSkewRejected() ?? 0);
     await reconcileBeforeTrading(b, engine, reconcile, options.resumeTrading === true);
     await runStartupJobs(b, engine);
+    await runStartupAudit(b, engine);
     registerJobs(b, engine, scheduler, reconcile, runners, options.strategies, (id) => pauses.admitTick(id));
+    registerAudit(b, engine, scheduler);
     await initStrategies(scheduler, runners);
     consoleHandle = buildConsole(b, { engine, scheduler, runners, reconcile, client: venue.client, strategies: options.strategies, pauses });
     health = await startObservability(b, { client: venue.client, engine, scheduler, reconcile, runners, phase: () => phase, console: consoleHandle });

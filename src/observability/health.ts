@@ -4,7 +4,8 @@
  * operator console's routes (`routes`) share the server.
  * `/healthz` answers 200 while the daemon is running normally and 503 while starting, stopping
  * or degraded (`degradedReasons`: halted, every strategy quarantined, reconciliation failing or
- * stale, a rate-limit pool blocked too long, the request queue's store down or a second signer),
+ * stale, a rate-limit pool blocked too long, the request queue's store down or a second signer,
+ * balance changes the books do not explain),
  * so a supervisor can alert on the status code alone; `reasons` in the JSON body says why.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -37,7 +38,8 @@ export interface HealthReason {
     | 'reconcile_stale'
     | 'rate_limit_blocked'
     | 'rate_limit_store_down'
-    | 'nonce_collision_suspected';
+    | 'nonce_collision_suspected'
+    | 'books_unexplained';
   detail: string;
 }
 
@@ -56,6 +58,16 @@ export interface HealthInputs {
   blockedPools: Readonly<Record<string, number>>;
   limiterBlockedMaxMs: number;
   requestQueue?: RequestQueueReport;
+  /** The last balance audit (docs/balance-audit.md): when it ran and the assets whose change the books did not explain. */
+  audit?: { atMs: number; unexplained: readonly { asset: string; difference: string }[] } | null;
+}
+
+/** Degraded until an audit finds the books explain every balance again (the next one, as the reported window is closed). */
+function auditReasons(i: HealthInputs): HealthReason[] {
+  const a = i.audit;
+  if (a == null || a.unexplained.length === 0) return [];
+  const which = a.unexplained.map((u) => `${u.asset} ${u.difference}`).join(', ');
+  return [{ code: 'books_unexplained', detail: `the balance audit at ${new Date(a.atMs).toISOString()} found balance changes the books do not explain: ${which}` }];
 }
 
 function reconcileReasons(i: HealthInputs): HealthReason[] {
@@ -87,7 +99,7 @@ export function degradedReasons(i: HealthInputs): HealthReason[] {
   if (i.strategies.length > 0 && i.strategies.every((id) => i.quarantined.includes(id))) {
     out.push({ code: 'all_strategies_quarantined', detail: `every strategy instance is quarantined (${i.strategies.join(', ')})` });
   }
-  return [...out, ...reconcileReasons(i), ...queueReasons(i)];
+  return [...out, ...reconcileReasons(i), ...queueReasons(i), ...auditReasons(i)];
 }
 
 /** The body of `/healthz`. */

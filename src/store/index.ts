@@ -12,6 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { BotError, StoreError } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { ensurePrivateDir, ensurePrivateFile, tightenIfExists } from './files.js';
+import { AuditRepository } from './audit-repo.js';
 import { ConsoleRepository } from './console-repo.js';
 import { FillsRepository } from './fills-repo.js';
 import { CreditRepository, FlexRepository } from './flex-credit-repos.js';
@@ -36,6 +37,7 @@ export type { OrderPatch } from './orders-repo.js';
 export type { StrategyStateStore } from './misc-repos.js';
 export type { OrdersRepository } from './orders-repo.js';
 export type { FillsRepository } from './fills-repo.js';
+export type { AuditRepository, FillsFingerprint, OwnFillRow } from './audit-repo.js';
 export type { ConsoleRepository, ControlActionRecord, EquityPoint, PausedRecord } from './console-repo.js';
 export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';
@@ -78,6 +80,8 @@ export interface Store {
   readonly prices: PriceSamplesRepository;
   /** The operator console's tables: equity history, control actions, paused strategies. */
   readonly console: ConsoleRepository;
+  /** The balance audit's baseline and results (docs/balance-audit.md). */
+  readonly audit: AuditRepository;
   /** Bounded-memory staging of one history scan (a TEMP table of this connection). */
   readonly scanStage: ScanStage;
   /** Runs `fn` in one transaction (nested calls join the outer one). */
@@ -106,6 +110,7 @@ class SqliteStore implements Store {
   readonly meta: MetaRepository;
   readonly prices: PriceSamplesRepository;
   readonly console: ConsoleRepository;
+  readonly audit: AuditRepository;
   readonly scanStage: ScanStage;
   readonly durable: boolean;
   private closed = false;
@@ -126,6 +131,7 @@ class SqliteStore implements Store {
     this.meta = new MetaRepository(db);
     this.prices = new PriceSamplesRepository(db);
     this.console = new ConsoleRepository(db);
+    this.audit = new AuditRepository(db);
     this.scanStage = new ScanStage(db);
     // SQLite reports synchronous as a number: 2 is FULL.
     this.durable = db.pragma('synchronous', { simple: true }) === 2;

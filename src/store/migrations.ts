@@ -167,6 +167,22 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (market, time_ms)
   ) WITHOUT ROWID;
   CREATE INDEX price_samples_time ON price_samples (time_ms);`,
+  // 7: the balance audit (docs/balance-audit.md): where each asset's window starts (main balance
+  // and books' total at the last accountable audit; NULLs while an asset waits for its first
+  // one), and the audits' results for `npm run status` (bounded by the repository).
+  `CREATE TABLE audit_baseline (
+    asset TEXT PRIMARY KEY,
+    balance TEXT,
+    books TEXT,
+    at_ms INTEGER
+  ) WITHOUT ROWID;
+  CREATE TABLE balance_audits (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at_ms INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    from_ms INTEGER,
+    detail_json TEXT NOT NULL
+  );`,
 ];
 
 /** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */

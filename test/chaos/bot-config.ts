@@ -48,6 +48,8 @@ export function chaosBotConfig(opts: { tradingEnabled: boolean }): Record<string
       equityCheckCron: '*/5 * * * * *',
       creditCheckCron: '*/30 * * * * *',
       flexPullCron: '*/30 * * * * *',
+      // Audited often enough that every cycle's trading falls in some audit's window.
+      balanceAuditCron: '*/5 * * * * *',
       maxConcurrentJobs: 4,
     },
     shutdown: { cancelOwnOrdersOnStop: false, drainTimeoutMs: 5000 },

@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
 import type { Bracket, BracketLeg } from '../../src/simulator/index.js';
-import type { AlertRecord } from '../../src/store/index.js';
+import type { AlertRecord, BalanceAuditRecord } from '../../src/store/index.js';
 import type { FillRecord } from '../../src/model/fills.js';
 import type { OrderRecord } from '../../src/model/journal.js';
+import { auditFigures, noUnexplainedBalance } from './checks/balance-audit.js';
 import { daemonNeverDied } from './checks/daemon-runs.js';
 import { noFalseDrawdownHalt } from './checks/drawdown.js';
 import { exitsOnlyReduce } from './checks/exits.js';
@@ -49,6 +50,14 @@ function bracket(parent: string, parentOrderId: number, sl: BracketLeg | null, t
   return { otoId: parentOrderId + 1000, parentOrderId, parentClientOrderId: parent, market: 'BTC_PERP', otoActive: false, ocoId: parentOrderId + 2000, ocoActive: false, stopLoss: sl, takeProfit: tp };
 }
 
+function asset(name: string, verdict: string, fromMs: number | null, difference: string): Record<string, unknown> {
+  return { asset: name, verdict, fromMs, toMs: 0, actual: difference, expected: '0', difference, allowed: '0' };
+}
+
+function audit(atMs: number, outcome: string, assets: Record<string, unknown>[]): BalanceAuditRecord {
+  return { id: atMs, atMs, outcome, fromMs: null, detail: { atMs, outcome, fromMs: null, assets, externalFills: 0 } };
+}
+
 /** A consistent history: entry e1 (order 1) long 0.002, closed by its take-profit leg (order 12). */
 function consistent(): Evidence {
   const deals = [deal(100, 1, 'e1', 'buy'), deal(101, 12, '', 'sell')];
@@ -65,7 +74,9 @@ function consistent(): Evidence {
       alerts: [],
       everUnknown: [],
       tradingState: null,
+      audits: [audit(90_000, 'started', []), audit(110_000, 'clean', [asset('USDT', 'explained', 90_000, '0'), asset('BTC', 'explained', 90_000, '0')])],
     },
+    venueSettle: { fromMs: 200_000, toMs: 200_500 },
     equity: { samples: [1000, 1010, 990].map((e, i) => ({ atMs: 100_000 + i * 1000, equity: d(String(e)) })), limitPct: '10' },
     runs: [{ index: 0, ready: true, endedBy: 'kill', code: null, signal: 'SIGKILL' }, { index: 1, ready: true, endedBy: 'term', code: 0, signal: null }],
     limits: { BTC_PERP: '0.002' },
@@ -75,7 +86,7 @@ function consistent(): Evidence {
 
 const ALL = [
   fillsMatchDeals, marketSumsMatch, orderFilledMatch, noDuplicatePlacement, everyOrderJournaled, positionWithinLimit, exitsOnlyReduce, noFalseLegAlert, legFillsToTrueParent, daemonNeverDied,
-  noFalseDrawdownHalt,
+  noFalseDrawdownHalt, noUnexplainedBalance,
 ];
 
 describe('chaos checks', () => {
@@ -166,5 +177,23 @@ describe('chaos checks', () => {
     expect(noFalseDrawdownHalt.run(ev)[0]).toContain('no true equity sample to show a loss');
     ev.store.tradingState = { state: 'HALTED', reason: 'STORE_ERROR: disk full', atMs: 101_500 };
     expect(noFalseDrawdownHalt.run(ev)).toEqual([]);
+  });
+
+  it('balance audit: an unexplained-balance alert is false unless the venue settled the account inside its window', () => {
+    const ev = consistent();
+    const alert = (id: number, atMs: number, subject: string): AlertRecord => ({ id, atMs, kind: 'books_unexplained', subject, detail: `${subject}: main balance changed by +1` });
+    ev.store.audits.push(audit(150_000, 'unexplained', [asset('BTC', 'unexplained', 110_000, '0.01'), asset('USDT', 'explained', 110_000, '0')]));
+    ev.store.audits.push(audit(210_000, 'unexplained', [asset('USDT', 'unexplained', 150_000, '-12')]));
+    ev.store.alerts.push(alert(7, 150_000, 'BTC'), alert(8, 210_000, 'USDT'), alert(9, 250_000, 'ETH'));
+    expect(noUnexplainedBalance.run(ev)).toEqual([
+      'alert 7 "BTC: main balance changed by +1": no venue-side change in its window (the run traded only through the bot)',
+      'alert 9 (ETH) has no stored audit result with its window',
+    ]);
+    ev.venueSettle = null;
+    expect(noUnexplainedBalance.run(ev)).toHaveLength(3);
+    expect(auditFigures(consistent())).toEqual({
+      'asset windows (explained/deferred/unconfirmed/unexplained/started)': 'BTC 1/0/0/0/0; USDT 1/0/0/0/0',
+      'largest |difference| judged explained': 'BTC 0; USDT 0',
+    });
   });
 });

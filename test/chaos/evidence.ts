@@ -7,7 +7,7 @@ import { SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
 import type { Bracket, DealSums, Truth } from '../../src/simulator/index.js';
 import { readTradingState, type PersistedTradingState } from '../../src/engine/trading-state.js';
-import { openStoreReadOnly, type AlertRecord } from '../../src/store/index.js';
+import { openStoreReadOnly, type AlertRecord, type BalanceAuditRecord } from '../../src/store/index.js';
 import type { FillRecord } from '../../src/model/fills.js';
 import type { OrderRecord } from '../../src/model/journal.js';
 import type { DaemonRun } from './daemon.js';
@@ -48,7 +48,11 @@ export interface Evidence {
     everUnknown: string[];
     /** The persisted trading state at the end of the run (null: never changed, ACTIVE). */
     tradingState: PersistedTradingState | null;
+    /** Every balance audit's stored result, oldest first. */
+    audits: BalanceAuditRecord[];
   };
+  /** When the venue settled the account itself at the end of the run (ms, wall clock), null if it did not. */
+  venueSettle: { fromMs: number; toMs: number } | null;
   /** The account's true equity over the run (simulator truth) and the configured drawdown limit, %. */
   equity: { samples: EquitySample[]; limitPct: string };
   runs: DaemonRun[];
@@ -102,7 +106,8 @@ export function storeEvidence(dataDir: string): Evidence['store'] {
   try {
     const orders = store.orders.all();
     const everUnknown = orders.filter((o) => store.orders.history(o.clientOrderId).some((e) => e.to === 'UNKNOWN')).map((o) => o.clientOrderId);
-    return { orders, fills: store.fills.all(), alerts: store.alerts.list(), everUnknown, tradingState: readTradingState(store.meta) };
+    const audits = store.audit.recent(100_000).reverse();
+    return { orders, fills: store.fills.all(), alerts: store.alerts.list(), everUnknown, tradingState: readTradingState(store.meta), audits };
   } finally {
     store.close();
   }

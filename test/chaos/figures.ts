@@ -1,6 +1,7 @@
 /** The figures of a chaos run, printed with the check results. */
 import type { ChaosCounters } from './cycle.js';
 import type { Evidence } from './evidence.js';
+import { auditFigures } from './checks/balance-audit.js';
 import { exitOrders, growingExits } from './checks/exits.js';
 import { legParents } from './checks/leg-attribution.js';
 import { maxPositions } from './checks/position-limit.js';
@@ -33,6 +34,8 @@ export function figuresOf(ev: Evidence, counters: ChaosCounters): Figures {
     'UNKNOWN seen / resolved / unresolved': `${ev.store.everUnknown.length} / ${ev.store.everUnknown.length - stillUnknown} / ${stillUnknown}`,
     alerts: show(countBy(ev.store.alerts, (a) => a.kind)),
     'exits that grew a position': growingExits(ev).length,
+    'balance audits': show(countBy(ev.store.audits, (a) => a.outcome)),
+    ...auditFigures(ev),
   };
   for (const [market, max] of Object.entries(maxPositions(ev))) out[`max |position| ${market} (limit)`] = `${max.toFixed()} (${ev.limits[market] ?? '?'})`;
   return out;

@@ -8,10 +8,15 @@ import { eventually } from '../support/eventually.js';
 import type { ChaosDaemon } from './daemon.js';
 import type { VenueAdmin } from './venue.js';
 
-/** Alerts the last run raises for legs the settle cancelled are true ones: the leg check knows it from the venue's leg history. */
-export async function finalSettle(daemon: ChaosDaemon, admin: VenueAdmin, quietConfig: string, waitUnknownMs: number): Promise<void> {
+/**
+ * Alerts the last run raises for legs the settle cancelled are true ones: the leg check knows it
+ * from the venue's leg history; a balance the settle moved is judged by its time (returned).
+ */
+export async function finalSettle(daemon: ChaosDaemon, admin: VenueAdmin, quietConfig: string, waitUnknownMs: number): Promise<{ fromMs: number; toMs: number }> {
   await daemon.end('term');
+  const fromMs = Date.now();
   await admin.settle();
+  const settled = { fromMs, toMs: Date.now() };
   await daemon.start({ BOT_CONFIG: quietConfig });
   const readyMs = Date.now();
   try {
@@ -23,4 +28,5 @@ export async function finalSettle(daemon: ChaosDaemon, admin: VenueAdmin, quietC
     // Reported as a figure: the resolver's grace period can outlast a short run.
   }
   await daemon.end('term');
+  return settled;
 }

@@ -42,7 +42,7 @@ function truth(ev: Evidence): { orders: unknown[]; deals: unknown[] } {
   return { orders: ev.venue.orders.map(plain), deals: ev.venue.deals.map(plain) };
 }
 
-async function gather(admin: VenueAdmin, dataDir: string, daemon: ChaosDaemon, samples: EquitySample[]): Promise<Evidence> {
+async function gather(admin: VenueAdmin, dataDir: string, daemon: ChaosDaemon, samples: EquitySample[], venueSettle: Evidence['venueSettle']): Promise<Evidence> {
   const truth = await admin.truth();
   return {
     venue: { orders: venueOrders(truth), deals: venueDeals(truth), brackets: await admin.brackets(), sums: truth.deals.byMarket },
@@ -51,6 +51,7 @@ async function gather(admin: VenueAdmin, dataDir: string, daemon: ChaosDaemon, s
     limits: LIMITS,
     signalInstances: SIGNAL_INSTANCES,
     equity: { samples, limitPct: DRAWDOWN_LIMIT_PCT },
+    venueSettle,
   };
 }
 
@@ -88,8 +89,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     sampler.start();
     await daemon.start();
     await cycles(opts, admin, daemon, counters);
-    await finalSettle(daemon, admin, quiet, opts.settleUnknownMs);
-    const ev = await gather(admin, dataDir, daemon, await sampler.stop());
+    const settled = await finalSettle(daemon, admin, quiet, opts.settleUnknownMs);
+    const ev = await gather(admin, dataDir, daemon, await sampler.stop(), settled);
     const checks = CHECKS.map((c) => ({ name: c.name, asserts: c.asserts, violations: c.run(ev) }));
     const figures: Figures = { seed: opts.seed, faults: opts.faults ? 'on' : 'off', ...figuresOf(ev, counters) };
     if (opts.keep) {

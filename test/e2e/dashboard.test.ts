@@ -88,6 +88,17 @@ describe('dashboard in Chromium', () => {
     const parts = await eventually(async () => ((await text('#equity-parts')).includes('Held by open orders') ? text('#equity-parts') : undefined), 'the equity parts', WAIT);
     for (const name of ['Available balances', 'Collateral positions', 'Flex']) expect(parts).toContain(name);
     await eventually(async () => (await text('#conn')) === 'live', 'the event stream connected', WAIT);
+    // Times carry the date; amounts and prices show at the market's step and tick (config above).
+    const fill = page().locator('#fills tbody tr[data-deal]').filter({ hasText: 'BTC_USDT' }).first();
+    const cells = await fill.locator('td').allTextContents();
+    expect(cells[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(cells[4]).toMatch(/^\d+\.\d{6}$/);
+    expect(cells[5]).toMatch(/^\d+\.\d{2}$/);
+    expect(cells[6]).toMatch(/^\d+\.\d{2} USDT$/);
+    expect(await text('#equity-figures')).toMatch(/Equity\d+\.\d{2} USDT/);
+    // The chart library's attribution: a notice with its link in the footer, no logo over the charts.
+    await expect(page().locator('footer a[href="https://www.tradingview.com/"]').count()).resolves.toBe(1);
+    await expect(page().locator('#equity-section a[href*="tradingview"]').count()).resolves.toBe(0);
     await session.screenshot('dashboard-loaded');
     expect(session.errors).toEqual([]);
     expect(session.offHostRequests).toEqual([]);

@@ -1,9 +1,11 @@
 /**
- * The report's series colours, shared by the page script and the browser test (which counts
- * pixels of exactly these colours per chart to prove each one was painted).
+ * The report's series colours, handed to the page script in the embedded data and used by the
+ * browser test (which counts pixels of exactly these colours per chart to prove each one was
+ * painted).
  */
 export const REPORT_COLOURS = {
   equity: '#2962ff',
+  hold: '#9e9e9e',
   drawdown: '#e65100',
   drawdownFill: 'rgba(230, 81, 0, 0.25)',
   price: '#7b1fa2',

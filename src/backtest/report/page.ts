@@ -1,6 +1,6 @@
 /**
  * The page around the report's parts. A Content-Security-Policy allows no request of any kind and
- * runs only the two scripts whose hashes it names (the charting library and the page script), so
+ * runs only the two scripts whose hashes it names (the charting library and the page module), so
  * nothing in the data could run or fetch even if it slipped past the escaping.
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +11,10 @@ export interface PageParts {
   styles: string;
   /** Embedded JSON, already escaped for a script element. */
   dataJson: string;
+  /** Classic scripts (the charting library), run in order. */
   scripts: string[];
+  /** The page's own script, an ES module importing nothing: it runs after the classic ones. */
+  moduleScript: string;
 }
 
 function scriptHash(source: string): string {
@@ -19,7 +22,7 @@ function scriptHash(source: string): string {
 }
 
 export function page(parts: PageParts): string {
-  const csp = `default-src 'none'; script-src ${parts.scripts.map(scriptHash).join(' ')}; style-src 'unsafe-inline'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`;
+  const csp = `default-src 'none'; script-src ${[...parts.scripts, parts.moduleScript].map(scriptHash).join(' ')}; style-src 'unsafe-inline'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`;
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -35,6 +38,7 @@ export function page(parts: PageParts): string {
     parts.body,
     `<script type="application/json" id="report-data">${parts.dataJson}</script>`,
     ...parts.scripts.map((s) => `<script>${s}</script>`),
+    `<script type="module">${parts.moduleScript}</script>`,
     '</body>',
     '</html>',
     '',

@@ -23,4 +23,5 @@ tr.group td { background: #fafbfc; font-weight: 600; }
 details > summary { cursor: pointer; font-weight: 600; margin: 4px 0 8px; }
 code { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 12px; word-break: break-all; }
 .note { color: #59636e; font-size: 12px; }
+footer { color: #59636e; font-size: 12px; }
 `;

@@ -1,15 +1,10 @@
 /**
  * The dashboard's HTML: a static shell (no data in it, so nothing to escape server-side but the
- * mode label); the script (client.ts) fills it from `/api/state` and the event stream, always
- * through `textContent`. Scripts and style are served by the daemon (`/assets/...`), no CDN.
+ * mode label); the page's module (src/web/browser/dashboard.ts) fills it from `/api/state` and the
+ * event stream, always through `textContent`. Scripts and style are served by the daemon
+ * (`/assets/...`), no CDN.
  */
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** HTML-escapes a text for element content or a quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
-}
+import { CHART_ATTRIBUTION_HTML, escapeHtml } from '../html.js';
 
 function section(id: string, title: string, body: string): string {
   return `<section id="${id}-section"><h2>${escapeHtml(title)}</h2>${body}</section>`;
@@ -49,21 +44,24 @@ export function dashboardPage(o: { mode: 'paper' | 'live' }): string {
   <span class="hint">BOT_CONTROL_TOKEN, or the data dir's control-token file</span>
 </form>
 <main>
-${section('strategies', 'Strategies and PnL', table('strategies', ['Strategy', 'Module', 'Status', '#Open orders', '#Fills', '#Realised (gross)', '#Fees', '#Realised (net)', '#Unrealised', 'Last tick', 'Actions']))}
+${section('strategies', 'Strategies and PnL', table('strategies', ['Strategy', 'Module', 'Status', '#Open orders', '#Fills', '#Realised (gross)', '#Fees', '#Realised (net)', '#Unrealised', 'Last tick (UTC)', 'Actions']))}
 <div class="row">
+<div class="column">
 ${section('equity', 'Equity', '<div id="equity-figures" class="figures"></div><div id="equity-parts" class="figures"></div><div id="equity-chart" class="chart"></div><h3>Drawdown %</h3><div id="drawdown-chart" class="chart small"></div>')}
-${section('risk', 'Health and limits', '<h3>Jobs</h3>' + table('jobs', ['Job', 'Last run', 'Outcome', '#Skipped']) + '<h3>Credit line</h3><div id="credit"></div><h3>Flex earnings</h3><div id="flex"></div><h3>Request queue</h3>' + table('pools', ['Pool', 'Used / budget', '#Queued', 'Paused', '#Refused']) + '<div id="queue"></div>')}
-</div>
 ${section('positions', 'Positions and protective legs', table('positions', ['Strategy', 'Market', '#Base', '#Avg entry', '#Last', 'Protective legs']))}
+</div>
+${section('risk', 'Health and limits', '<h3>Jobs</h3>' + table('jobs', ['Job', 'Last run (UTC)', 'Outcome', '#Skipped']) + '<h3>Credit line</h3><div id="credit"></div><h3>Flex earnings</h3><div id="flex"></div><h3>Request queue</h3>' + table('pools', ['Pool', 'Used / budget', '#Queued', 'Paused', '#Refused']) + '<div id="queue"></div>')}
+</div>
 ${section('orders', 'Open orders', table('orders', ['Client order id', 'Strategy', 'Market', 'Side', '#Amount', '#Price', '#Filled', 'State']))}
-${section('fills', 'Recent fills', table('fills', ['Time', 'Strategy', 'Market', 'Side', '#Amount', '#Price', '#Fee', 'Role']))}
+${section('fills', 'Recent fills', table('fills', ['Time (UTC)', 'Strategy', 'Market', 'Side', '#Amount', '#Price', '#Fee', 'Role']))}
 <div class="row">
-${section('alerts', 'Alerts', table('alerts', ['Time', 'Kind', 'Subject', 'Detail']))}
-${section('actions', 'Control actions', table('actions', ['Time', 'Action', 'Target', 'Who', 'Result', 'Detail']))}
+${section('alerts', 'Alerts', table('alerts', ['Time (UTC)', 'Kind', 'Subject', 'Detail']))}
+${section('actions', 'Control actions', table('actions', ['Time (UTC)', 'Action', 'Target', 'Who', 'Result', 'Detail']))}
 </div>
 </main>
+<footer>Amounts at their market's tick and step (hover a figure for its exact value); times in UTC. ${CHART_ATTRIBUTION_HTML}</footer>
 <script src="/assets/chart.js"></script>
-<script src="/assets/dashboard.js"></script>
+<script type="module" src="/assets/dashboard.js"></script>
 </body>
 </html>
 `;

@@ -12,7 +12,8 @@ h3 { font-size: 12px; margin: 10px 0 4px; color: var(--dim); font-weight: 600; }
 body[data-mode="live"] .mode { background: var(--bad); color: #fff; }
 main { padding: 12px 16px; display: grid; gap: 12px; }
 section { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 10px 12px; overflow-x: auto; }
-.row { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+.row { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; align-items: start; }
+.column { display: grid; gap: 12px; min-width: 0; }
 @media (max-width: 1000px) { .row { grid-template-columns: 1fr; } }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 3px 8px 3px 0; border-bottom: 1px solid var(--line); white-space: nowrap; }
@@ -41,5 +42,7 @@ button.armed { background: var(--bad); color: #fff; }
 .meter { display: inline-block; width: 120px; height: 8px; background: #30363d; border-radius: 4px; position: relative; vertical-align: middle; margin-left: 6px; }
 .meter i { position: absolute; left: 0; top: 0; bottom: 0; background: var(--accent); border-radius: 4px; }
 .empty { color: var(--dim); font-style: italic; }
+footer { padding: 4px 16px 16px; color: var(--dim); font-size: 12px; }
+footer a { color: var(--accent); }
 `;
 }

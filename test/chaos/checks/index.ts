@@ -1,4 +1,5 @@
 /** The checks of the chaos suite, in report order. */
+import { noUnexplainedBalance } from './balance-audit.js';
 import { daemonNeverDied } from './daemon-runs.js';
 import { noFalseDrawdownHalt } from './drawdown.js';
 import { exitsOnlyReduce } from './exits.js';
@@ -23,4 +24,5 @@ export const CHECKS: readonly Check[] = [
   legFillsToTrueParent,
   daemonNeverDied,
   noFalseDrawdownHalt,
+  noUnexplainedBalance,
 ];

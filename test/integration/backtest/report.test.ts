@@ -47,6 +47,7 @@ describe('backtest report in a browser', () => {
     expect(await countCanvasPixels(page, near(REPORT_COLOURS.equity), '#chart-equity')).toBeGreaterThan(300);
     expect(await countCanvasPixels(page, near(REPORT_COLOURS.drawdown), '#chart-drawdown')).toBeGreaterThan(300);
     for (const i of [0, 1]) expect(await countCanvasPixels(page, near(REPORT_COLOURS.price), `#chart-price-${i}`)).toBeGreaterThan(300);
+    expect(await countCanvasPixels(page, near(REPORT_COLOURS.hold), '#chart-equity')).toBeGreaterThan(100);
     // Scoped per chart: the equity colour is not on the price charts, so the counts above are not borrowed.
     expect(await countCanvasPixels(page, near(REPORT_COLOURS.equity), '#chart-price-0')).toBe(0);
     await session.screenshot('backtest-report');
@@ -92,8 +93,20 @@ describe('backtest report in a browser', () => {
     expect(text).toContain('</script><script>window.pwned=3</script>');
   });
 
-  it('keeps the charting library\'s attribution link', async () => {
-    expect(await session.page.evaluate(`document.querySelectorAll('#chart-equity a[href*="tradingview.com"]').length`)).toBe(1);
+  it('labels the drawdown axis with the drawdown itself: two places, its bottom at or just below the deepest point', async () => {
+    const deepest = Math.min(...(await session.page.evaluate('JSON.parse(document.getElementById("report-data").textContent).drawdown.map((p) => Number(p[1]))')) as number[]);
+    expect(deepest).toBeLessThan(0);
+    const [top, bottom] = (await session.page.evaluate('window.reportState.drawdownScale()')) as [number, number];
+    expect(await session.page.evaluate(`window.reportState.drawdownLabel(${deepest})`)).toBe(`${deepest.toFixed(2)} %`);
+    expect(await session.page.evaluate('window.reportState.drawdownLabel(-0.8)')).toBe('-0.80 %');
+    expect(bottom).toBeLessThanOrEqual(deepest);
+    expect(bottom).toBeGreaterThan(deepest * 1.5);
+    expect(top).toBeGreaterThanOrEqual(0);
+  });
+
+  it('keeps the charting library\'s attribution as a footer notice with its link, not as a logo over the chart', async () => {
+    expect(await session.page.evaluate(`document.querySelectorAll('footer a[href="https://www.tradingview.com/"]').length`)).toBe(1);
+    expect(await session.page.evaluate(`document.querySelectorAll('#chart-equity a[href*="tradingview.com"]').length`)).toBe(0);
   });
 
   // Last: it navigates the shared page away from the full report.

@@ -73,6 +73,7 @@ async function start(opts: { loopbackOnly?: boolean; configuredToken?: string | 
     loopbackOnly,
     configuredToken: opts.configuredToken === undefined ? TOKEN : opts.configuredToken,
     equityAsset: 'USDT',
+    markets: { BTC_USDT: { tick: dec('0.01'), step: dec('0.000001') } },
     clock,
     logger,
     store,
@@ -276,6 +277,31 @@ describe('reads and the event stream', () => {
     });
     const st = (await (await fetch(`${h.base}/api/state`)).json()) as { equity: Record<string, unknown> };
     expect(st.equity).toMatchObject({ parts: { balances: '100', held: '50.5', positions: '-2', flex: '12' }, unvalued: { XYZ: '3' }, unmarked: [] });
+  });
+
+  it("carries the markets' tick and step, so the page shows amounts at their places", async () => {
+    const st = (await (await fetch(`${h.base}/api/state`)).json()) as { markets: unknown };
+    expect(st.markets).toEqual({ BTC_USDT: { tick: '0.01', step: '0.000001' } });
+  });
+
+  it('serves the built page modules, each module they import, and nothing else under /assets', async () => {
+    const seen = new Set<string>();
+    const queue = ['dashboard'];
+    while (queue.length > 0) {
+      const name = queue.pop() as string;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const r = await fetch(`${h.base}/assets/${name}.js`);
+      expect(r.status, name).toBe(200);
+      expect(r.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      for (const m of (await r.text()).matchAll(/from '\.\/([a-z-]+)\.js'/g)) queue.push(m[1] as string);
+    }
+    expect([...seen]).toEqual(expect.arrayContaining(['dashboard', 'format', 'dom', 'dashboard-tables', 'dashboard-charts']));
+    for (const bad of ['/assets/nothing.js', '/assets/..%2Fhtml.js', '/assets/Dashboard.js']) {
+      const r = await fetch(`${h.base}${bad}`);
+      expect(r.status, bad).toBe(404);
+      await r.body?.cancel();
+    }
   });
 
   it('hands the page a session cookie by itself only in paper mode on loopback', async () => {

@@ -64,7 +64,7 @@ describe('npm run status', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON document
     const st = JSON.parse(stdout) as Record<string, any>;
     expect(Object.keys(st).sort()).toEqual([
-      'account', 'alerts', 'atMs', 'credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'paused', 'pnl', 'positions', 'quarantined', 'reconciledAt', 'tradingState',
+      'account', 'alerts', 'atMs', 'audit', 'credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'paused', 'pnl', 'positions', 'quarantined', 'reconciledAt', 'tradingState',
     ]);
     expect(st.dataDir).toBe(path.resolve(t.dir));
     expect(st.mode).toBeNull();
@@ -93,6 +93,7 @@ describe('npm run status', () => {
     expect(st.flex.earnings).toEqual({ USDT: '0.0137' });
     expect(st.credit).toMatchObject({ active: true, asset: 'USDT', amount: '100', currentLtv: '0.3', marginCallLtv: '0.7' });
     expect(st.reconciledAt).toBe(new Date(clock.now()).toISOString());
+    expect(st.audit).toBeNull(); // the daemon audits; this store never had one
 
     const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, ENV_FILE: '', BOT_DATA_DIR: t.dir } });
     for (const heading of [

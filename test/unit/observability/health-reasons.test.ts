@@ -34,6 +34,18 @@ describe('degradedReasons', () => {
     expect(degradedReasons(inputs())).toEqual([]);
   });
 
+  it('names the assets whose balance change the last audit could not explain, and nothing for a clean audit', () => {
+    const r = degradedReasons(inputs({ audit: { atMs: NOW - 5_000, unexplained: [{ asset: 'BTC', difference: '+0.01' }, { asset: 'USDT', difference: '-601.2' }] } }));
+    expect(r).toEqual([
+      {
+        code: 'books_unexplained',
+        detail: `the balance audit at ${new Date(NOW - 5_000).toISOString()} found balance changes the books do not explain: BTC +0.01, USDT -601.2`,
+      },
+    ]);
+    expect(codes(inputs({ audit: { atMs: NOW, unexplained: [] } }))).toEqual([]);
+    expect(codes(inputs({ audit: null }))).toEqual([]);
+  });
+
   it('names a HALTED trading state with its reason', () => {
     const r = degradedReasons(inputs({ tradingState: 'HALTED', tradingStateReason: 'drawdown kill switch' }));
     expect(r).toEqual([{ code: 'trading_halted', detail: 'trading is HALTED: drawdown kill switch' }]);
