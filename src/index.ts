@@ -5,8 +5,8 @@
 export { createApiClient } from './exchange/api-client.js';
 export type { ApiClient, ApiClientOptions, RetryOptions } from './exchange/api-client.js';
 export type { EndpointName } from './exchange/endpoints.js';
-export { DEFAULT_POOLS, PRIORITY } from './exchange/rate-limits.js';
-export type { PoolName, PoolSpec, PoolStatus, RateLimitOverrides, PauseSettings } from './exchange/rate-limits.js';
+export { DEFAULT_POOLS, PRIORITY } from './exchange/rate-limits/pools.js';
+export type { PoolName, PoolSpec, PoolStatus, RateLimitOverrides, PauseSettings } from './exchange/rate-limits/pools.js';
 export type { NonceMode } from './exchange/nonce.js';
 export { BatchStoppedError } from './exchange/bulk/outcomes.js';
 export type * from './exchange/gateway.js';

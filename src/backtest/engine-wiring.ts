@@ -16,7 +16,7 @@ import { buildRunners, laneOf, type Runners } from '../daemon/runners.js';
 import { stopper } from '../daemon/shutdown.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { createApiClient, type ApiClient } from '../exchange/api-client.js';
-import type { RateLimitOverrides } from '../exchange/rate-limits.js';
+import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';

@@ -33,7 +33,7 @@ import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
 import type { NonceMode } from './nonce.js';
 import { PathFallback } from './path-fallback.js';
 import type { CollateralOrderInput, ConditionalQuery, LimitOrderInput } from './requests.js';
-import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits.js';
+import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits/pools.js';
 import { RequestQueue, type ClientAlert, type RequestQueueHealth } from './request-queue.js';
 import { Transport } from './transport.js';
 

@@ -10,7 +10,7 @@ import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import type { NoncePersistence } from '../model/nonce.js';
 import { NonceCollisionWatch } from './nonce-watch.js';
 import { NonceGenerator, SharedNonce, type NonceMode, type NonceSource } from './nonce.js';
-import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits.js';
+import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits/pools.js';
 import { RequestLimiters } from './rate-limits/limiters.js';
 import type { PoolLimiter } from './rate-limits/pool-limiter.js';
 import { RedisStore, type StoreHealth } from './rate-limits/redis-store.js';
