@@ -21,20 +21,16 @@ import { PriceSamplesRepository } from './price-samples-repo.js';
 import { acquireInstanceLock, type InstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { cachePreparedStatements } from './statement-cache.js';
-import {
-  AlertsRepository,
-  CheckpointsRepository,
-  ChildrenRepository,
-  MetaRepository,
-  strategyStateStore,
-  type StrategyStateStore,
-} from './misc-repos.js';
+import { AlertsRepository } from './alerts-repo.js';
+import { ChildrenRepository } from './children-repo.js';
+import { CheckpointsRepository, MetaRepository } from './meta-repo.js';
+import { strategyStateStore, type StrategyStateStore } from './strategy-state-repo.js';
 import { OrdersRepository } from './orders-repo.js';
 import type { NoncePersistence } from '../model/nonce.js';
 
 export * from './types.js';
 export type { OrderPatch } from './orders-repo.js';
-export type { StrategyStateStore } from './misc-repos.js';
+export type { StrategyStateStore } from './strategy-state-repo.js';
 export type { OrdersRepository } from './orders-repo.js';
 export type { FillsRepository } from './fills-repo.js';
 export type { AuditRepository, FillsFingerprint, OwnFillRow } from './audit-repo.js';
@@ -42,7 +38,9 @@ export type { ConsoleRepository, ControlActionRecord, EquityPoint, PausedRecord 
 export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';
 export type { PriceSamplesRepository, PriceSample } from './price-samples-repo.js';
-export type { AlertsRepository, CheckpointsRepository, ChildrenRepository, MetaRepository } from './misc-repos.js';
+export type { AlertsRepository } from './alerts-repo.js';
+export type { ChildrenRepository } from './children-repo.js';
+export type { CheckpointsRepository, MetaRepository } from './meta-repo.js';
 
 /** File name of the database inside the data dir. */
 export const DB_FILE = 'bot.sqlite';
