@@ -154,7 +154,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
-  // Strategy hooks run in worker threads (src/engine/strategy-host/): their uncaught errors end
+  // Strategy hooks run in worker threads (src/engine/sandbox-worker/): their uncaught errors end
   // their worker and quarantine the instance, they never reach these handlers. A module's own
   // top-level code runs here: its faults quarantine that strategy, not the bot.
   process.on('unhandledRejection', (reason) => {

@@ -16,7 +16,7 @@ import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { BufferedState, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
 import type { FillView, Intent, LoadedStrategy, PlaceCollateralIntent, PlaceLimitsIntent } from '../strategy-api/host.js';
-import { InlineExecutor, type HookExecutor, type HookName } from './strategy-host/executor.js';
+import { InlineExecutor, type HookExecutor, type HookName } from './sandbox-worker/executor.js';
 import { checkOrders, checkStanding, type GateDecision, type GateOrder, type MarketRules, type RiskSnapshot } from './risk-gate.js';
 import type { CancelOutcome, CollateralOrderSpec, FlexCloseOutcome, LimitOrderSpec, PlaceOutcome } from './order-manager.js';
 
