@@ -23,7 +23,8 @@ import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from '../
 import { configSummary } from '../daemon/config-summary.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { DEFAULT_FOLD_WINDOW_MS } from '../observability/warning-fold.js';
-import { loadConfiguredStrategies, startDaemon, type Daemon } from '../main.js';
+import { loadConfiguredStrategies } from '../daemon/strategies.js';
+import { startDaemon, type Daemon } from '../daemon/start.js';
 import { resetPaperAccount } from '../daemon/paper-reset.js';
 import { checkPaperStartPrices } from '../daemon/paper-venue.js';
 import { confirmReset, parseDaemonArgs, processIo, refuseLiveReset, type DaemonArgs } from './daemon-args.js';

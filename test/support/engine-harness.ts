@@ -1,4 +1,4 @@
-/** Builds a store in a fresh temp dir plus the engine parts, wired as src/main.ts wires them, for engine tests. */
+/** Builds a store in a fresh temp dir plus the engine parts, wired as src/daemon/ wires them, for engine tests. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
