@@ -27,7 +27,7 @@ export class FlexJob {
   private disabled = false;
 
   constructor(
-    private readonly d: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger },
+    private readonly deps: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger },
     private readonly overlapMs = 3_600_000,
   ) {}
 
@@ -37,7 +37,7 @@ export class FlexJob {
 
   async runOnce(): Promise<FlexRunReport> {
     if (this.disabled) return { status: 'disabled', pages: 0, newRecords: 0 };
-    const { store, gateway, clock, logger } = this.d;
+    const { store, gateway, clock, logger } = this.deps;
     const cp = store.checkpoints.get(FLEX_CHECKPOINT);
     const checkpoint = cp === undefined ? undefined : Number.parseInt(cp.value, 10);
     const fromMs = checkpoint === undefined ? undefined : Math.max(0, checkpoint - this.overlapMs);
