@@ -14,7 +14,7 @@ import {
   parseFutures,
   parseLoan,
   parsePing,
-} from '../parse.js';
+} from '../parse-account.js';
 import { quirkOf } from '../quirks.js';
 import { validateFlexHistory } from '../validate.js';
 import { ctxOf, defined, type RequestPaths } from './request-paths.js';
