@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_CONFIGS, INVALID_STRATEGY_CONFIGS, validFileConfig } from '../support/daemon-configs.js';
-import { countingServer, spawnDaemon, tempDir, writeConfig } from '../support/daemon-process.js';
+import { countingServer, spawnDaemon, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SECRET = 'SECRET-must-never-print-42';
 let server: Awaited<ReturnType<typeof countingServer>>;

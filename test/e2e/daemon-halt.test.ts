@@ -7,7 +7,8 @@ import { SystemClock } from '../../src/core/clock.js';
 import { TradingStateController } from '../../src/engine/trading-state.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { openStore, openStoreReadOnly } from '../../src/store/index.js';
-import { freePort, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, spawnDaemon, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 /** A daemon needs seconds to start and trade: poll for its effects slowly, and long enough. */

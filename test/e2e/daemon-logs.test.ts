@@ -4,7 +4,8 @@
  * LOG_PRETTY=1 makes the lines human-readable even though stdout is a pipe (as under pm2).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { logLines, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { logLines, spawnDaemon, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const WAIT = { timeoutMs: 30_000, everyMs: 200 };

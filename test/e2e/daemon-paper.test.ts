@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { openStoreReadOnly, type OrderRecord } from '../../src/store/index.js';
 import { LOCK_PID_FILE } from '../../src/store/lock.js';
-import { freePort, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, spawnDaemon, status, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 /** A daemon needs seconds to start and trade: poll for its effects slowly, and long enough. */

@@ -19,7 +19,8 @@ import { Decimal } from '../../src/core/decimal.js';
 import { PAPER_STATE_FILE } from '../../src/daemon/paper-venue.js';
 import type { Truth } from '../../src/simulator/index.js';
 import { DB_FILE, openStoreReadOnly, type ChildRecord, type FillRecord, type OrderRecord } from '../../src/store/index.js';
-import { distEntry, freePort, logLines, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { distEntry, freePort, logLines, spawnDaemon, status, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 import { paperVenueOf } from '../support/paper-file.js';
 

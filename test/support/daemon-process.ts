@@ -3,12 +3,12 @@
  * a free loopback port, a counting HTTP server, reading `status --json`. Polling: eventually.ts.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp-dir.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,11 +18,7 @@ export function distEntry(name: 'daemon' | 'status'): string {
   throw new Error(`dist entry ${name} missing: build first (npx tsc -p tsconfig.build.json)`);
 }
 
-export function tempDir(prefix = 'v4bot-e2e-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
-}
-
-/** Writes `config` as JSON in a new temp dir and returns its path. */
+/** Writes `config` as JSON in a new temp dir (removed as `tempDir` says) and returns its path. */
 export function writeConfig(config: unknown, dir = tempDir()): string {
   const file = path.join(dir, 'bot.json');
   writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config, null, 2));

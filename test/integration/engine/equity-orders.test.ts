@@ -11,7 +11,7 @@ import { EquitySources } from '../../../src/engine/equity-sources.js';
 import { readEquity, venueHasUnappliedDeals } from '../../../src/engine/equity-reader.js';
 import { pricesFromListing } from '../../../src/engine/market-data.js';
 import { trueEquity } from '../../chaos/true-equity.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, startStack, type LiveEngine, type Stack } from '../../support/engine-stack.js';
 
 let stack: Stack | undefined;
@@ -41,9 +41,8 @@ describe('equity through the simulator', () => {
   it('place and cancel leave equity unchanged; fills move it by their fees only', async () => {
     stack = await startStack();
     const { sim } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, stack.clock);
+    const dir = tempDir();
+    const e = engineFor(dir, sim, stack.clock);
     cleanups.push(() => void e.close());
     const sources = new EquitySources(e.store, simulatorHoldRules(sim.markets));
     const start = await equityNow(e, sources);
@@ -83,9 +82,8 @@ describe('equity through the simulator', () => {
   it('a fill the venue made that the journal has not applied yet is reconciled in before the reading counts it', async () => {
     stack = await startStack();
     const { sim } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, stack.clock);
+    const dir = tempDir();
+    const e = engineFor(dir, sim, stack.clock);
     cleanups.push(() => void e.close());
     await e.reconciler.reconcileOnce();
     const sources = new EquitySources(e.store, simulatorHoldRules(sim.markets));

@@ -4,15 +4,13 @@ import { CreditJob } from '../../../src/engine/credit-job.js';
 import { FlexJob, flexEarningsTotal } from '../../../src/engine/flex-job.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, startStack, type Stack } from '../../support/engine-stack.js';
 
 let stack: Stack | undefined;
-const cleanups: (() => void)[] = [];
 afterEach(async () => {
   await stack?.close();
   stack = undefined;
-  while (cleanups.length > 0) cleanups.pop()?.();
 });
 const DAY = 86_400_000;
 const keys = { apiKey: 'flexkey', apiSecret: 'flexsecret' };
@@ -33,9 +31,8 @@ describe('flex earnings over HTTP', () => {
       ],
     });
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, clock, { keys, venue: { flexPageSize: 10 } });
+    const dir = tempDir();
+    const e = engineFor(dir, sim, clock, { keys, venue: { flexPageSize: 10 } });
     try {
       const job = new FlexJob({ store: e.store, gateway: e.gateway, clock, logger: silentLogger() });
       for (let day = 0; day < 7; day++) {
@@ -68,9 +65,8 @@ describe('flex earnings over HTTP', () => {
 
   it('a key without flex access: one call, the job disables itself', async () => {
     stack = await startStack({ accounts: [{ ...keys, balances: { USDT: '1' }, flexEnabled: false }] });
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, stack.sim, stack.clock, { keys });
+    const dir = tempDir();
+    const e = engineFor(dir, stack.sim, stack.clock, { keys });
     try {
       const job = new FlexJob({ store: e.store, gateway: e.gateway, clock: stack.clock, logger: silentLogger() });
       expect(await job.runOnce()).toMatchObject({ status: 'disabled' });
@@ -90,9 +86,8 @@ describe('credit line over HTTP', () => {
       ],
     });
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, clock, { keys });
+    const dir = tempDir();
+    const e = engineFor(dir, sim, clock, { keys });
     try {
       const ts = new TradingStateController(e.store, clock, silentLogger());
       const job = new CreditJob({ store: e.store, gateway: e.gateway, clock, logger: silentLogger(), tradingState: ts });
@@ -108,9 +103,8 @@ describe('credit line over HTTP', () => {
     } finally {
       await e.close();
     }
-    const t2 = tempDir();
-    cleanups.push(t2.cleanup);
-    const e2 = engineFor(t2.dir, sim, clock, { keys: { apiKey: 'noloan', apiSecret: 'noloansecret' } });
+    const dir2 = tempDir();
+    const e2 = engineFor(dir2, sim, clock, { keys: { apiKey: 'noloan', apiSecret: 'noloansecret' } });
     try {
       const ts = new TradingStateController(e2.store, clock, silentLogger());
       expect(await new CreditJob({ store: e2.store, gateway: e2.gateway, clock, logger: silentLogger(), tradingState: ts }).runOnce()).toEqual({ active: false });

@@ -2,15 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { derivePositions } from '../../../src/engine/positions.js';
 import type { LimitOrderSpec } from '../../../src/engine/order-manager.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, startStack, storeDeals, storeSums, truthDeals, truthNetBase, type Stack } from '../../support/engine-stack.js';
 
 let stack: Stack | undefined;
-const cleanups: (() => void)[] = [];
 afterEach(async () => {
   await stack?.close();
   stack = undefined;
-  while (cleanups.length > 0) cleanups.pop()?.();
 });
 
 /** A ladder of orders around the current price: some cross at once, the rest rest and fill as the price walks. */
@@ -27,10 +25,9 @@ describe('restart', () => {
   it('stop mid-run, start again: store equals the simulator truth exactly (fills, per-market sums, positions)', async () => {
     stack = await startStack();
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
+    const dir = tempDir();
     const run = async (rounds: number, offset: number) => {
-      const e = engineFor(t.dir, sim, clock);
+      const e = engineFor(dir, sim, clock);
       await e.reconciler.reconcileOnce(); // start-up reconciliation before any trading
       for (let r = 0; r < rounds; r++) {
         const prices = sim.prices().prices;

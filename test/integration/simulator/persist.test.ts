@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../../src/simulator/index.js';
-import { tempDir } from '../../support/daemon-process.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { rawRequest, signPayload, type SimReply } from '../../support/sim-harness.js';
 
 const MARKETS = [

@@ -13,23 +13,22 @@ import type { AlertEvent } from '../../../src/notify/index.js';
 import { toWebhookJson } from '../../../src/notify/format.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type FillRecord, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 22);
 
-let ctx: { store: Store; cleanup: () => void } | undefined;
+let ctx: { store: Store } | undefined;
 afterEach(() => {
   ctx?.store.close();
-  ctx?.cleanup();
   ctx = undefined;
 });
 function setup(startMs = T0): { store: Store; clock: ManualClock } {
-  const t = tempDir();
+  const dir = tempDir();
   const clock = new ManualClock(startMs);
-  const store = openStore({ dataDir: t.dir, clock, logger: silentLogger() });
-  ctx = { store, cleanup: t.cleanup };
+  const store = openStore({ dataDir: dir, clock, logger: silentLogger() });
+  ctx = { store };
   return { store, clock };
 }
 

@@ -8,21 +8,20 @@ import { FLEX_CHECKPOINT, FlexJob, flexEarnings, flexEarningsTotal } from '../..
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
 
 const d = (s: string) => new Decimal(s);
 const logger = silentLogger();
-let ctx: { store: Store; dir: string; cleanup: () => void; clock: ManualClock } | undefined;
+let ctx: { store: Store; dir: string; clock: ManualClock } | undefined;
 afterEach(() => {
   ctx?.store.close();
-  ctx?.cleanup();
   ctx = undefined;
 });
 function setup() {
-  const t = tempDir();
+  const dir = tempDir();
   const clock = new ManualClock(1_700_000_000_000);
-  ctx = { store: openStore({ dataDir: t.dir, clock, logger }), dir: t.dir, cleanup: t.cleanup, clock };
+  ctx = { store: openStore({ dataDir: dir, clock, logger }), dir, clock };
   return ctx;
 }
 

@@ -7,7 +7,8 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { ConditionalLeg, ConditionalRecord } from '../../../src/exchange/gateway.js';
 import { applyDeals } from '../../../src/engine/kernels/fills.js';
-import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
 
 const cleanups: (() => void)[] = [];
@@ -16,11 +17,11 @@ afterEach(() => {
 });
 
 function setup(): { e: EngineParts; g: FakeGateway; clock: ManualClock } {
-  const t = tempDir();
+  const dir = tempDir();
   const g = new FakeGateway();
   const clock = new ManualClock(1_700_000_000_000);
-  const e = buildEngine(t.dir, g, clock);
-  cleanups.push(t.cleanup, () => e.store.close());
+  const e = buildEngine(dir, g, clock);
+  cleanups.push(() => e.store.close());
   return { e, g, clock };
 }
 

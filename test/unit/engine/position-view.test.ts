@@ -10,7 +10,8 @@ import { TransientError } from '../../../src/core/errors.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
 import { checkOrders, type MarketRules } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs } from '../../../src/engine/strategy-inputs.js';
-import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
 
 const rules: MarketRules = { tick: dec('0.1'), step: dec('0.0001'), minAmount: dec('0.0001'), minTotalQuote: dec('5'), maxPositionBase: dec('0.002'), maxOpenOrders: 10 };
@@ -20,10 +21,9 @@ afterEach(() => {
 });
 
 function setup(): { g: FakeGateway; e: EngineParts; inputs: StrategyInputs } {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
+  const dir = tempDir();
   const g = new FakeGateway();
-  const e = buildEngine(t.dir, g, new ManualClock());
+  const e = buildEngine(dir, g, new ManualClock());
   cleanups.push(() => e.store.close());
   const inputs = new StrategyInputs({
     store: e.store,

@@ -9,20 +9,19 @@ import type { MarketRules, RiskLimits, TradingState } from '../../../src/engine/
 import { StrategyInputs, openFlexInvestments } from '../../../src/engine/strategy-inputs.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type FillRecord, type FlexRecordRow, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const logger = silentLogger();
-let ctx: { store: Store; cleanup: () => void; clock: ManualClock; dir: string } | undefined;
+let ctx: { store: Store; clock: ManualClock; dir: string } | undefined;
 afterEach(() => {
   ctx?.store.close();
-  ctx?.cleanup();
   ctx = undefined;
 });
 function setup(): { store: Store; clock: ManualClock; dir: string } {
-  const t = tempDir();
+  const dir = tempDir();
   const clock = new ManualClock(1_700_000_000_000);
-  ctx = { store: openStore({ dataDir: t.dir, clock, logger }), cleanup: t.cleanup, clock, dir: t.dir };
+  ctx = { store: openStore({ dataDir: dir, clock, logger }), clock, dir };
   return ctx;
 }
 
