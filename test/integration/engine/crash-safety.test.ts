@@ -1,17 +1,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.js';
+import { startSimulator } from '../../../src/simulator/index.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { eventually } from '../../support/eventually.js';
+import { closeAfterTest } from '../../support/use-stack.js';
 import { engineFor, storeDeals, truthDeals, truthOrderCounts } from '../../support/engine-stack.js';
-
-let sim: SimulatorHandle | undefined;
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
 
 const CHILD = path.resolve('test/support/crash-child.ts');
 const RESTARTS = 50;
@@ -44,7 +39,7 @@ async function runAndKill(env: NodeJS.ProcessEnv, beforeReady: boolean, delayMs:
 
 describe('crash safety', () => {
   it(`SIGKILL at random points, restarted ${RESTARTS} times: 0 lost or double-counted fills, 0 duplicate orders`, async () => {
-    sim = await startSimulator({ clock: new SystemClock(), admin: true, seed: 11, stepMs: 20 });
+    const sim = closeAfterTest(await startSimulator({ clock: new SystemClock(), admin: true, seed: 11, stepMs: 20 }));
     const dir = tempDir();
     const env = { SIM_URL: sim.baseUrl, API_KEY: sim.defaultAccount.apiKey, API_SECRET: sim.defaultAccount.apiSecret, DATA_DIR: dir };
     let rng = 12345;

@@ -1,23 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../../src/core/decimal.js';
 import { CreditJob } from '../../../src/engine/credit-job.js';
 import { FlexJob, flexEarningsTotal } from '../../../src/engine/flex-job.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { tempDir } from '../../support/temp-dir.js';
-import { engineFor, startStack, type Stack } from '../../support/engine-stack.js';
+import { engineFor } from '../../support/engine-stack.js';
+import { useStack } from '../../support/use-stack.js';
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
 const DAY = 86_400_000;
 const keys = { apiKey: 'flexkey', apiSecret: 'flexsecret' };
 
 describe('flex earnings over HTTP', () => {
   it('a simulated week yields exactly the simulator earnings; re-running the pull adds nothing', async () => {
-    stack = await startStack({
+    const stack = await useStack({
       stepMs: 3_600_000,
       accounts: [
         {
@@ -64,7 +60,7 @@ describe('flex earnings over HTTP', () => {
   });
 
   it('a key without flex access: one call, the job disables itself', async () => {
-    stack = await startStack({ accounts: [{ ...keys, balances: { USDT: '1' }, flexEnabled: false }] });
+    const stack = await useStack({ accounts: [{ ...keys, balances: { USDT: '1' }, flexEnabled: false }] });
     const dir = tempDir();
     const e = engineFor(dir, stack.sim, stack.clock, { keys });
     try {
@@ -79,7 +75,7 @@ describe('flex earnings over HTTP', () => {
 
 describe('credit line over HTTP', () => {
   it('records the loan; LTV near the margin call switches to REDUCE_ONLY; no loan is normal', async () => {
-    stack = await startStack({
+    const stack = await useStack({
       accounts: [
         { ...keys, balances: { USDT: '1' }, loan: { asset: 'USDT', amount: '30000', collateralAsset: 'BTC', collateralAmount: '1', marginCallLtv: '0.7' } },
         { apiKey: 'noloan', apiSecret: 'noloansecret', balances: { USDT: '1' } },

@@ -1,20 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
 import { tempDir } from '../../support/temp-dir.js';
-import { engineFor, startStack, storeDeals, truthDeals, type Stack } from '../../support/engine-stack.js';
-
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
+import { engineFor, storeDeals, truthDeals } from '../../support/engine-stack.js';
+import { useStack } from '../../support/use-stack.js';
 
 const tick = (d: Decimal) => d.toDecimalPlaces(1);
 
 describe('OTO lifecycle', () => {
   it('parent fills, take-profit or stop executes, the other leg is cancelled, the position closes, PnL exact', async () => {
-    stack = await startStack();
+    const stack = await useStack();
     const { sim, clock } = stack;
     const dir = tempDir();
     const e = engineFor(dir, sim, clock);
