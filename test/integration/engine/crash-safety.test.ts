@@ -5,7 +5,7 @@ import { SystemClock } from '../../../src/core/clock.js';
 import { startSimulator } from '../../../src/simulator/index.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { eventually } from '../../support/eventually.js';
-import { closeAfterTest } from '../../support/use-stack.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 import { engineFor, storeDeals, truthDeals, truthOrderCounts } from '../../support/engine-stack.js';
 
 const CHILD = path.resolve('test/support/crash-child.ts');

@@ -13,7 +13,7 @@ import { pricesFromListing } from '../../../src/engine/market-data.js';
 import { trueEquity } from '../../chaos/true-equity.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, type LiveEngine } from '../../support/engine-stack.js';
-import { closeAfterTest, useStack } from '../../support/use-stack.js';
+import { closeAfterTest, useStack } from '../../support/test-scope.js';
 
 const d = (s: string) => new Decimal(s);
 

@@ -6,7 +6,7 @@ import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { engineFor } from '../../support/engine-stack.js';
-import { useStack } from '../../support/use-stack.js';
+import { useStack } from '../../support/test-scope.js';
 
 const DAY = 86_400_000;
 const keys = { apiKey: 'flexkey', apiSecret: 'flexsecret' };

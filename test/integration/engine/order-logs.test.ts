@@ -3,20 +3,16 @@
  * side, price and amount (a cancel also its reason); a venue refusal is a warning.
  */
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const d = (s: string) => new Decimal(s);
-let env: { e: EngineParts } | undefined;
-afterEach(() => {
-  env?.e.store.close();
-  env = undefined;
-});
 
 function setUp(): { e: EngineParts; g: FakeGateway; lines: () => Record<string, unknown>[] } {
   const out: string[] = [];
@@ -29,7 +25,7 @@ function setUp(): { e: EngineParts; g: FakeGateway; lines: () => Record<string, 
   const dir = tempDir();
   const g = new FakeGateway();
   const e = buildEngine(dir, g, new ManualClock(1_700_000_000_000), { logger: createLogger({ level: 'info', destination }) });
-  env = { e };
+  closeAfterTest(e.store);
   return { e, g, lines: () => out.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 

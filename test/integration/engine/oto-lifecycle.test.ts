@@ -3,7 +3,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, storeDeals, truthDeals } from '../../support/engine-stack.js';
-import { useStack } from '../../support/use-stack.js';
+import { useStack } from '../../support/test-scope.js';
 
 const tick = (d: Decimal) => d.toDecimalPlaces(1);
 

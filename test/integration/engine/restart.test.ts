@@ -4,7 +4,7 @@ import { derivePositions } from '../../../src/engine/positions.js';
 import type { LimitOrderSpec } from '../../../src/engine/order-manager.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, storeDeals, storeSums, truthDeals, truthNetBase } from '../../support/engine-stack.js';
-import { useStack } from '../../support/use-stack.js';
+import { useStack } from '../../support/test-scope.js';
 
 /** A ladder of orders around the current price: some cross at once, the rest rest and fill as the price walks. */
 function ladder(market: string, price: Decimal, amount: string, n: number, round: number): LimitOrderSpec[] {

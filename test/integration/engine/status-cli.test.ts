@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { CreditJob } from '../../../src/engine/credit-job.js';
@@ -9,17 +9,13 @@ import { FlexJob } from '../../../src/engine/flex-job.js';
 import { recordQuarantine, writeAccount } from '../../../src/engine/status-records.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine } from '../../support/engine-harness.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const run = promisify(execFile);
 const d = (s: string) => new Decimal(s);
-let env: { e: EngineParts } | undefined;
-afterEach(() => {
-  env?.e.store.close();
-  env = undefined;
-});
 
 describe('npm run status', () => {
   it('reads the store while the daemon holds it: orders by state (UNKNOWN listed), fills, positions, flex, credit, reconciledAt', async () => {
@@ -27,7 +23,7 @@ describe('npm run status', () => {
     const g = new FakeGateway();
     const clock = new ManualClock(1_700_000_000_000);
     const e = buildEngine(dir, g, clock);
-    env = { e };
+    closeAfterTest(e.store);
     let n = 0;
     g.place = () => (['fill', 'fill', 'place', 'unknown'] as const)[n++] ?? 'place';
     await e.orders.placeLimitOrders('grid', [

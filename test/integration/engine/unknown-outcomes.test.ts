@@ -3,7 +3,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import type { LimitOrderSpec } from '../../../src/engine/order-manager.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, storeDeals, truthDeals, truthOrderCounts } from '../../support/engine-stack.js';
-import { useStack } from '../../support/use-stack.js';
+import { useStack } from '../../support/test-scope.js';
 
 describe('unknown outcomes', () => {
   it('10% of writes applied then dropped: 500 orders → 0 duplicates, 0 false rejections, every UNKNOWN resolved', async () => {

@@ -1,28 +1,24 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { AmbiguousOutcomeError, AuthError, InvalidOrderError, StoreError } from '../../../src/core/errors.js';
 import type { LimitOrderSpec } from '../../../src/engine/order-manager.js';
-import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine } from '../../support/engine-harness.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const d = (s: string) => new Decimal(s);
 const spec = (i = 0): LimitOrderSpec => ({ market: 'BTC_USDT', side: 'buy', amount: d('0.01'), price: d(String(60000 + i)) });
 
-let env: { e: EngineParts; g: FakeGateway; clock: ManualClock } | undefined;
-afterEach(() => {
-  env?.e.store.close();
-  env = undefined;
-});
 function setup(resolve = { graceMs: 10_000, minLooks: 3 }) {
   const dir = tempDir();
   const g = new FakeGateway();
   const clock = new ManualClock(1_700_000_000_000);
   const e = buildEngine(dir, g, clock, { resolve });
-  env = { e, g, clock };
-  return env;
+  closeAfterTest(e.store);
+  return { e, g, clock };
 }
 
 describe('OrderManager placement', () => {

@@ -1,9 +1,11 @@
 /**
- * Test-scoped resources: start something inside a test and have it closed when that test
+ * Test-scoped resources: open something inside a test and have it closed when that test
  * finishes (pass or fail), without a file-level `let` and an `afterEach` to close it.
  *
  *   const { sim, clock } = await useStack({ accounts: [...] });   // inside it()
- *   const t = closeAfterTest(await startTestSim());
+ *   const store = closeAfterTest(openStore({ dataDir: tempDir(), clock, logger }));
+ *
+ * Closing runs in reverse order of opening, after the file's own afterEach hooks.
  */
 import { onTestFinished } from 'vitest';
 import type { SimulatorOptions } from '../../src/simulator/index.js';
