@@ -40,3 +40,21 @@ describe('after the suite', () => {
     expect(existsSync(suiteDir)).toBe(false);
   });
 });
+
+let concurrentDir = '';
+describe('in concurrent tests', () => {
+  it.concurrent('refuses without the test context, since the call cannot be tied to its test', ({ expect }) => {
+    expect(() => tempDir('v4bot-tempdir-')).toThrow(/concurrent test .*pass the test's context/);
+  });
+  it.concurrent('with the context, exists while that test runs', ({ expect, onTestFinished }) => {
+    concurrentDir = tempDir('v4bot-tempdir-', { onTestFinished });
+    expect(existsSync(concurrentDir)).toBe(true);
+  });
+});
+
+describe('after the concurrent tests', () => {
+  it('the directory made with a context is removed', () => {
+    expect(concurrentDir).not.toBe('');
+    expect(existsSync(concurrentDir)).toBe(false);
+  });
+});
