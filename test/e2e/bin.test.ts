@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../support/daemon-process.js';
+import { ROOT } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 
 function bin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k)));
