@@ -116,13 +116,20 @@ export class CandlesRepository {
     return foldNewestFirst(market, timeframe, rows, 1, false)[0];
   }
 
+  /** Markets with at least one minute (closed or open), sorted. */
+  markets(): string[] {
+    const rows = this.db.prepare('SELECT market FROM candles_1m GROUP BY market UNION SELECT market FROM candles_open ORDER BY market').all() as Array<{ market: string }>;
+    return rows.map((r) => r.market);
+  }
+
   /** Closed one-minute candles in [fromMs, toMs], by market then time (for the export). */
   *minutes(fromMs = 0, toMs = Number.MAX_SAFE_INTEGER): Generator<MinuteCandle> {
     const rows = this.db
       .prepare(`SELECT market, ${COLS} FROM candles_1m WHERE open_ms >= ? AND open_ms <= ? ORDER BY market, open_ms`)
       .iterate(fromMs, toMs) as IterableIterator<OpenRow>;
     for (const r of rows) {
-      yield { market: r.market, openMs: r.open_ms, open: dec(r.open), high: dec(r.high), low: dec(r.low), close: dec(r.close), volume: r.volume === null ? null : dec(r.volume) };
+      const volume = r.volume === null ? null : dec(r.volume);
+      yield { market: r.market, openMs: r.open_ms, open: dec(r.open), high: dec(r.high), low: dec(r.low), close: dec(r.close), volume };
     }
   }
 
