@@ -11,6 +11,8 @@ import { TIMEFRAME_MS, type Candle, type Timeframe } from './types.js';
 
 const MINUTE_MS = 60_000;
 const COLS = 'open_ms, open, high, low, close, volume';
+/** The open minute's columns as a MinuteRow: its volume is unknown (the listing's is a 24 h figure). */
+const OPEN_COLS = 'market, open_ms, open, high, low, close, NULL AS volume';
 
 /** A closed one-minute candle, as imported or exported. */
 export interface MinuteCandle {
@@ -68,7 +70,7 @@ export class CandlesRepository {
 
   /** Closes every open minute that ended at or before `nowMs` (markets no longer polled too); returns how many. */
   closeEnded(nowMs: number): number {
-    const ended = this.db.prepare(`SELECT market, ${COLS} FROM candles_open WHERE open_ms + ? <= ?`).all(MINUTE_MS, nowMs) as OpenRow[];
+    const ended = this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open WHERE open_ms + ? <= ?`).all(MINUTE_MS, nowMs) as OpenRow[];
     for (const row of ended) this.close(row);
     return ended.length;
   }
@@ -152,7 +154,7 @@ export class CandlesRepository {
   }
 
   private openRow(market: string): OpenRow | undefined {
-    return this.db.prepare(`SELECT market, open_ms, open, high, low, close, NULL AS volume FROM candles_open WHERE market = ?`).get(market) as OpenRow | undefined;
+    return this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open WHERE market = ?`).get(market) as OpenRow | undefined;
   }
 
   /** Moves an open minute to the closed ones; a minute already there (imported) is kept. */
