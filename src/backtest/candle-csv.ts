@@ -50,13 +50,12 @@ function oursHeader(file: string, line: string): Layout {
   return { kind: 'ours', cols, firstRow: 1 };
 }
 
-/** Tells the layout from the first line: digits first is a kline row, `open_time` a kline header. */
+/** Tells the layout from the first line: digits first is a kline row, `open_time` a kline header, else our header. */
 function layoutOf(file: string, first: string): Layout {
   const cell = (first.split(',')[0] ?? '').trim();
   if (/^\d+$/.test(cell)) return { kind: 'kline', cols: KLINE_COLS, firstRow: 0 };
   if (KLINE_HEADER.test(cell)) return { kind: 'kline', cols: KLINE_COLS, firstRow: 1 };
-  if (cell.toLowerCase() === 'time') return oursHeader(file, first);
-  throw new PriceFileError(file, 1, 1, `header: expected "time" (our CSV), "open_time" or a kline row, found "${cell.slice(0, 30)}"`);
+  return oursHeader(file, first);
 }
 
 interface Cursor {
