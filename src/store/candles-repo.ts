@@ -114,8 +114,7 @@ export class CandlesRepository {
   /** The candle of `timeframe` still being built now (its bucket has not ended), if it has a minute. */
   open(market: string, timeframe: Timeframe): Candle | undefined {
     const start = bucketStart(this.now(), timeframe);
-    const rows = [...this.newestFirst(market, start + TIMEFRAME_MS[timeframe])].filter((r) => r.open_ms >= start);
-    return foldNewestFirst(market, timeframe, rows, 1, false)[0];
+    return foldNewestFirst(market, timeframe, this.newestFirst(market, start + TIMEFRAME_MS[timeframe], start), 1, false)[0];
   }
 
   /** Markets with at least one minute (closed or open), sorted. */
@@ -136,15 +135,15 @@ export class CandlesRepository {
   }
 
   /**
-   * Minutes that began before `endMs`, newest first, read backwards along the primary key; the
+   * Minutes that began in [`fromMs`, `endMs`), newest first, read backwards along the primary key; the
    * open minute joins them in place (a closed minute of the same start wins, as in `close`).
    */
-  private *newestFirst(market: string, endMs: number): Generator<MinuteRow> {
+  private *newestFirst(market: string, endMs: number, fromMs = 0): Generator<MinuteRow> {
     const open = this.openRow(market);
-    let pending = open !== undefined && open.open_ms < endMs ? open : undefined;
+    let pending = open !== undefined && open.open_ms < endMs && open.open_ms >= fromMs ? open : undefined;
     const rows = this.db
-      .prepare(`SELECT ${COLS} FROM candles_1m WHERE market = ? AND open_ms < ? ORDER BY open_ms DESC`)
-      .iterate(market, endMs) as IterableIterator<MinuteRow>;
+      .prepare(`SELECT ${COLS} FROM candles_1m WHERE market = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms DESC`)
+      .iterate(market, fromMs, endMs) as IterableIterator<MinuteRow>;
     for (const r of rows) {
       if (pending !== undefined && pending.open_ms > r.open_ms) yield pending;
       if (pending !== undefined && pending.open_ms >= r.open_ms) pending = undefined;

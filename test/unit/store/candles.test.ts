@@ -12,6 +12,7 @@ import { dec } from '../../../src/core/decimal.js';
 import { recordingPrices } from '../../../src/daemon/price-recorder.js';
 import type { FuturesMarket } from '../../../src/exchange/gateway.js';
 import { silentLogger } from '../../../src/observability/logger.js';
+import { comparePrices } from '../../../src/store/candle-buckets.js';
 import { openStore, type Candle, type MinuteCandle, type Store } from '../../../src/store/index.js';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -149,6 +150,14 @@ describe('longer timeframes aggregated from one-minute candles', () => {
     expect(days.candles.open('BTC_PERP', '1d')).toBeUndefined();
     expect(days.candles.closed('ETH_PERP', '1d', 10)).toEqual([]);
     days.close();
+  });
+
+  it('compares stored prices exactly without Decimal: integer length, then digits', () => {
+    const pairs: Array<[string, string, number]> = [
+      ['9.99', '10', -1], ['10.5', '10.49', 1], ['0.0001', '0.001', -1], ['42000.100000000000000001', '42000.1', 1], ['7', '7', 0], ['100', '99.999', 1],
+    ];
+    expect(pairs.map(([a, b]) => Math.sign(comparePrices(a, b)))).toEqual(pairs.map(([, , want]) => want));
+    expect(pairs.map(([a, b]) => Math.sign(comparePrices(b, a)))).toEqual(pairs.map(([, , want]) => -want || 0));
   });
 
   it('prunes minutes older than the retention', () => {
