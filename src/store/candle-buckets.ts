@@ -29,12 +29,17 @@ export function bucketStart(ms: number, timeframe: Timeframe): number {
  * without building a Decimal per minute (a 1d read folds 1,440 minutes a candle).
  */
 export function comparePrices(a: string, b: string): number {
-  const [ai = '', af = ''] = a.split('.');
-  const [bi = '', bf = ''] = b.split('.');
-  if (ai.length !== bi.length) return ai.length - bi.length;
-  if (ai !== bi) return ai < bi ? -1 : 1;
-  if (af === bf) return 0;
-  return af < bf ? -1 : 1;
+  if (a === b) return 0;
+  const ai = intLength(a);
+  const bi = intLength(b);
+  if (ai !== bi) return ai - bi;
+  // Same integer length: the digits compare in order, and a missing fraction (".") sorts first.
+  return a < b ? -1 : 1;
+}
+
+function intLength(s: string): number {
+  const dot = s.indexOf('.');
+  return dot === -1 ? s.length : dot;
 }
 
 /** A bucket being folded, prices kept as stored until it is done. */

@@ -123,17 +123,6 @@ export class CandlesRepository {
     return rows.map((r) => r.market);
   }
 
-  /** Closed one-minute candles in [fromMs, toMs], by market then time (for the export). */
-  *minutes(fromMs = 0, toMs = Number.MAX_SAFE_INTEGER): Generator<MinuteCandle> {
-    const rows = this.db
-      .prepare(`SELECT market, ${COLS} FROM candles_1m WHERE open_ms >= ? AND open_ms <= ? ORDER BY market, open_ms`)
-      .iterate(fromMs, toMs) as IterableIterator<OpenRow>;
-    for (const r of rows) {
-      const volume = r.volume === null ? null : dec(r.volume);
-      yield { market: r.market, openMs: r.open_ms, open: dec(r.open), high: dec(r.high), low: dec(r.low), close: dec(r.close), volume };
-    }
-  }
-
   /**
    * Minutes that began in [`fromMs`, `endMs`), newest first, read backwards along the primary key; the
    * open minute joins them in place (a closed minute of the same start wins, as in `close`).
