@@ -14,7 +14,7 @@ const COLS = 'open_ms, open, high, low, close, volume';
 /** The open minute's columns as a MinuteRow: its volume is unknown (the listing's is a 24 h figure). */
 const OPEN_COLS = 'market, open_ms, open, high, low, close, NULL AS volume';
 
-/** A closed one-minute candle, as imported or exported. */
+/** A closed one-minute candle, as imported. */
 export interface MinuteCandle {
   market: string;
   openMs: number;
