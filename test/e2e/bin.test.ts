@@ -44,9 +44,9 @@ describe('v4-bot bin', () => {
     const ctl = await bin('ctl', '--help');
     expect(ctl).toMatchObject({ code: 0, stderr: '' });
     expect(ctl.stdout).toContain('usage: ctl <action> [strategy]');
-    const prices = await bin('prices', 'import');
+    const prices = await bin('prices', 'erase');
     expect(prices).toMatchObject({ code: 2 });
-    expect(prices.stderr).toContain('v4-bot prices: expected the command "export", found "import"');
+    expect(prices.stderr).toContain('v4-bot prices: expected the command "export" or "import", found "erase"');
     const backtest = await bin('backtest', '--fill', 'x');
     expect(backtest).toMatchObject({ code: 2 });
     expect(backtest.stderr).toContain('v4-bot backtest: command line: --prices');
