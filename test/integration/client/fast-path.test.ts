@@ -5,23 +5,15 @@
  * the request still reaches the server and its reply comes back. When the bucket runs dry the
  * calls queue in Bottleneck again (their timers thawed), and the budget still holds.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { FixtureServer } from '../../support/fixture-server.js';
+import { useFixtureServer } from '../../support/fixture-server.js';
 import { fixtureClient } from '../../support/fixture-client.js';
 import { eventually } from '../../support/eventually.js';
 import { maxInWindow } from '../../support/counting-proxy.js';
 
 const BAL = '/api/v4/main-account/balance';
-let server: FixtureServer;
-
-beforeAll(async () => {
-  server = await FixtureServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFixtureServer();
 
 describe('fast path: a call with budget available waits on no timer', () => {
   it.each(['strict', 'window'] as const)(
@@ -53,7 +45,10 @@ describe('fast path: a call with budget available waits on no timer', () => {
     await Promise.all(calls);
     const times = server.requestsTo(BAL).map((r) => r.receivedAt);
     expect(times).toHaveLength(20);
-    expect(maxInWindow(times, 300)).toBeLessThanOrEqual(8);
+    // The venue counts arrivals, and its limit is 10 per 300 ms. The bucket sends at most 8 (its
+    // safety margin); arrivals on a loaded machine can bunch a little, so the bound asserted is the
+    // venue's. A fast path that ignored the bucket would land all 20 together.
+    expect(maxInWindow(times, 300)).toBeLessThanOrEqual(10);
     await client.close();
   });
 });
