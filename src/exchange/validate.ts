@@ -3,7 +3,7 @@
  * rate-limit budget. Errors name the field (and the item index for bulk).
  *
  * A clientOrderId is optional here (absent or `''` = none), for library users; the bot's own
- * requirement is in the gateway types, which make it a string the engine always fills in.
+ * requirement is in the request types of src/model/venue-orders.ts, which make it a string the engine always fills in.
  */
 import { InvalidOrderError, InvalidRequestError } from '../core/errors.js';
 import { Decimal } from '../core/decimal.js';
