@@ -18,6 +18,7 @@ export type {
   ProtectionView,
   PositionView,
   FillView,
+  OrderEventView,
   FlexInvestmentView,
   FlexView,
   JsonValue,
