@@ -97,10 +97,10 @@ describe('onOrder', () => {
     const byId = new Map(seen.events().map((ev) => [ev.clientOrderId, ev]));
     expect(byId.get(filled?.clientOrderId ?? '')).toMatchObject({ state: 'FILLED', filled: '0.001', amount: '0.001', decimals: true });
     expect(byId.get(expired?.clientOrderId ?? '')).toMatchObject({ state: 'CANCELLED', reason: 'placed', filled: '0', decimals: true });
-    expect(byId.get(expired?.clientOrderId ?? '')?.venue).toMatch(/^status /);
+    expect(byId.get(expired?.clientOrderId ?? '')?.venue).toBe('status CANCELLED');
     expect(byId.get(rejected?.clientOrderId ?? '')).toMatchObject({ state: 'REJECTED', filled: '0' });
     expect(byId.get(rejected?.clientOrderId ?? '')?.venue).toMatch(/^ORDER_IOC_POST_ONLY: .*code 37/);
-    expect(byId.get(resting?.clientOrderId ?? '')).toMatchObject({ state: 'CANCELLED', reason: 'cancel confirmed' });
+    expect(byId.get(resting?.clientOrderId ?? '')).toMatchObject({ state: 'CANCELLED', reason: 'cancel confirmed', venue: 'status CANCELLED' });
     expect(await seen.settle()).toBe(true);
     expect(seen.events()).toHaveLength(4);
     expect(first.store.finals.undelivered()).toEqual([]);
