@@ -41,10 +41,12 @@ export function routeOrderEvents(r: OrderEventRoute): () => void {
   const deliver = (f: OrderFinalRecord, runner: StrategyRunner): void => {
     const event = eventOf(r.store, f);
     const mark = (): void => void r.store.finals.markDelivered(f.clientOrderId, r.clock.now());
+    // Nothing to call: spent at once, without a turn on the lane.
+    if (event === undefined || !runner.hearsOrders) return mark();
     queued.add(f.clientOrderId);
-    const job = async (): Promise<void> => (event === undefined ? mark() : runner.order(event, mark));
+    // One job name per instance, as for fills: the scheduler keeps a record per name.
     void r.scheduler
-      .enqueue(r.laneOf(f.strategyId), `order:${f.clientOrderId}`, job)
+      .enqueue(r.laneOf(f.strategyId), `order:${f.strategyId}`, () => runner.order(event, mark))
       .catch((err: unknown) => r.logger.error({ err, clientOrderId: f.clientOrderId }, 'onOrder delivery failed'))
       .finally(() => queued.delete(f.clientOrderId));
   };

@@ -150,6 +150,11 @@ export class StrategyRunner {
     if (defines(this.o.strategy, 'onFill')) await this.run('onFill', { fill });
   }
 
+  /** Whether the module defines `onOrder` (an instance without it spends its order events at once). */
+  get hearsOrders(): boolean {
+    return defines(this.o.strategy, 'onOrder');
+  }
+
   /**
    * Calls `onOrder` for an order that ended. `delivered` runs once the event is spent: right after
    * the hook's state is committed (before its intents execute), or at once when the hook does not
