@@ -17,7 +17,7 @@ const COMMANDS = {
   start: ['daemon', 'the daemon in the foreground (`npm start` builds first, then runs this)'],
   ctl: ['ctl', 'steer the running daemon: pause|resume|unquarantine <strategy>, halt, resume-trading, cancel-all'],
   status: ['status', 'what the bot holds and has done, read from its store [--json] [--data-dir DIR]'],
-  prices: ['prices', 'export recorded prices as CSV: prices export [--out FILE|DIR] [--from T] [--to T]'],
+  prices: ['prices', 'recorded prices and candles: prices export [--out FILE|DIR] [--from T] [--to T] [--candles TF] | prices import FILE --market M'],
   backtest: ['backtest', 'run the configured strategies over price CSV: --prices FILE|DIR [--config FILE] ...'],
   sim: ['sim', 'the exchange simulator on its own, over HTTP'],
 };

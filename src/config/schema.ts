@@ -94,6 +94,14 @@ export const jobsSchema = z.strictObject({
   maxConcurrentJobs: z.int().min(1).max(64).default(4),
 });
 
+/** Candles from the futures listing (docs/market-data.md). */
+export const marketDataSchema = z.strictObject({
+  /** Seconds between polls of the futures listing that feed the candles: 1 to 5. Default 5. */
+  pollSeconds: z.int().min(1).max(5).default(5),
+  /** Days of one-minute candles kept; older ones are pruned hourly. Default 30. */
+  candleRetentionDays: z.int().min(1).max(3_660).default(30),
+});
+
 /** Plugin safety (docs/failure-modes.md #14). */
 export const pluginsSchema = z.strictObject({
   /** Deadline of one hook call, ms. Default 5000. */
@@ -184,6 +192,7 @@ export const fileSchema = z
     strategies: z.array(strategyInstanceSchema).default([]),
     risk: riskSchema,
     jobs: jobsSchema.default(jobsSchema.parse({})),
+    marketData: marketDataSchema.default(marketDataSchema.parse({})),
     plugins: pluginsSchema.default(pluginsSchema.parse({})),
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     paper: paperSchema.default(paperSchema.parse({})),
@@ -206,6 +215,7 @@ export type MarketConfig = z.output<typeof marketSchema>;
 export type StrategyInstanceConfig = z.output<typeof strategyInstanceSchema>;
 export type RiskConfig = z.output<typeof riskSchema>;
 export type JobsConfig = z.output<typeof jobsSchema>;
+export type MarketDataConfig = z.output<typeof marketDataSchema>;
 export type PluginsConfig = z.output<typeof pluginsSchema>;
 export type SandboxConfig = z.output<typeof sandboxSchema>;
 export type PaperConfig = z.output<typeof paperSchema>;

@@ -50,6 +50,8 @@ export interface Engine {
   readonly flexJob: FlexJob;
   readonly creditJob: CreditJob;
   readonly market: MarketData;
+  /** Reads the futures listing once so its prices fold into candles (the daemon's price poll). */
+  pollPrices(): Promise<void>;
   readonly equityWatch: EquityWatch;
   /** The journal's parts of equity (held by open orders, collateral positions, flex). */
   readonly equitySources: EquitySources;
@@ -110,7 +112,8 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
   const part = (name: string): Logger => logger.child({ part: name });
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
-  const market = new MarketData(recordingPrices(gateway, store, clock, part('prices')), clock, 1_000);
+  const recorded = recordingPrices(gateway, store, clock, part('prices'), config.marketData.candleRetentionDays);
+  const market = new MarketData(recorded, clock, 1_000);
   const equityWatch = new EquityWatch({ store, limits: config.risk, onBreach: halt });
   const rules = holdRules ?? liveHoldRules(config.risk.equityAsset);
   const equitySources = new EquitySources(store, rules);
@@ -129,6 +132,7 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
     flexJob,
     creditJob,
     market,
+    pollPrices: async () => void (await recorded.markets()),
     equityWatch,
     equitySources,
     audit,

@@ -111,6 +111,14 @@ export function registerAudit(b: Base, engine: Engine, scheduler: Scheduler): vo
   scheduler.add({ name: 'audit', cron: b.config.jobs.balanceAuditCron, run: async () => void (await engine.audit.runOnce()) });
 }
 
+/**
+ * The price poll that feeds the candles (docs/market-data.md): the daemon's alone, a backtest
+ * records the prices its strategies read and nothing more.
+ */
+export function registerPricePoll(b: Base, engine: Engine, scheduler: Scheduler): void {
+  scheduler.add({ name: 'prices', cron: `*/${b.config.marketData.pollSeconds} * * * * *`, run: () => engine.pollPrices() });
+}
+
 export function registerJobs(
   b: Base,
   engine: Engine,

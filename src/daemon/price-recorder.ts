@@ -1,38 +1,48 @@
 /**
- * Records the futures listing's prices as the daemon polls them (MarketData, src/engine/
- * market-data.ts), so operators can backtest on what they saw (docs/backtesting.md § Recording
- * prices): the first poll of each minute per market is kept, older than 30 days pruned hourly.
- * A store error here is logged, never passed on: recording must not stop trading.
+ * Records the futures listing's prices as the daemon reads them (MarketData, src/engine/
+ * market-data.ts, and the price poll every `marketData.pollSeconds`): every price is folded into
+ * the market's one-minute candle (docs/market-data.md), and the first of each minute is kept as
+ * a price sample for backtests (docs/backtesting.md § Recording prices). Samples older than 30
+ * days and candles older than the configured retention are pruned hourly. A store error here is
+ * logged, never passed on: recording must not stop trading.
  */
 import type { Clock } from '../core/clock.js';
-import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { ExchangeGateway, FuturesMarket } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import { PRICE_RETENTION_MS } from '../store/price-samples-repo.js';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** Candle retention when the caller names none (the config default, `marketData.candleRetentionDays`). */
+const DEFAULT_CANDLE_RETENTION_DAYS = 30;
 
 export function recordingPrices(
   gateway: Pick<ExchangeGateway, 'markets' | 'balances'>,
   store: Store,
   clock: Clock,
   logger: Logger,
+  candleRetentionDays = DEFAULT_CANDLE_RETENTION_DAYS,
 ): Pick<ExchangeGateway, 'markets' | 'balances'> {
   const lastMinute = new Map<string, number>();
   let lastPruneHour = -1;
-  const record = (futures: Awaited<ReturnType<ExchangeGateway['markets']>>): void => {
+  const record = (futures: readonly FuturesMarket[]): void => {
     const now = clock.now();
     const minute = Math.floor(now / MINUTE_MS);
     store.tx(() => {
       for (const f of futures) {
+        store.candles.fold(f.tickerId, now, f.lastPrice);
         if (lastMinute.get(f.tickerId) === minute) continue;
         lastMinute.set(f.tickerId, minute);
         store.prices.record(f.tickerId, now, f.lastPrice);
       }
+      // A market that left the listing still has its minute closed once the minute is over.
+      store.candles.closeEnded(now);
       if (Math.floor(now / HOUR_MS) !== lastPruneHour) {
         lastPruneHour = Math.floor(now / HOUR_MS);
         store.prices.prune(now - PRICE_RETENTION_MS);
+        store.candles.prune(now - candleRetentionDays * DAY_MS);
       }
     });
   };

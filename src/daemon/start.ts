@@ -23,7 +23,7 @@ import type { LoadedStrategy } from '../strategy-api/host.js';
 import { simulatorHoldRules } from './hold-rules.js';
 import { buildEngine, type Base, type Engine } from './engine.js';
 import { buildConsole } from './console.js';
-import { buildScheduler, ReconcileJob, registerAudit, registerJobs, runStartupAudit, runStartupJobs } from './jobs.js';
+import { buildScheduler, ReconcileJob, registerAudit, registerJobs, registerPricePoll, runStartupAudit, runStartupJobs } from './jobs.js';
 import { startObservability, type Phase } from './observability.js';
 import { wireNotifications, type Notifications } from './notifications.js';
 import { buildRunners, laneOf, quarantineFaulting, type Runners } from './runners.js';
@@ -103,6 +103,7 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     await runStartupAudit(b, engine);
     registerJobs(b, engine, scheduler, reconcile, runners, options.strategies, (id) => pauses.admitTick(id));
     registerAudit(b, engine, scheduler);
+    registerPricePoll(b, engine, scheduler);
     await initStrategies(scheduler, runners);
     consoleHandle = buildConsole(b, { engine, scheduler, runners, reconcile, client: venue.client, strategies: options.strategies, pauses });
     health = await startObservability(b, { client: venue.client, engine, scheduler, reconcile, runners, phase: () => phase, console: consoleHandle });

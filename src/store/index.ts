@@ -18,6 +18,7 @@ import { FillsRepository } from './fills-repo.js';
 import { CreditRepository, FlexRepository } from './flex-credit-repos.js';
 import { ScanStage } from './scan-stage.js';
 import { PriceSamplesRepository } from './price-samples-repo.js';
+import { CandlesRepository } from './candles-repo.js';
 import { acquireInstanceLock, type InstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { cachePreparedStatements } from './statement-cache.js';
@@ -43,6 +44,7 @@ export type { ConsoleRepository, ControlActionRecord, EquityPoint, PausedRecord 
 export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';
 export type { PriceSamplesRepository, PriceSample } from './price-samples-repo.js';
+export type { CandlesRepository, MinuteCandle, UpsertCounts } from './candles-repo.js';
 export type { AlertsRepository, CheckpointsRepository, ChildrenRepository, MetaRepository } from './misc-repos.js';
 
 /**
@@ -90,6 +92,11 @@ export interface Store {
   readonly meta: MetaRepository;
   /** Futures-listing prices the daemon saw (backtest recorder). */
   readonly prices: PriceSamplesRepository;
+  /**
+   * OHLCV candles folded from those prices or imported: `closed(market, timeframe, count,
+   * beforeMs?)` and `open(market, timeframe)` (docs/market-data.md).
+   */
+  readonly candles: CandlesRepository;
   /** The operator console's tables: equity history, control actions, paused strategies. */
   readonly console: ConsoleRepository;
   /** The balance audit's baseline and results (docs/balance-audit.md). */
@@ -122,6 +129,7 @@ class SqliteStore implements Store {
   readonly alerts: AlertsRepository;
   readonly meta: MetaRepository;
   readonly prices: PriceSamplesRepository;
+  readonly candles: CandlesRepository;
   readonly console: ConsoleRepository;
   readonly audit: AuditRepository;
   readonly scanStage: ScanStage;
@@ -144,6 +152,7 @@ class SqliteStore implements Store {
     this.alerts = new AlertsRepository(db);
     this.meta = new MetaRepository(db);
     this.prices = new PriceSamplesRepository(db);
+    this.candles = new CandlesRepository(db, () => clock.now());
     this.console = new ConsoleRepository(db);
     this.audit = new AuditRepository(db);
     this.scanStage = new ScanStage(db);

@@ -183,7 +183,31 @@ export const MIGRATIONS: readonly string[] = [
     from_ms INTEGER,
     detail_json TEXT NOT NULL
   );`,
-  // 8: an order's final state (FILLED, CANCELLED, REJECTED) for its strategy's onOrder hook,
+  // 8: one-minute OHLCV candles folded from the futures listing or imported (docs/market-data.md).
+  // Closed minutes in candles_1m (longer timeframes are aggregated from them on read); the minute
+  // still being built, one per market, in candles_open until its minute has ended. Volume NULL
+  // when unknown (the listing's volume is a 24 h rolling figure).
+  `CREATE TABLE candles_1m (
+    market TEXT NOT NULL,
+    open_ms INTEGER NOT NULL,
+    open TEXT NOT NULL,
+    high TEXT NOT NULL,
+    low TEXT NOT NULL,
+    close TEXT NOT NULL,
+    volume TEXT,
+    PRIMARY KEY (market, open_ms)
+  ) WITHOUT ROWID;
+  CREATE INDEX candles_1m_time ON candles_1m (open_ms);
+  CREATE TABLE candles_open (
+    market TEXT PRIMARY KEY,
+    open_ms INTEGER NOT NULL,
+    open TEXT NOT NULL,
+    high TEXT NOT NULL,
+    low TEXT NOT NULL,
+    close TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+  ) WITHOUT ROWID;`,
+  // 9: an order's final state (FILLED, CANCELLED, REJECTED) for its strategy's onOrder hook,
   // written with the state change; delivered_ms is set once the hook ran (exactly once across
   // restarts). Orders that ended before this migration get no event.
   `CREATE TABLE order_finals (

@@ -168,3 +168,37 @@ export interface BalanceAuditRecord {
   fromMs: number | null;
   detail: unknown;
 }
+
+/** Candle lengths the store serves; longer ones are aggregated from one-minute candles. */
+export const TIMEFRAMES = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
+export type Timeframe = (typeof TIMEFRAMES)[number];
+
+/** Length of each timeframe, ms. Buckets start at multiples of it since the Unix epoch (UTC). */
+export const TIMEFRAME_MS: Readonly<Record<Timeframe, number>> = {
+  '1m': 60_000,
+  '5m': 300_000,
+  '15m': 900_000,
+  '1h': 3_600_000,
+  '4h': 14_400_000,
+  '1d': 86_400_000,
+};
+
+/** One OHLCV candle of a market (docs/market-data.md). Prices are exact decimals. */
+export interface Candle {
+  market: string;
+  timeframe: Timeframe;
+  /** Start of the bucket, ms (inclusive). */
+  openMs: number;
+  /** End of the bucket, ms (exclusive): `openMs` + the timeframe's length. */
+  closeMs: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  /** Traded base volume; null when any minute of the bucket has none (live candles never do). */
+  volume: Decimal | null;
+  /** One-minute candles the bucket was built from: fewer than the timeframe holds over a gap. */
+  minutes: number;
+  /** False for the candle still being built (its bucket has not ended, or its last minute is open). */
+  closed: boolean;
+}

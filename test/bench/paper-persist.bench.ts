@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { ManualClock } from '../../src/core/clock.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/index.js';
-import { rawRequest, signPayload } from '../support/sim-harness.js';
+import { signedPost } from '../support/sim-harness.js';
 
 const N = 300;
 const HISTORY = 5000;
@@ -21,10 +21,7 @@ const HISTORY = 5000;
 function poster(sim: SimulatorHandle): (path: string, fields: Record<string, unknown>) => Promise<void> {
   let nonce = 0;
   return async (p, fields) => {
-    const body = JSON.stringify({ ...fields, request: p, nonce: String(++nonce) });
-    const { payload, signature } = signPayload(sim.defaultAccount.apiSecret, body);
-    const headers = { 'content-type': 'application/json', 'X-TXC-APIKEY': sim.defaultAccount.apiKey, 'X-TXC-PAYLOAD': payload, 'X-TXC-SIGNATURE': signature };
-    const r = await rawRequest(sim.baseUrl + p, { method: 'POST', headers, body });
+    const r = await signedPost(sim.baseUrl, p, fields, sim.defaultAccount, ++nonce);
     if (r.status >= 300) throw new Error(`${p}: ${r.status} ${r.text}`);
   };
 }

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { ManualClock } from '../../src/core/clock.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/index.js';
-import { rawRequest, signPayload } from '../support/sim-harness.js';
+import { signedPost } from '../support/sim-harness.js';
 
 const RESTING = 1000;
 const RUNS = 7;
@@ -16,10 +16,7 @@ const HOUR = 3_600_000;
 function poster(sim: SimulatorHandle): (path: string, fields: Record<string, unknown>) => Promise<number> {
   let nonce = 0;
   return async (path, fields) => {
-    const body = JSON.stringify({ ...fields, request: path, nonce: String(++nonce) });
-    const { payload, signature } = signPayload(sim.defaultAccount.apiSecret, body);
-    const headers = { 'content-type': 'application/json', 'X-TXC-APIKEY': sim.defaultAccount.apiKey, 'X-TXC-PAYLOAD': payload, 'X-TXC-SIGNATURE': signature };
-    return (await rawRequest(sim.baseUrl + path, { method: 'POST', headers, body })).status;
+    return (await signedPost(sim.baseUrl, path, fields, sim.defaultAccount, ++nonce)).status;
   };
 }
 

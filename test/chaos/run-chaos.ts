@@ -3,10 +3,10 @@
  * price cycles with the faults of the scenario, the final settlement, then every check over the
  * venue's ground truth and the bot's store.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Decimal } from '../../src/core/decimal.js';
-import { tempDir } from '../support/daemon-process.js';
 import { chaosBotConfig, DRAWDOWN_LIMIT_PCT, LIMITS, SIGNAL_INSTANCES } from './bot-config.js';
 import { CHECKS } from './checks/index.js';
 import { runCycle, type ChaosCounters } from './cycle.js';
@@ -68,7 +68,8 @@ async function cycles(opts: ChaosOptions, admin: VenueAdmin, daemon: ChaosDaemon
 
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const sim = await startChaosVenue(opts.seed, opts.faults);
-  const work = tempDir('v4bot-chaos-');
+  // Its own directory, not the tests' temp-dir helper: this runner also runs outside vitest and --keep keeps it.
+  const work = mkdtempSync(path.join(tmpdir(), 'v4bot-chaos-'));
   const dataDir = path.join(work, 'data');
   const env = {
     BOT_MODE: 'live',

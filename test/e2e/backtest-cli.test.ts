@@ -10,7 +10,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TruthFill } from '../../src/backtest/collect.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
-import { ROOT, tempDir } from '../support/daemon-process.js';
+import { ROOT } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const CLI = path.join(ROOT, 'dist/src/cli/backtest.js');
 const SPAN = ['--from', '2024-01-01T00:00:00Z', '--to', '2024-01-01T00:30:00Z'];

@@ -6,11 +6,12 @@
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadPrices } from '../../src/backtest/load-prices.js';
 import { SystemClock } from '../../src/core/clock.js';
 import { openStoreReadOnly } from '../../src/store/index.js';
-import { ROOT, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { daemonForTest, ROOT, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const config = {
@@ -40,21 +41,14 @@ function exportPrices(args: string[]): Promise<{ code: number; stdout: string; s
   });
 }
 
-let running: DaemonProcess | null = null;
-afterEach(() => {
-  running?.child.kill('SIGKILL');
-  running = null;
-});
-
 describe('price recorder', () => {
   it('records what a paper daemon saw; the export is read back by the backtest loader', async () => {
     const dataDir = tempDir('v4bot-rec-');
-    running = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir });
+    const running = daemonForTest({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir });
     // The futures listing holds BTC_PERP (the paper venue adds a perpetual per base).
     await eventually(() => recorded(dataDir).some(([m]) => m === 'BTC_PERP'), 'a recorded BTC_PERP price', { timeoutMs: 30_000, everyMs: 250 });
     running.child.kill('SIGINT');
     expect((await running.exited).code).toBe(0);
-    running = null;
     const samples = recorded(dataDir);
 
     const dir = `${tempDir('v4bot-rec-out-')}/prices/`;

@@ -7,7 +7,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../support/daemon-process.js';
+import { ROOT } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 
 function bin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k)));
@@ -43,9 +44,9 @@ describe('v4-bot bin', () => {
     const ctl = await bin('ctl', '--help');
     expect(ctl).toMatchObject({ code: 0, stderr: '' });
     expect(ctl.stdout).toContain('usage: ctl <action> [strategy]');
-    const prices = await bin('prices', 'import');
+    const prices = await bin('prices', 'erase');
     expect(prices).toMatchObject({ code: 2 });
-    expect(prices.stderr).toContain('v4-bot prices: expected the command "export", found "import"');
+    expect(prices.stderr).toContain('v4-bot prices: expected the command "export" or "import", found "erase"');
     const backtest = await bin('backtest', '--fill', 'x');
     expect(backtest).toMatchObject({ code: 2 });
     expect(backtest.stderr).toContain('v4-bot backtest: command line: --prices');

@@ -12,7 +12,8 @@ import { SystemClock } from '../../src/core/clock.js';
 import { readQuarantined } from '../../src/engine/status-records.js';
 import { openStoreReadOnly } from '../../src/store/index.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/index.js';
-import { freePort, ROOT, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, ROOT, spawnDaemon, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 /** A daemon needs seconds to start and trade: poll slowly, and long enough. */

@@ -14,7 +14,8 @@ import { createApiClient } from '../../src/exchange/client.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/index.js';
 import { openStoreReadOnly } from '../../src/store/index.js';
 import { buildStatus } from '../../src/cli/status-model.js';
-import { freePort, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, spawnDaemon, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 import { startReceivers, type Receivers } from '../support/notify-receivers.js';
 

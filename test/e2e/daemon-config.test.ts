@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_CONFIGS, INVALID_STRATEGY_CONFIGS, validFileConfig } from '../support/daemon-configs.js';
-import { countingServer, spawnDaemon, tempDir, writeConfig } from '../support/daemon-process.js';
+import { countingServer, spawnDaemon, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const SECRET = 'SECRET-must-never-print-42';
 let server: Awaited<ReturnType<typeof countingServer>>;
@@ -20,8 +21,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function liveEnv(configFile: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { BOT_MODE: 'live', BOT_CONFIG: configFile, BOT_DATA_DIR: tempDir(), API_BASE_URL: server.url, API_KEY: 'key-123', API_SECRET: SECRET, ...extra };
+function liveEnv(configFile: string, extra: Record<string, string> = {}, dataDir = tempDir()): Record<string, string> {
+  return { BOT_MODE: 'live', BOT_CONFIG: configFile, BOT_DATA_DIR: dataDir, API_BASE_URL: server.url, API_KEY: 'key-123', API_SECRET: SECRET, ...extra };
 }
 
 describe('daemon refuses invalid configuration before any request', () => {
@@ -31,10 +32,12 @@ describe('daemon refuses invalid configuration before any request', () => {
     expect(cases.length).toBeGreaterThanOrEqual(20);
   });
 
-  it.concurrent.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
-    const file = writeConfig(c.fileText ?? c.file ?? validFileConfig());
+  // Concurrent: the directories are tied to each test through its context (see tempDir).
+  it.concurrent.for(cases.map((c) => [c.name, c] as const))('%s', async ([_name, c], context) => {
+    const [confDir, dataDir, cwd] = [tempDir('v4bot-', context), tempDir('v4bot-', context), tempDir('v4bot-', context)];
+    const file = writeConfig(c.fileText ?? c.file ?? validFileConfig(), confDir);
     const before = server.count();
-    const p = spawnDaemon(liveEnv(file, c.env));
+    const p = spawnDaemon(liveEnv(file, c.env, dataDir), cwd);
     const { code } = await p.exited;
     expect(code).toBe(2);
     expect(p.stderr()).toContain(c.key);

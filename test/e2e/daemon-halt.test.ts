@@ -2,12 +2,13 @@
  * A persisted HALTED state survives a restart (health 503, no orders placed) until an operator
  * starts the daemon with `--resume-trading`.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { TradingStateController } from '../../src/engine/trading-state.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { openStore, openStoreReadOnly } from '../../src/store/index.js';
-import { freePort, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { daemonForTest, freePort, spawnDaemon, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 /** A daemon needs seconds to start and trade: poll for its effects slowly, and long enough. */
@@ -41,12 +42,6 @@ function orderCount(dataDir: string): number {
   }
 }
 
-let running: DaemonProcess | null = null;
-afterEach(() => {
-  running?.child.kill('SIGKILL');
-  running = null;
-});
-
 describe('persisted HALTED', () => {
   it('keeps trading halted across a restart until --resume-trading', async () => {
     const dataDir = tempDir();
@@ -57,7 +52,7 @@ describe('persisted HALTED', () => {
     const env = { BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir };
 
     const port = await freePort();
-    running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) });
+    const halt = daemonForTest({ ...env, BOT_HTTP_PORT: String(port) });
     const halted = await eventually(async () => {
       const h = await healthz(port);
       // Wait until the grid ticked at least twice while halted.
@@ -69,10 +64,10 @@ describe('persisted HALTED', () => {
     expect(halted.body.status).toBe('degraded');
     expect(halted.body.reasons).toEqual([{ code: 'trading_halted', detail: 'trading is HALTED: test: operator halt' }]);
     expect(orderCount(dataDir)).toBe(0);
-    running.child.kill('SIGINT');
-    expect((await running.exited).code).toBe(0);
+    halt.child.kill('SIGINT');
+    expect((await halt.exited).code).toBe(0);
 
-    running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) }, tempDir(), ['--resume-trading']);
+    const resume = daemonForTest({ ...env, BOT_HTTP_PORT: String(port) }, tempDir(), ['--resume-trading']);
     const resumed = await eventually(async () => {
       const h = await healthz(port);
       return h?.code === 200 ? h : undefined;
@@ -80,9 +75,8 @@ describe('persisted HALTED', () => {
     expect(resumed.body.tradingState).toBe('ACTIVE');
     expect(resumed.body.reasons).toEqual([]);
     await eventually(() => orderCount(dataDir) > 0, 'orders after resume', WAIT);
-    running.child.kill('SIGINT');
-    expect((await running.exited).code).toBe(0);
-    running = null;
+    resume.child.kill('SIGINT');
+    expect((await resume.exited).code).toBe(0);
   });
 
   it('refuses an unknown command-line argument with exit 2', async () => {

@@ -3,8 +3,9 @@
  * full redacted configuration only at debug), each order placement is one info line, and
  * LOG_PRETTY=1 makes the lines human-readable even though stdout is a pipe (as under pm2).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { logLines, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { describe, expect, it } from 'vitest';
+import { daemonForTest, type DaemonProcess, logLines, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const WAIT = { timeoutMs: 30_000, everyMs: 200 };
@@ -15,23 +16,15 @@ const config = {
   risk: { maxNotionalPerOrderQuote: '500' },
 };
 
-let running: DaemonProcess | null = null;
-afterEach(() => {
-  running?.child.kill('SIGKILL');
-  running = null;
-});
-
 async function stop(p: DaemonProcess): Promise<void> {
   p.child.kill('SIGINT');
   expect((await p.exited).code).toBe(0);
-  running = null;
 }
 
 describe('daemon logs', () => {
   it('summarises the configuration in one info line and logs each placement', async () => {
     const dataDir = tempDir();
-    running = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir, LOG_LEVEL: 'info' });
-    const p = running;
+    const p = daemonForTest({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     const placed = await eventually(() => logLines(p.stdout()).find((l) => l['msg'] === 'order placed'), 'an order placed line', WAIT);
     expect(placed).toMatchObject({ level: 30, strategy: 'grid', market: 'BTC_USDT', amount: '0.002' });
     expect(typeof placed['clientOrderId']).toBe('string');
@@ -46,16 +39,14 @@ describe('daemon logs', () => {
   });
 
   it('logs the full redacted configuration at debug', async () => {
-    running = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: tempDir(), LOG_LEVEL: 'debug' });
-    const p = running;
+    const p = daemonForTest({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: tempDir(), LOG_LEVEL: 'debug' });
     const full = await eventually(() => logLines(p.stdout()).find((l) => l['msg'] === 'configuration (full, redacted)'), 'the full configuration', WAIT);
     expect(full).toMatchObject({ level: 20, config: { risk: { maxNotionalPerOrderQuote: '500' }, markets: { BTC_USDT: { tick: '0.01' } } } });
     await stop(p);
   });
 
   it('pretty-prints with LOG_PRETTY=1 on a pipe', async () => {
-    running = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: tempDir(), LOG_LEVEL: 'info', LOG_PRETTY: '1' });
-    const p = running;
+    const p = daemonForTest({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: tempDir(), LOG_LEVEL: 'info', LOG_PRETTY: '1' });
     await eventually(() => p.stdout().includes('daemon ready'), 'daemon ready', WAIT);
     const lines = p.stdout().split('\n').filter((l) => l.trim() !== '');
     expect(lines.some((l) => l.startsWith('{'))).toBe(false);

@@ -11,7 +11,8 @@ import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal, isDecimalString } from '../../src/core/decimal.js';
-import { logLines, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { daemonForTest, logLines, spawnDaemon, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 import { startReceivers, type Receivers } from '../support/notify-receivers.js';
 
@@ -31,11 +32,8 @@ const config = {
   shutdown: { drainTimeoutMs: 5000 },
 };
 
-let running: DaemonProcess | null = null;
 let rx: Receivers | null = null;
 afterEach(async () => {
-  running?.child.kill('SIGKILL');
-  running = null;
   await rx?.close();
   rx = null;
 });
@@ -61,7 +59,7 @@ describe('notifications from the paper daemon', () => {
       ].join('\n'),
     );
     chmodSync(envFile, 0o600);
-    running = spawnDaemon({ ENV_FILE: envFile, BOT_CONFIG: writeConfig(config, dir), BOT_DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'debug' });
+    const running = daemonForTest({ ENV_FILE: envFile, BOT_CONFIG: writeConfig(config, dir), BOT_DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'debug' });
     const hook = (type: string) => (rx?.at('/hook') ?? []).filter((r) => r.json['type'] === type);
     const telegram = () => (rx?.at(tgPath) ?? []).map((r) => String(r.json['text']));
 
@@ -95,7 +93,6 @@ describe('notifications from the paper daemon', () => {
     running.child.kill('SIGINT');
     expect((await running.exited).code).toBe(0);
     const out = running.stdout() + running.stderr();
-    running = null;
     expect(logLines(out).some((l) => l['msg'] === 'notifications on')).toBe(true);
     expect(out).not.toContain(TOKEN);
     expect(out).not.toContain(TOKEN.split(':')[1]);

@@ -6,11 +6,12 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { openStoreReadOnly, type OrderRecord } from '../../src/store/index.js';
 import { LOCK_PID_FILE } from '../../src/store/lock.js';
-import { freePort, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { daemonForTest, type DaemonProcess, freePort, status, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 /** A daemon needs seconds to start and trade: poll for its effects slowly, and long enough. */
@@ -42,18 +43,11 @@ function orders(dataDir: string): OrderRecord[] {
 
 const seq = (id: string): number => Number.parseInt(id.split('-').pop() ?? '', 36);
 
-let running: DaemonProcess | null = null;
-afterEach(() => {
-  running?.child.kill('SIGKILL');
-  running = null;
-});
-
 /** A clean stop exits 0 and closes the store (a killed process would leave its pid file behind). */
 async function stopWithSigint(p: DaemonProcess, dataDir: string): Promise<void> {
   p.child.kill('SIGINT');
   const { code } = await p.exited;
   expect(code).toBe(0);
-  running = null;
   expect(existsSync(path.join(dataDir, LOCK_PID_FILE))).toBe(false);
 }
 
@@ -63,8 +57,7 @@ describe('daemon in paper mode', () => {
     const env = { BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir };
 
     const port = await freePort();
-    running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) });
-    const first = running;
+    const first = daemonForTest({ ...env, BOT_HTTP_PORT: String(port) });
     const health = await eventually(async () => {
       const r = await fetch(`http://127.0.0.1:${port}/healthz`);
       return r.status === 200 ? ((await r.json()) as { mode: string; reconcile: { ok: boolean }; clockSkewMs: number | null }) : undefined;
@@ -89,8 +82,7 @@ describe('daemon in paper mode', () => {
     expect(before.length).toBeGreaterThan(0);
     const maxSeq = Math.max(...before.filter((o) => o.strategyId === 'grid').map((o) => seq(o.clientOrderId)));
 
-    running = spawnDaemon(env);
-    const second = running;
+    const second = daemonForTest(env);
     const after = await eventually(() => {
       const now = orders(dataDir);
       return now.some((o) => o.strategyId === 'grid' && seq(o.clientOrderId) > maxSeq && o.state !== 'PENDING') ? now : undefined;

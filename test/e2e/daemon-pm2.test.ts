@@ -14,7 +14,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSy
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_PID_FILE } from '../../src/store/lock.js';
-import { freePort, ROOT, tempDir } from '../support/daemon-process.js';
+import { freePort, ROOT } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 /** A daemon needs seconds to start and trade: poll for its effects slowly, and long enough. */

@@ -8,7 +8,8 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validFileConfig } from '../support/daemon-configs.js';
-import { freePort, logLines, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, logLines, spawnDaemon, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const SECRET = 'SECRET-safety-never-print-77';

@@ -9,7 +9,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, freePort, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { ROOT, freePort, spawnDaemon, status, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const WAIT = { timeoutMs: 60_000, everyMs: 250 };

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type BrowserSession } from '../support/browser.js';
-import { freePort, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, spawnDaemon, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const WAIT = { timeoutMs: 45_000, everyMs: 250 };
@@ -21,10 +22,12 @@ const config = {
 let daemon: DaemonProcess;
 let session: BrowserSession;
 let port: number;
+// Made at file level (not in beforeAll) so that they are removed after the last test.
+const [confDir, dataRoot, cwd] = [tempDir(), tempDir(), tempDir()];
 
 beforeAll(async () => {
   port = await freePort();
-  daemon = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: path.join(tempDir(), 'data'), BOT_HTTP_PORT: String(port), BOT_HTTP_HOST: '0.0.0.0', BOT_CONTROL_TOKEN: TOKEN });
+  daemon = spawnDaemon({ BOT_CONFIG: writeConfig(config, confDir), BOT_DATA_DIR: path.join(dataRoot, 'data'), BOT_HTTP_PORT: String(port), BOT_HTTP_HOST: '0.0.0.0', BOT_CONTROL_TOKEN: TOKEN }, cwd);
   await eventually(async () => (await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { authorization: `Bearer ${TOKEN}` } })).status === 200, 'the daemon up', WAIT);
   session = await openBrowser();
 }, 60_000);

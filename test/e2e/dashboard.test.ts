@@ -10,7 +10,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countCanvasPixels, openBrowser, type BrowserSession } from '../support/browser.js';
-import { freePort, ROOT, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { freePort, ROOT, spawnDaemon, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const WAIT = { timeoutMs: 60_000, everyMs: 250 };
@@ -44,14 +45,15 @@ interface ApiState {
 let daemon: DaemonProcess;
 let session: BrowserSession;
 let port: number;
-let dataDir: string;
+// Made at file level (not in beforeAll) so that they are removed after the last test.
+const [confDir, dataRoot, cwd] = [tempDir(), tempDir(), tempDir()];
+const dataDir = path.join(dataRoot, 'data');
 
 const api = async (): Promise<ApiState> => (await (await fetch(`http://127.0.0.1:${port}/api/state`)).json()) as ApiState;
 
 beforeAll(async () => {
   port = await freePort();
-  dataDir = path.join(tempDir(), 'data');
-  daemon = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir, BOT_HTTP_PORT: String(port) });
+  daemon = spawnDaemon({ BOT_CONFIG: writeConfig(config, confDir), BOT_DATA_DIR: dataDir, BOT_HTTP_PORT: String(port) }, cwd);
   // The example strategies trade: wait for fills and a position before the page opens.
   await eventually(async () => {
     const st = await api();

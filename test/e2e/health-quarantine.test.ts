@@ -4,11 +4,12 @@
  * spent the instance is quarantined, `/healthz` answers 503 `degraded` with the reason
  * `all_strategies_quarantined`, and `status --json` lists the quarantine with its cause.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { openStore } from '../../src/store/index.js';
-import { freePort, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { daemonForTest, freePort, status, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const WAIT = { timeoutMs: 30_000, everyMs: 250 };
@@ -26,12 +27,6 @@ interface Health {
   quarantined: string[];
 }
 
-let running: DaemonProcess | null = null;
-afterEach(() => {
-  running?.child.kill('SIGKILL');
-  running = null;
-});
-
 describe('/healthz with every strategy quarantined', () => {
   it('answers 503 degraded naming the reason, and status lists the quarantine', async () => {
     const dataDir = tempDir();
@@ -39,7 +34,7 @@ describe('/healthz with every strategy quarantined', () => {
     store.strategyState('grid').set('centre', 'not-a-decimal');
     store.close();
     const port = await freePort();
-    running = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir, BOT_HTTP_PORT: String(port) });
+    const running = daemonForTest({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir, BOT_HTTP_PORT: String(port) });
 
     const degraded = await eventually(async () => {
       const r = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -58,6 +53,5 @@ describe('/healthz with every strategy quarantined', () => {
 
     running.child.kill('SIGINT');
     expect((await running.exited).code).toBe(0);
-    running = null;
   });
 });

@@ -11,7 +11,8 @@ import { ManualClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { openStore } from '../../src/store/index.js';
 import { LOCK_PID_FILE } from '../../src/store/lock.js';
-import { freePort, ROOT, tempDir } from '../support/daemon-process.js';
+import { freePort, ROOT } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const healthy = async (port: number): Promise<boolean> => {

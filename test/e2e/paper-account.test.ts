@@ -13,13 +13,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
 import { PAPER_STATE_FILE } from '../../src/daemon/paper-venue.js';
 import type { Truth } from '../../src/simulator/index.js';
 import { DB_FILE, openStoreReadOnly, type ChildRecord, type FillRecord, type OrderRecord } from '../../src/store/index.js';
-import { distEntry, freePort, logLines, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { daemonForTest, type DaemonProcess, distEntry, freePort, logLines, spawnDaemon, status, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 import { paperVenueOf } from '../support/paper-file.js';
 
@@ -77,16 +78,9 @@ function journal(dataDir: string): Journal {
   }
 }
 
-let running: DaemonProcess | null = null;
-afterEach(() => {
-  running?.child.kill('SIGKILL');
-  running = null;
-});
-
 async function stop(p: DaemonProcess): Promise<void> {
   p.child.kill('SIGINT');
   expect((await p.exited).code, p.stderr()).toBe(0);
-  running = null;
 }
 
 const LIVE = ['OPEN', 'PARTIALLY_FILLED'];
@@ -136,8 +130,7 @@ describe('persistent paper account', () => {
   it('a graceful restart continues the account: open orders, deal history, a position with its brackets', async () => {
     const dataDir = tempDir();
     const env = { BOT_CONFIG: writeConfig(config([GRID, WIDE, SIGNAL])), BOT_DATA_DIR: dataDir };
-    running = spawnDaemon(env);
-    const first = running;
+    const first = daemonForTest(env);
     await eventually(() => {
       const j = journal(dataDir);
       const bracketLive = j.children.some((c) => c.state === 'active');
@@ -160,8 +153,7 @@ describe('persistent paper account', () => {
     const bracket = v1.brackets.find((b) => b.ocoActive && b.stopLoss?.status === 'NEW');
     expect(bracket).toBeDefined();
 
-    running = spawnDaemon(env);
-    const second = running;
+    const second = daemonForTest(env);
     await eventually(() => logLines(second.stdout()).some((l) => l['msg'] === 'daemon ready'), 'ready after the restart', WAIT);
     // The venue caught up with the time it was stopped (its market moved on), so orders may have filled meanwhile.
     const continued = logLines(second.stdout()).find((l) => l['msg'] === 'paper mode: paper account continued');
@@ -214,20 +206,17 @@ describe('persistent paper account', () => {
   it('kill -9 while trading loses no acknowledged order or fill; balances add up from the deals', async () => {
     const dataDir = tempDir();
     const env = { BOT_CONFIG: writeConfig(config([GRID])), BOT_DATA_DIR: dataDir };
-    running = spawnDaemon(env);
-    const first = running;
+    const first = daemonForTest(env);
     await eventually(() => journal(dataDir).fills.length >= 6, 'six fills', { ...WAIT, timeoutMs: 90_000 });
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
-    running = null;
 
     const j = journal(dataDir);
     const v = paperVenueOf(dataDir);
     expectJournalInVenue(j, v.truth);
     expectBalancesFromDeals(v.truth);
 
-    running = spawnDaemon(env);
-    const second = running;
+    const second = daemonForTest(env);
     const before = j.fills.length;
     await eventually(() => journal(dataDir).fills.length > before, 'fills after the restart', WAIT);
     await stop(second);
@@ -241,12 +230,10 @@ describe('persistent paper account', () => {
 
   it('a stop signal during start-up (which can already trade on a continued account) stops cleanly once start-up completes', async () => {
     const dataDir = tempDir();
-    running = spawnDaemon({ BOT_CONFIG: writeConfig(config([GRID])), BOT_DATA_DIR: dataDir });
-    const p = running;
+    const p = daemonForTest({ BOT_CONFIG: writeConfig(config([GRID])), BOT_DATA_DIR: dataDir });
     await eventually(() => logLines(p.stdout()).some((l) => l['msg'] === 'store opened'), 'the store opened', { timeoutMs: 30_000, everyMs: 5 });
     p.child.kill('SIGINT');
     expect((await p.exited).code).toBe(0);
-    running = null;
     const msgs = logLines(p.stdout()).map((l) => l['msg']);
     expect(msgs).toContain('signal during start-up: stopping cleanly once start-up completes (signal again to exit at once)');
     expect(msgs).toContain('stopped');
@@ -281,8 +268,7 @@ describe('--reset-paper', () => {
   it('needs RESET on a terminal or --yes without one, then archives the account with its journal', async () => {
     const dataDir = tempDir();
     const env = { BOT_CONFIG: writeConfig(config([GRID])), BOT_DATA_DIR: dataDir };
-    running = spawnDaemon(env);
-    const first = running;
+    const first = daemonForTest(env);
     await eventually(() => journal(dataDir).orders.length > 0, 'orders', WAIT);
     await stop(first);
     const old = journal(dataDir);
@@ -299,8 +285,7 @@ describe('--reset-paper', () => {
     expect(journal(dataDir).orders.length).toBe(old.orders.length);
 
     const port = await freePort();
-    running = spawnDaemon({ ...env, BOT_HTTP_PORT: String(port) }, tempDir(), ['--reset-paper', '--yes']);
-    const reset = running;
+    const reset = daemonForTest({ ...env, BOT_HTTP_PORT: String(port) }, tempDir(), ['--reset-paper', '--yes']);
     await eventually(() => logLines(reset.stdout()).some((l) => l['msg'] === 'daemon ready'), 'ready after the reset', WAIT);
     expect(logLines(reset.stdout()).some((l) => l['msg'] === 'paper mode: new paper account')).toBe(true);
     await stop(reset);

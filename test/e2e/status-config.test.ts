@@ -11,7 +11,8 @@ import { ManualClock } from '../../src/core/clock.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { openStore } from '../../src/store/index.js';
 import { validFileConfig } from '../support/daemon-configs.js';
-import { distEntry, tempDir, writeConfig } from '../support/daemon-process.js';
+import { distEntry, writeConfig } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 
 interface Run {
   code: number;
@@ -28,12 +29,11 @@ function status(args: string[], cwd: string, env: Record<string, string>): Promi
   });
 }
 
-let cwd: string;
-let liveData: string;
+// Made at file level (not in beforeAll) so that it is removed after the last test.
+const cwd = tempDir('v4bot-status-');
+const liveData = path.join(cwd, 'data-live');
 beforeAll(() => {
-  cwd = tempDir('v4bot-status-');
   writeConfig(validFileConfig(), cwd);
-  liveData = path.join(cwd, 'data-live');
   openStore({ dataDir: liveData, clock: new ManualClock(1_700_000_000_000), logger: silentLogger() }).close();
   writeFileSync(path.join(cwd, '.env.live'), `BOT_MODE=live\nBOT_CONFIG=bot.json\nBOT_DATA_DIR=./data-live\nAPI_BASE_URL=https://venue.example\nAPI_KEY=key-1234\nAPI_SECRET=secret-status-5678\n`);
   chmodSync(path.join(cwd, '.env.live'), 0o600);

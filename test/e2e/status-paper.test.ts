@@ -11,7 +11,8 @@ import { toWire } from '../../src/core/decimal.js';
 import { ReadModels } from '../../src/engine/read-models.js';
 import { readAccount } from '../../src/engine/status-records.js';
 import { openStoreReadOnly } from '../../src/store/index.js';
-import { distEntry, freePort, spawnDaemon, status, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { distEntry, freePort, spawnDaemon, status, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const WAIT = { timeoutMs: 60_000, everyMs: 300 };

@@ -3,12 +3,13 @@
  * a free loopback port, a counting HTTP server, reading `status --json`. Polling: eventually.ts.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+import { tempDir } from './temp-dir.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,11 +19,7 @@ export function distEntry(name: 'daemon' | 'status'): string {
   throw new Error(`dist entry ${name} missing: build first (npx tsc -p tsconfig.build.json)`);
 }
 
-export function tempDir(prefix = 'v4bot-e2e-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
-}
-
-/** Writes `config` as JSON in a new temp dir and returns its path. */
+/** Writes `config` as JSON in a new temp dir (removed as `tempDir` says) and returns its path. */
 export function writeConfig(config: unknown, dir = tempDir()): string {
   const file = path.join(dir, 'bot.json');
   writeFileSync(file, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
@@ -56,6 +53,20 @@ export function spawnDaemon(env: Record<string, string>, cwd = tempDir(), args: 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   // 'close', not 'exit': 'exit' may come before the last output chunks arrive through the pipes.
   return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/**
+ * `spawnDaemon` for the current test: a daemon still running when the test finishes (a failed
+ * assertion before its stop) is killed and awaited, so it neither outlives the test nor writes
+ * into a directory being removed.
+ */
+export function daemonForTest(env: Record<string, string>, cwd?: string, args?: string[]): DaemonProcess {
+  const p = spawnDaemon(env, cwd, args);
+  onTestFinished(async () => {
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    await p.exited;
+  });
+  return p;
 }
 
 /** `node dist/.../status.js --json --data-dir DIR`, parsed. */

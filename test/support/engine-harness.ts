@@ -1,7 +1,4 @@
-/** Builds a store in a fresh temp dir plus the engine parts, wired as src/main.ts wires them, for engine tests. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+/** Builds a store in a given data dir (a `tempDir()`) plus the engine parts, wired as src/main.ts wires them, for engine tests. */
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import { silentLogger, type Logger } from '../../src/observability/logger.js';
@@ -12,11 +9,6 @@ import { OrderManager } from '../../src/engine/order-manager.js';
 import { Reconciler, type ReconcilerOptions } from '../../src/engine/reconciler.js';
 import { Resolver, type ResolveOptions } from '../../src/engine/resolver.js';
 import { openStore, type Store } from '../../src/store/index.js';
-
-export function tempDir(prefix = 'v4bot-'): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 export interface EngineParts {
   store: Store;

@@ -3,16 +3,17 @@
  * share one ManualClock (deal times and the history anchor must agree); the client keeps the
  * system clock for its timeouts and rate limits.
  */
-import { ManualClock, SystemClock } from '../../src/core/clock.js';
+import { SystemClock, type ManualClock } from '../../src/core/clock.js';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import { createApiClient, type ApiClient } from '../../src/exchange/client.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import { createVenueGateway, type VenueGatewayOptions } from '../../src/exchange/venue-gateway.js';
 import type { ResolveOptions } from '../../src/engine/resolver.js';
 import type { ReconcilerOptions } from '../../src/engine/reconciler.js';
-import { startSimulator, type SimulatorHandle, type SimulatorOptions, type Truth } from '../../src/simulator/index.js';
+import type { SimulatorHandle, SimulatorOptions, Truth } from '../../src/simulator/index.js';
 import type { FillRecord, Store } from '../../src/store/index.js';
 import { buildEngine, type EngineParts } from './engine-harness.js';
+import { startOnManualClock } from './sim-harness.js';
 
 export interface Stack {
   sim: SimulatorHandle;
@@ -21,8 +22,7 @@ export interface Stack {
 }
 
 export async function startStack(options: SimulatorOptions = {}): Promise<Stack> {
-  const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock(1_700_000_000_000);
-  const sim = await startSimulator({ seed: 7, admin: true, ...options, clock });
+  const { sim, clock } = await startOnManualClock({ admin: true, ...options }, 7);
   return { sim, clock, close: () => sim.close() };
 }
 

@@ -4,10 +4,13 @@
  *
  * A reply can be JSON, raw text, delayed, never answered (`hang`) or cut off (`destroy`: the
  * socket is reset without a response), so every transport outcome is reproducible.
+ *
+ * In a test file: `const server = useFixtureServer();` at file (or describe) level.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface RecordedRequest {
   method: string;
@@ -49,7 +52,13 @@ export class FixtureServer {
 
   private constructor(private readonly server: http.Server) {}
 
+  /** A listening server; in a test file, `useFixtureServer()` sets one up for every test. */
   static async start(): Promise<FixtureServer> {
+    return FixtureServer.create().listen();
+  }
+
+  /** A server that is not listening yet (`listen` binds it). */
+  static create(): FixtureServer {
     const server = http.createServer({ keepAlive: true });
     const fixture = new FixtureServer(server);
     server.on('connection', (s) => {
@@ -57,8 +66,13 @@ export class FixtureServer {
       s.on('close', () => fixture.sockets.delete(s));
     });
     server.on('request', (req, res) => fixture.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return fixture;
+  }
+
+  /** Binds an ephemeral loopback port. */
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
   }
 
   get url(): string {
@@ -148,4 +162,21 @@ export class FixtureServer {
     res.writeHead(reply.status ?? 200, { 'Content-Type': type, ...reply.headers });
     res.end(body);
   }
+}
+
+/**
+ * The fixture server for every test of this file (or of the describe it is called in): call it at
+ * suite level. It listens before the first test, is emptied (requests, queues, defaults) before
+ * each test and closed after the last. A client made in the file's own `beforeAll` sees its url.
+ */
+export function useFixtureServer(): FixtureServer {
+  const server = FixtureServer.create();
+  beforeAll(async () => {
+    await server.listen();
+  });
+  beforeEach(() => server.reset());
+  afterAll(async () => {
+    await server.close();
+  });
+  return server;
 }

@@ -43,19 +43,32 @@ export async function rawRequest(url: string, init: { method: string; headers?: 
   return { status: res.status, text, contentType: res.headers.get('content-type') ?? '', json };
 }
 
-export async function startTestSim(options: SimulatorOptions = {}): Promise<TestSim> {
+/** A POST of `fields` to `baseUrl + path`, signed as the venue wants with `creds`, carrying `nonce`. */
+export function signedPost(baseUrl: string, path: string, fields: Record<string, unknown>, creds: { apiKey: string; apiSecret: string }, nonce: number): Promise<SimReply> {
+  const body = JSON.stringify({ ...fields, request: path, nonce: String(nonce) });
+  const { payload, signature } = signPayload(creds.apiSecret, body);
+  return rawRequest(baseUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-TXC-APIKEY': creds.apiKey, 'X-TXC-PAYLOAD': payload, 'X-TXC-SIGNATURE': signature },
+    body,
+  });
+}
+
+/**
+ * The simulator on an ephemeral loopback port and its clock: `options.clock` when it is a
+ * ManualClock, else a new one at 1_700_000_000_000. `seed` applies unless `options` names one.
+ */
+export async function startOnManualClock(options: SimulatorOptions, seed: number): Promise<{ sim: SimulatorHandle; clock: ManualClock }> {
   const clock = options.clock instanceof ManualClock ? options.clock : new ManualClock(1_700_000_000_000);
-  const sim = await startSimulator({ seed: 42, ...options, clock });
+  const sim = await startSimulator({ seed, ...options, clock });
+  return { sim, clock };
+}
+
+export async function startTestSim(options: SimulatorOptions = {}): Promise<TestSim> {
+  const { sim, clock } = await startOnManualClock(options, 42);
   let nonce = 1_000;
-  const post = (path: string, fields: Record<string, unknown> = {}, creds = sim.defaultAccount): Promise<SimReply> => {
-    const body = JSON.stringify({ ...fields, request: path, nonce: String(++nonce) });
-    const { payload, signature } = signPayload(creds.apiSecret, body);
-    return rawRequest(sim.baseUrl + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'X-TXC-APIKEY': creds.apiKey, 'X-TXC-PAYLOAD': payload, 'X-TXC-SIGNATURE': signature },
-      body,
-    });
-  };
+  const post = (path: string, fields: Record<string, unknown> = {}, creds = sim.defaultAccount): Promise<SimReply> =>
+    signedPost(sim.baseUrl, path, fields, creds, ++nonce);
   return {
     sim,
     clock,

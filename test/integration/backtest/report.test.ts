@@ -4,8 +4,7 @@
  * marked on the price charts, the tables hold the result's values, the HTML smuggled in through a
  * strategy id, the config path and an order id stays text, and the page asks for nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +12,10 @@ import { REPORT_COLOURS, renderReport } from '../../../src/backtest/report/index
 import type { BacktestResult } from '../../../src/backtest/result.js';
 import { countCanvasPixels, openBrowser, type BrowserSession, type ColourRange } from '../../support/browser.js';
 import { INJECTION_STRATEGY, reportFixture } from '../../support/backtest-report-fixture.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let session: BrowserSession;
-let dir: string;
+const dir = tempDir('backtest-report-');
 let result: BacktestResult;
 
 /** A ±12 band around a #rrggbb colour (antialiasing shifts edge pixels). */
@@ -26,7 +26,6 @@ function near(hex: string): ColourRange {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'backtest-report-'));
   result = reportFixture();
   const file = path.join(dir, 'report.html');
   writeFileSync(file, renderReport(result));
@@ -37,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await session?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('backtest report in a browser', () => {

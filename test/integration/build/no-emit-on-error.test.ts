@@ -4,24 +4,18 @@
  * with the project's tsconfig.build.json over a small project in a temp dir.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../support/temp-dir.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve('.');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
 /** A project extending tsconfig.build.json with `strategies/<name>.ts` files. */
 function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'v4bot-build-'));
-  dirs.push(dir);
+  const dir = tempDir('v4bot-build-');
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }');
   mkdirSync(path.join(dir, 'strategies'));

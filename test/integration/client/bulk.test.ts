@@ -1,26 +1,23 @@
 /** Bulk placement: chunking, request order, stopOnFail both ways, per-item outcomes. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import type { InvalidOrderError} from '../../../src/core/errors.js';
 import { AmbiguousOutcomeError, InvalidRequestError } from '../../../src/core/errors.js';
 import type { ApiClient } from '../../../src/exchange/client.js';
 import type { LimitOrderRequest } from '../../../src/exchange/gateway.js';
-import { FixtureServer, type RecordedRequest, type Reply } from '../../support/fixture-server.js';
+import { useFixtureServer, type RecordedRequest, type Reply } from '../../support/fixture-server.js';
 import { fixtureClient, wireOrder } from '../../support/fixture-client.js';
 
 const BULK = '/api/v4/order/bulk';
-let server: FixtureServer;
+const server = useFixtureServer();
 let client: ApiClient;
 
-beforeAll(async () => {
-  server = await FixtureServer.start();
+beforeAll(() => {
   client = fixtureClient(server.url);
 });
 afterAll(async () => {
   await client.close();
-  await server.close();
 });
-beforeEach(() => server.reset());
 
 function orders(n: number): LimitOrderRequest[] {
   return Array.from({ length: n }, (_, i) => ({

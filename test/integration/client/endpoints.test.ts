@@ -3,27 +3,24 @@
  * signed body, and every success shape of docs/api-v4.md and docs/live-service.md.
  */
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { AuthError, ConfigError } from '../../../src/core/errors.js';
 import type { ApiClient } from '../../../src/exchange/client.js';
 import { createApiClient } from '../../../src/exchange/client.js';
-import { FixtureServer, type RecordedRequest } from '../../support/fixture-server.js';
+import { useFixtureServer, type RecordedRequest } from '../../support/fixture-server.js';
 import { TEST_KEY, TEST_SECRET, fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 
-let server: FixtureServer;
+const server = useFixtureServer();
 let client: ApiClient;
 
-beforeAll(async () => {
-  server = await FixtureServer.start();
+beforeAll(() => {
   client = fixtureClient(server.url + '/');
 });
 afterAll(async () => {
   await client.close();
-  await server.close();
 });
-beforeEach(() => server.reset());
 
 /** Checks headers, signature and body of a private request; returns the parsed body. */
 function signedBody(req: RecordedRequest, path: string): Record<string, unknown> {

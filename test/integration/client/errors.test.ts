@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import {
   AmbiguousOutcomeError,
@@ -18,7 +18,7 @@ import {
 import type { ApiClient } from '../../../src/exchange/client.js';
 import type { CollateralOrderRequest } from '../../../src/exchange/gateway.js';
 import { refusalError } from '../../../src/exchange/errors.js';
-import { FixtureServer, type Reply } from '../../support/fixture-server.js';
+import { useFixtureServer, type Reply } from '../../support/fixture-server.js';
 import { failure, fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 
 const COLL = '/api/v4/order/collateral/limit';
@@ -29,18 +29,15 @@ const FLEXH = '/api/v4/main-account/smart-flex/investments/history';
 const FLEXC = '/api/v4/main-account/smart-flex/investments/close';
 const FUT = '/api/v4/public/futures';
 
-let server: FixtureServer;
+const server = useFixtureServer();
 let client: ApiClient;
 
-beforeAll(async () => {
-  server = await FixtureServer.start();
+beforeAll(() => {
   client = fixtureClient(server.url, { rateLimits: { pause: { baseMs: 20, maxMs: 50 } } });
 });
 afterAll(async () => {
   await client.close();
-  await server.close();
 });
-beforeEach(() => server.reset());
 
 const order: CollateralOrderRequest = { market: 'BTC_PERP', side: 'buy', amount: dec('0.01'), price: dec('40000'), clientOrderId: 'c-7' };
 

@@ -1,20 +1,13 @@
 /** Strict send lane priorities, bulk weight, clock skew, close(). */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { TransientError } from '../../../src/core/errors.js';
 import { createLogger } from '../../../src/observability/logger.js';
-import { FixtureServer } from '../../support/fixture-server.js';
+import { useFixtureServer } from '../../support/fixture-server.js';
 import { eventually } from '../../support/eventually.js';
 import { fixtureClient, wireOrder } from '../../support/fixture-client.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await FixtureServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFixtureServer();
 
 describe('client extras', () => {
   it('strict mode: one private request in flight, a waiting cancel goes before waiting reads', async () => {

@@ -5,23 +5,15 @@
  * the request still reaches the server and its reply comes back. When the bucket runs dry the
  * calls queue in Bottleneck again (their timers thawed), and the budget still holds.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { FixtureServer } from '../../support/fixture-server.js';
+import { useFixtureServer } from '../../support/fixture-server.js';
 import { fixtureClient } from '../../support/fixture-client.js';
 import { eventually } from '../../support/eventually.js';
 import { maxInWindow } from '../../support/counting-proxy.js';
 
 const BAL = '/api/v4/main-account/balance';
-let server: FixtureServer;
-
-beforeAll(async () => {
-  server = await FixtureServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFixtureServer();
 
 describe('fast path: a call with budget available waits on no timer', () => {
   it.each(['strict', 'window'] as const)(

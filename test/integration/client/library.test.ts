@@ -2,27 +2,24 @@
  * What a library user of createApiClient may do that the bot never does: orders without a
  * clientOrderId, the conditional listing without a market, and every leg field the spec lists.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import type { ApiClient } from '../../../src/exchange/client.js';
-import { FixtureServer, type RecordedRequest } from '../../support/fixture-server.js';
+import { useFixtureServer, type RecordedRequest } from '../../support/fixture-server.js';
 import { fixtureClient, wireOrder } from '../../support/fixture-client.js';
 
 const BULK = '/api/v4/order/bulk';
 const COLL = '/api/v4/order/collateral/limit';
 const COND = '/api/v4/orders/conditional';
-let server: FixtureServer;
+const server = useFixtureServer();
 let client: ApiClient;
 
-beforeAll(async () => {
-  server = await FixtureServer.start();
+beforeAll(() => {
   client = fixtureClient(server.url);
 });
 afterAll(async () => {
   await client.close();
-  await server.close();
 });
-beforeEach(() => server.reset());
 
 const body = (r: RecordedRequest | undefined): Record<string, unknown> => JSON.parse(r!.body) as Record<string, unknown>;
 

@@ -3,9 +3,9 @@
  * of the server's receive times, a cancel overtakes 200 queued reads, the queue is bounded, a
  * gateway 429 pauses the pool (Retry-After capped) and the pool resumes, queued calls time out.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, TransientError } from '../../../src/core/errors.js';
-import { FixtureServer } from '../../support/fixture-server.js';
+import { useFixtureServer } from '../../support/fixture-server.js';
 import { eventually } from '../../support/eventually.js';
 import { failure, fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 import { maxInWindow } from '../../support/counting-proxy.js';
@@ -13,15 +13,7 @@ import { maxInWindow } from '../../support/counting-proxy.js';
 const BAL = '/api/v4/main-account/balance';
 const HIST = '/api/v4/trade-account/executed-history';
 const CANCEL = '/api/v4/order/cancel';
-let server: FixtureServer;
-
-beforeAll(async () => {
-  server = await FixtureServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const server = useFixtureServer();
 
 describe('rate-limit pools over HTTP', () => {
   it.each(['strict', 'window'] as const)('never exceed the budget per 300 ms at the server, any window (%s nonces)', async (nonceMode) => {

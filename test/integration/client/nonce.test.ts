@@ -1,19 +1,12 @@
 /** Nonces as the server receives them: strictly increasing, restored from a mark, window mode. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import type { NoncePersistence } from '../../../src/exchange/gateway.js';
-import { FixtureServer } from '../../support/fixture-server.js';
+import { useFixtureServer } from '../../support/fixture-server.js';
 import { fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await FixtureServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFixtureServer();
 beforeEach(() => {
-  server.reset();
   server.setDefault('/api/v4/main-account/balance', { json: { BTC: { main_balance: '1' } } });
   server.setDefault('/api/v4/trade-account/executed-history', { json: [wireDeal()] });
   // Echoes the cancelled orderId: a reply about another order would be ambiguous.

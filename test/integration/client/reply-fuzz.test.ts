@@ -13,22 +13,20 @@ import { BotError, InvalidRequestError } from '../../../src/core/errors.js';
 import type { ApiClient } from '../../../src/exchange/client.js';
 import type { LimitOrderRequest } from '../../../src/exchange/gateway.js';
 import { ERROR_SAMPLES, ORDER_SAMPLE, REPLY_SAMPLES as S } from '../../../src/exchange/samples.js';
-import { FixtureServer } from '../../support/fixture-server.js';
+import { useFixtureServer } from '../../support/fixture-server.js';
 import { fixtureClient } from '../../support/fixture-client.js';
 import { FUZZ_SEED, bodyArb, domainViolations, isWellFormedError, provesRefusal, resultsCarrying } from '../../support/fixture-mutations.js';
 
 const RUNS = { numRuns: 30, seed: FUZZ_SEED };
-let server: FixtureServer;
+const server = useFixtureServer();
 let client: ApiClient;
 
-beforeAll(async () => {
-  server = await FixtureServer.start();
+beforeAll(() => {
   // One attempt: a retried read would only repeat the same reply.
   client = fixtureClient(server.url, { retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 }, rateLimits: { pause: { baseMs: 1, maxMs: 2 } } });
 });
 afterAll(async () => {
   await client.close();
-  await server.close();
 });
 
 /** The settled outcome of a call: its value, or the error it rejected with (must be typed). */

@@ -5,19 +5,13 @@
  */
 import { Writable } from 'node:stream';
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { createLogger } from '../../../src/observability/logger.js';
-import { FixtureServer } from '../../support/fixture-server.js';
+import { useFixtureServer } from '../../support/fixture-server.js';
 import { TEST_KEY, TEST_SECRET, fixtureClient, wireOrder } from '../../support/fixture-client.js';
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await FixtureServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFixtureServer();
 
 describe('no secrets in logs or errors', () => {
   it('scans every log line and error', async () => {

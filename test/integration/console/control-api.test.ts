@@ -15,7 +15,7 @@ import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { createLogger, silentLogger, type Logger } from '../../../src/observability/logger.js';
 import { startHealthServer, type HealthServer } from '../../../src/observability/health.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/daemon-process.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { eventually } from '../../support/eventually.js';
 
 const TOKEN = 'test-token-0123456789abcdefghijkl';

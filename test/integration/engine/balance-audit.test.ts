@@ -16,7 +16,7 @@ import { liveHoldRules } from '../../../src/daemon/hold-rules.js';
 import { createApiClient } from '../../../src/exchange/client.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import type { SimulatorHandle } from '../../../src/simulator/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, startStack, type LiveEngine, type Stack } from '../../support/engine-stack.js';
 
 let stack: Stack | undefined;
@@ -47,9 +47,8 @@ function auditFor(e: LiveEngine, clock: ManualClock, fraction = '0'): BalanceAud
 }
 
 function open(sim: SimulatorHandle, clock: ManualClock): { e: LiveEngine; audit: BalanceAudit } {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  const e = engineFor(t.dir, sim, clock);
+  const dir = tempDir();
+  const e = engineFor(dir, sim, clock);
   cleanups.push(() => e.close());
   return { e, audit: auditFor(e, clock) };
 }
@@ -197,14 +196,13 @@ describe('balance audit over HTTP', () => {
   it('a restart continues the window: a trade while the bot was down is reported by the first audit after it', async () => {
     stack = await startStack();
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const first = engineFor(t.dir, sim, clock);
+    const dir = tempDir();
+    const first = engineFor(dir, sim, clock);
     const started = await auditFor(first, clock).runOnce();
     await first.close();
     await externalBuy(sim, '0.002');
     clock.advance(60_000);
-    const second = engineFor(t.dir, sim, clock);
+    const second = engineFor(dir, sim, clock);
     cleanups.push(() => second.close());
     const r = await auditFor(second, clock).runOnce();
     expect(r.outcome).toBe('unexplained');
@@ -215,9 +213,8 @@ describe('balance audit over HTTP', () => {
   it('differences within the tolerance are explained', async () => {
     stack = await startStack();
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, clock);
+    const dir = tempDir();
+    const e = engineFor(dir, sim, clock);
     cleanups.push(() => e.close());
     // 0.02 % of 1 BTC is 0.0002: a trade of 0.0001 BTC is within it, its ~6 USDT of 100000 too.
     const audit = auditFor(e, clock, '0.0002');

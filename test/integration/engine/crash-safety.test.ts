@@ -1,19 +1,12 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { startSimulator } from '../../../src/simulator/index.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { eventually } from '../../support/eventually.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 import { engineFor, storeDeals, truthDeals, truthOrderCounts } from '../../support/engine-stack.js';
-
-let sim: SimulatorHandle | undefined;
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
 
 const CHILD = path.resolve('test/support/crash-child.ts');
 const RESTARTS = 50;
@@ -46,10 +39,9 @@ async function runAndKill(env: NodeJS.ProcessEnv, beforeReady: boolean, delayMs:
 
 describe('crash safety', () => {
   it(`SIGKILL at random points, restarted ${RESTARTS} times: 0 lost or double-counted fills, 0 duplicate orders`, async () => {
-    sim = await startSimulator({ clock: new SystemClock(), admin: true, seed: 11, stepMs: 20 });
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const env = { SIM_URL: sim.baseUrl, API_KEY: sim.defaultAccount.apiKey, API_SECRET: sim.defaultAccount.apiSecret, DATA_DIR: t.dir };
+    const sim = closeAfterTest(await startSimulator({ clock: new SystemClock(), admin: true, seed: 11, stepMs: 20 }));
+    const dir = tempDir();
+    const env = { SIM_URL: sim.baseUrl, API_KEY: sim.defaultAccount.apiKey, API_SECRET: sim.defaultAccount.apiSecret, DATA_DIR: dir };
     let rng = 12345;
     const rand = () => ((rng = (rng * 1_103_515_245 + 12_345) % 2_147_483_648), rng / 2_147_483_648);
     for (let i = 0; i < RESTARTS; i++) {
@@ -57,7 +49,7 @@ describe('crash safety', () => {
       await runAndKill({ ...env, SEED: String(1000 + i) }, beforeReady, beforeReady ? 300 + rand() * 400 : rand() * 400);
     }
     // A final clean start settles everything, like the daemon's start-up.
-    const e = engineFor(t.dir, sim, new SystemClock(), { resolve: { graceMs: 300, minLooks: 2 } });
+    const e = engineFor(dir, sim, new SystemClock(), { resolve: { graceMs: 300, minLooks: 2 } });
     // The resolver's grace period runs on real time here (the children and the venue do): poll.
     const settle = (): Promise<true> =>
       eventually(

@@ -6,7 +6,6 @@
  * Before the one equity rule, the switch saw only the available balances and halted at
  * "equity 28324 below peak 40000".
  */
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { SystemClock } from '../../../src/core/clock.js';
@@ -15,7 +14,8 @@ import { loadConfiguredStrategies, startDaemon, type Daemon } from '../../../src
 import { readAccount } from '../../../src/engine/status-records.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStoreReadOnly } from '../../../src/store/index.js';
-import { tempDir, writeConfig } from '../../support/daemon-process.js';
+import { writeConfig } from '../../support/daemon-process.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { eventually } from '../../support/eventually.js';
 
 const GRID = {
@@ -30,18 +30,15 @@ const GRID = {
 const START = { USDT: new Decimal(10_000), BTC: new Decimal('0.5') };
 
 let daemon: Daemon | null = null;
-const dirs: string[] = [];
 afterEach(async () => {
   await daemon?.stop('test done');
   daemon = null;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 describe('equity with a resting grid', () => {
   it('20 resting orders, no fill: equity is the starting account at the current price, and trading stays ACTIVE', async () => {
     const dataDir = tempDir();
     const confDir = tempDir();
-    dirs.push(dataDir, confDir);
     const config = loadConfig({
       env: { BOT_MODE: 'paper', BOT_CONFIG: writeConfig(GRID, confDir), BOT_DATA_DIR: dataDir, BOT_HTTP_PORT: '0', LOG_LEVEL: 'silent', ENV_FILE: '' },
       cwd: process.cwd(),

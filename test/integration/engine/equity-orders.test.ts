@@ -4,23 +4,16 @@
  * equity; filling them moves it by exactly the fees paid (a fill at the market price gains or
  * loses nothing else). The chaos suite's independent valuation of the simulator's truth agrees.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { simulatorHoldRules } from '../../../src/daemon/hold-rules.js';
 import { EquitySources } from '../../../src/engine/equity-sources.js';
 import { readEquity, venueHasUnappliedDeals } from '../../../src/engine/equity-reader.js';
 import { pricesFromListing } from '../../../src/engine/market-data.js';
 import { trueEquity } from '../../chaos/true-equity.js';
-import { tempDir } from '../../support/engine-harness.js';
-import { engineFor, startStack, type LiveEngine, type Stack } from '../../support/engine-stack.js';
-
-let stack: Stack | undefined;
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
+import { tempDir } from '../../support/temp-dir.js';
+import { engineFor, type LiveEngine } from '../../support/engine-stack.js';
+import { closeAfterTest, useStack } from '../../support/test-scope.js';
 
 const d = (s: string) => new Decimal(s);
 
@@ -39,12 +32,10 @@ async function equityNow(e: LiveEngine, sources: EquitySources): Promise<Decimal
 
 describe('equity through the simulator', () => {
   it('place and cancel leave equity unchanged; fills move it by their fees only', async () => {
-    stack = await startStack();
+    const stack = await useStack();
     const { sim } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, stack.clock);
-    cleanups.push(() => void e.close());
+    const dir = tempDir();
+    const e = closeAfterTest(engineFor(dir, sim, stack.clock));
     const sources = new EquitySources(e.store, simulatorHoldRules(sim.markets));
     const start = await equityNow(e, sources);
 
@@ -81,12 +72,10 @@ describe('equity through the simulator', () => {
   });
 
   it('a fill the venue made that the journal has not applied yet is reconciled in before the reading counts it', async () => {
-    stack = await startStack();
+    const stack = await useStack();
     const { sim } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, stack.clock);
-    cleanups.push(() => void e.close());
+    const dir = tempDir();
+    const e = closeAfterTest(engineFor(dir, sim, stack.clock));
     await e.reconciler.reconcileOnce();
     const sources = new EquitySources(e.store, simulatorHoldRules(sim.markets));
     await e.orders.placeLimitOrders('grid', [{ market: 'BTC_USDT', side: 'buy', amount: d('0.5'), price: d('59000') }]);

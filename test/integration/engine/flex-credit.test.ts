@@ -1,25 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../../src/core/decimal.js';
 import { CreditJob } from '../../../src/engine/credit-job.js';
 import { FlexJob, flexEarningsTotal } from '../../../src/engine/flex-job.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { tempDir } from '../../support/engine-harness.js';
-import { engineFor, startStack, type Stack } from '../../support/engine-stack.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { engineFor } from '../../support/engine-stack.js';
+import { useStack } from '../../support/test-scope.js';
 
-let stack: Stack | undefined;
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
 const DAY = 86_400_000;
 const keys = { apiKey: 'flexkey', apiSecret: 'flexsecret' };
 
 describe('flex earnings over HTTP', () => {
   it('a simulated week yields exactly the simulator earnings; re-running the pull adds nothing', async () => {
-    stack = await startStack({
+    const stack = await useStack({
       stepMs: 3_600_000,
       accounts: [
         {
@@ -33,9 +27,8 @@ describe('flex earnings over HTTP', () => {
       ],
     });
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, clock, { keys, venue: { flexPageSize: 10 } });
+    const dir = tempDir();
+    const e = engineFor(dir, sim, clock, { keys, venue: { flexPageSize: 10 } });
     try {
       const job = new FlexJob({ store: e.store, gateway: e.gateway, clock, logger: silentLogger() });
       for (let day = 0; day < 7; day++) {
@@ -67,10 +60,9 @@ describe('flex earnings over HTTP', () => {
   });
 
   it('a key without flex access: one call, the job disables itself', async () => {
-    stack = await startStack({ accounts: [{ ...keys, balances: { USDT: '1' }, flexEnabled: false }] });
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, stack.sim, stack.clock, { keys });
+    const stack = await useStack({ accounts: [{ ...keys, balances: { USDT: '1' }, flexEnabled: false }] });
+    const dir = tempDir();
+    const e = engineFor(dir, stack.sim, stack.clock, { keys });
     try {
       const job = new FlexJob({ store: e.store, gateway: e.gateway, clock: stack.clock, logger: silentLogger() });
       expect(await job.runOnce()).toMatchObject({ status: 'disabled' });
@@ -83,16 +75,15 @@ describe('flex earnings over HTTP', () => {
 
 describe('credit line over HTTP', () => {
   it('records the loan; LTV near the margin call switches to REDUCE_ONLY; no loan is normal', async () => {
-    stack = await startStack({
+    const stack = await useStack({
       accounts: [
         { ...keys, balances: { USDT: '1' }, loan: { asset: 'USDT', amount: '30000', collateralAsset: 'BTC', collateralAmount: '1', marginCallLtv: '0.7' } },
         { apiKey: 'noloan', apiSecret: 'noloansecret', balances: { USDT: '1' } },
       ],
     });
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, clock, { keys });
+    const dir = tempDir();
+    const e = engineFor(dir, sim, clock, { keys });
     try {
       const ts = new TradingStateController(e.store, clock, silentLogger());
       const job = new CreditJob({ store: e.store, gateway: e.gateway, clock, logger: silentLogger(), tradingState: ts });
@@ -108,9 +99,8 @@ describe('credit line over HTTP', () => {
     } finally {
       await e.close();
     }
-    const t2 = tempDir();
-    cleanups.push(t2.cleanup);
-    const e2 = engineFor(t2.dir, sim, clock, { keys: { apiKey: 'noloan', apiSecret: 'noloansecret' } });
+    const dir2 = tempDir();
+    const e2 = engineFor(dir2, sim, clock, { keys: { apiKey: 'noloan', apiSecret: 'noloansecret' } });
     try {
       const ts = new TradingStateController(e2.store, clock, silentLogger());
       expect(await new CreditJob({ store: e2.store, gateway: e2.gateway, clock, logger: silentLogger(), tradingState: ts }).runOnce()).toEqual({ active: false });

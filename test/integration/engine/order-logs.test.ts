@@ -3,20 +3,16 @@
  * side, price and amount (a cancel also its reason); a venue refusal is a warning.
  */
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { createLogger } from '../../../src/observability/logger.js';
-import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const d = (s: string) => new Decimal(s);
-let env: { e: EngineParts; cleanup: () => void } | undefined;
-afterEach(() => {
-  env?.e.store.close();
-  env?.cleanup();
-  env = undefined;
-});
 
 function setUp(): { e: EngineParts; g: FakeGateway; lines: () => Record<string, unknown>[] } {
   const out: string[] = [];
@@ -26,10 +22,10 @@ function setUp(): { e: EngineParts; g: FakeGateway; lines: () => Record<string, 
       cb();
     },
   });
-  const t = tempDir();
+  const dir = tempDir();
   const g = new FakeGateway();
-  const e = buildEngine(t.dir, g, new ManualClock(1_700_000_000_000), { logger: createLogger({ level: 'info', destination }) });
-  env = { e, cleanup: t.cleanup };
+  const e = buildEngine(dir, g, new ManualClock(1_700_000_000_000), { logger: createLogger({ level: 'info', destination }) });
+  closeAfterTest(e.store);
   return { e, g, lines: () => out.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 

@@ -1,26 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
-import { tempDir } from '../../support/engine-harness.js';
-import { engineFor, startStack, storeDeals, truthDeals, type Stack } from '../../support/engine-stack.js';
-
-let stack: Stack | undefined;
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
+import { tempDir } from '../../support/temp-dir.js';
+import { engineFor, storeDeals, truthDeals } from '../../support/engine-stack.js';
+import { useStack } from '../../support/test-scope.js';
 
 const tick = (d: Decimal) => d.toDecimalPlaces(1);
 
 describe('OTO lifecycle', () => {
   it('parent fills, take-profit or stop executes, the other leg is cancelled, the position closes, PnL exact', async () => {
-    stack = await startStack();
+    const stack = await useStack();
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, clock);
+    const dir = tempDir();
+    const e = engineFor(dir, sim, clock);
     try {
       const p0 = new Decimal(sim.prices().prices['BTC_PERP'] as string);
       // A: take-profit, with a reconciliation between each step (legs learned from the listing)

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { CreditJob } from '../../../src/engine/credit-job.js';
@@ -9,25 +9,21 @@ import { FlexJob } from '../../../src/engine/flex-job.js';
 import { recordQuarantine, writeAccount } from '../../../src/engine/status-records.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const run = promisify(execFile);
 const d = (s: string) => new Decimal(s);
-let env: { e: EngineParts; cleanup: () => void } | undefined;
-afterEach(() => {
-  env?.e.store.close();
-  env?.cleanup();
-  env = undefined;
-});
 
 describe('npm run status', () => {
   it('reads the store while the daemon holds it: orders by state (UNKNOWN listed), fills, positions, flex, credit, reconciledAt', async () => {
-    const t = tempDir();
+    const dir = tempDir();
     const g = new FakeGateway();
     const clock = new ManualClock(1_700_000_000_000);
-    const e = buildEngine(t.dir, g, clock);
-    env = { e, cleanup: t.cleanup };
+    const e = buildEngine(dir, g, clock);
+    closeAfterTest(e.store);
     let n = 0;
     g.place = () => (['fill', 'fill', 'place', 'unknown'] as const)[n++] ?? 'place';
     await e.orders.placeLimitOrders('grid', [
@@ -60,13 +56,13 @@ describe('npm run status', () => {
     await new CreditJob({ store, gateway: g, clock, logger: silentLogger(), tradingState: new TradingStateController(store, clock, silentLogger()) }).runOnce();
 
     // the store stays open (lock held), as with a running daemon
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts'), '--json', '--data-dir', t.dir]);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts'), '--json', '--data-dir', dir]);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON document
     const st = JSON.parse(stdout) as Record<string, any>;
     expect(Object.keys(st).sort()).toEqual([
       'account', 'alerts', 'atMs', 'audit', 'credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'paused', 'pnl', 'positions', 'quarantined', 'reconciledAt', 'tradingState',
     ]);
-    expect(st.dataDir).toBe(path.resolve(t.dir));
+    expect(st.dataDir).toBe(path.resolve(dir));
     expect(st.mode).toBeNull();
     expect(st.orders.byState).toEqual({ FILLED: 2, OPEN: 1, UNKNOWN: 1 });
     expect(st.orders.unresolved.map((u: { market: string; state: string }) => [u.market, u.state])).toEqual([['ETH_USDT', 'UNKNOWN']]);
@@ -95,7 +91,7 @@ describe('npm run status', () => {
     expect(st.reconciledAt).toBe(new Date(clock.now()).toISOString());
     expect(st.audit).toBeNull(); // the daemon audits; this store never had one
 
-    const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, ENV_FILE: '', BOT_DATA_DIR: t.dir } });
+    const text = await run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts')], { env: { ...process.env, ENV_FILE: '', BOT_DATA_DIR: dir } });
     for (const heading of [
       'Trading state: REDUCE_ONLY', 'Quarantined: treas', `Paused: grid (since ${new Date(clock.now()).toISOString()}, by ctl)`, 'Open orders (2):', 'Balances (as of', 'Equity: 1036.5 USDT', 'REALISED BEFORE FEES', 'Alerts: 1',
       '= available balances 946.41 + held by open orders 90.09 + collateral positions 0 + flex 0',
@@ -107,11 +103,7 @@ describe('npm run status', () => {
   });
 
   it('fails with a clear message and exit code 1 when there is no store', async () => {
-    const t = tempDir();
-    try {
-      await expect(run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts'), '--data-dir', path.join(t.dir, 'none')])).rejects.toMatchObject({ code: 1 });
-    } finally {
-      t.cleanup();
-    }
+    const dir = tempDir();
+    await expect(run(process.execPath, ['--import', 'tsx', path.resolve('src/cli/status.ts'), '--data-dir', path.join(dir, 'none')])).rejects.toMatchObject({ code: 1 });
   });
 });

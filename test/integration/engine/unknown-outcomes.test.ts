@@ -1,25 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { LimitOrderSpec } from '../../../src/engine/order-manager.js';
-import { tempDir } from '../../support/engine-harness.js';
-import { engineFor, startStack, storeDeals, truthDeals, truthOrderCounts, type Stack } from '../../support/engine-stack.js';
-
-let stack: Stack | undefined;
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
+import { tempDir } from '../../support/temp-dir.js';
+import { engineFor, storeDeals, truthDeals, truthOrderCounts } from '../../support/engine-stack.js';
+import { useStack } from '../../support/test-scope.js';
 
 describe('unknown outcomes', () => {
   it('10% of writes applied then dropped: 500 orders → 0 duplicates, 0 false rejections, every UNKNOWN resolved', async () => {
     const drop = { dropAfterApply: { rate: 0.1, mode: 'reset' as const } };
-    stack = await startStack({ faults: { '/api/v4/order/bulk': drop, '/api/v4/order/cancel': drop } });
+    const stack = await useStack({ faults: { '/api/v4/order/bulk': drop, '/api/v4/order/cancel': drop } });
     const { sim, clock } = stack;
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const e = engineFor(t.dir, sim, clock, { resolve: { graceMs: 5_000, minLooks: 2 }, responseMs: 1000 });
+    const dir = tempDir();
+    const e = engineFor(dir, sim, clock, { resolve: { graceMs: 5_000, minLooks: 2 }, responseMs: 1000 });
     try {
       const price = new Decimal(sim.prices().prices['BTC_USDT'] as string);
       let unknown = 0;

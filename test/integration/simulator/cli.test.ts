@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const children: ChildProcess[] = [];
@@ -74,7 +74,7 @@ describe('sim CLI', () => {
     fromEnv.child.kill('SIGINT');
     expect(await fromEnv.exit).toBe(0);
     expect(fromEnv.err()).toBe('');
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'sim-secret-')), 'secret');
+    const file = path.join(tempDir('sim-secret-'), 'secret');
     writeFileSync(file, 'file-secret\n', { mode: 0o600 });
     const fromFile = run(['--port', '0', '--api-secret-file', file], { SIM_API_KEY: 'FK' });
     expect(await balanceStatus(fromFile, 'FK', 'file-secret')).toBe(200);

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../../src/simulator/index.js';
-import { tempDir } from '../../support/daemon-process.js';
-import { rawRequest, signPayload, type SimReply } from '../../support/sim-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { signedPost, type SimReply } from '../../support/sim-harness.js';
 
 const MARKETS = [
   { name: 'BTC_USDT', startPrice: '100', tick: '0.01', step: '0.001', minTotal: '5', volumePerStep: '0.3', volatility: '0.0001', pricePath: 'BTC' },
@@ -48,13 +48,7 @@ function options(stateFile: string | undefined, clock: ManualClock): SimulatorOp
 
 let nonce = 1_000;
 function post(sim: SimulatorHandle, p: string, fields: Record<string, unknown> = {}, creds = K): Promise<SimReply> {
-  const body = JSON.stringify({ ...fields, request: p, nonce: String(++nonce) });
-  const { payload, signature } = signPayload(creds.apiSecret, body);
-  return rawRequest(sim.baseUrl + p, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'X-TXC-APIKEY': creds.apiKey, 'X-TXC-PAYLOAD': payload, 'X-TXC-SIGNATURE': signature },
-    body,
-  });
+  return signedPost(sim.baseUrl, p, fields, creds, ++nonce);
 }
 
 const open: SimulatorHandle[] = [];

@@ -2,13 +2,13 @@
  * The price CSV loader: accepted time formats, one file per market or one file with a market
  * column, and a bad file as a PriceFileError naming file, line, column and what was expected.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPrices } from '../../../src/backtest/load-prices.js';
 import { parsePriceCsv, parseTime, PriceFileError } from '../../../src/backtest/price-csv.js';
 import { ConfigError } from '../../../src/core/errors.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 function errorOf(text: string, market: string | null = 'BTC_USDT'): PriceFileError {
   try {
@@ -61,7 +61,7 @@ describe('price CSV', () => {
   });
 
   it('loads a directory of <MARKET>.csv files in name order, with the hash of each', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'v4bot-csv-'));
+    const dir = tempDir('v4bot-csv-');
     writeFileSync(path.join(dir, 'ETH_USDT.csv'), 'time,price\n1704067200,3000\n1704067260,3001\n');
     writeFileSync(path.join(dir, 'BTC_USDT.csv'), 'time,price\n1704067200,60000\n1704067260,60001\n');
     writeFileSync(path.join(dir, 'notes.txt'), 'ignored');
@@ -73,7 +73,7 @@ describe('price CSV', () => {
   });
 
   it('refuses a market given twice across files', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'v4bot-csv-'));
+    const dir = tempDir('v4bot-csv-');
     writeFileSync(path.join(dir, 'BTC_USDT.csv'), 'time,price\n1704067200,60000\n');
     writeFileSync(path.join(dir, 'all.csv'), 'time,market,price\n1704067200,BTC_USDT,1\n');
     expect(() => loadPrices(dir)).toThrow(/market BTC_USDT: expected its prices in one file only/);

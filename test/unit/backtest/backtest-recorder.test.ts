@@ -3,9 +3,6 @@
  * stored (real SQLite store), later polls of that minute are not, samples older than the 30-day
  * retention are pruned, and a store failure never fails the poll (trading goes on).
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
@@ -14,6 +11,7 @@ import type { FuturesMarket } from '../../../src/exchange/gateway.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore } from '../../../src/store/index.js';
 import { PRICE_RETENTION_MS } from '../../../src/store/price-samples-repo.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 
@@ -27,7 +25,7 @@ function listing(price: string): FuturesMarket[] {
 describe('price recorder', () => {
   it('keeps the first poll of each minute per market and prunes past the retention', async () => {
     const clock = new ManualClock(T0 + 5_000);
-    const store = openStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'v4bot-rec-')), clock, logger: silentLogger() });
+    const store = openStore({ dataDir: tempDir('v4bot-rec-'), clock, logger: silentLogger() });
     store.prices.record('BTC_PERP', T0 - PRICE_RETENTION_MS - 1, dec('1'));
     let price = '100';
     const gw = recordingPrices({ markets: async () => listing(price), balances: async () => new Map() }, store, clock, silentLogger());
@@ -49,7 +47,7 @@ describe('price recorder', () => {
 
   it('a store that fails does not fail the poll', async () => {
     const clock = new ManualClock(T0);
-    const store = openStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'v4bot-rec-')), clock, logger: silentLogger() });
+    const store = openStore({ dataDir: tempDir('v4bot-rec-'), clock, logger: silentLogger() });
     store.close();
     const gw = recordingPrices({ markets: async () => listing('5'), balances: async () => new Map() }, store, clock, silentLogger());
     expect((await gw.markets()).map((f) => f.tickerId)).toEqual(['BTC_PERP', 'ETH_PERP']);

@@ -5,16 +5,16 @@
  * (the build stamp is newer) is not stale.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../support/temp-dir.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /** A package with src/cli/status.ts and strategies/s.ts, their built files newer than the sources. */
 function tree(): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'v4bot-launcher-'));
+  const root = tempDir('v4bot-launcher-');
   mkdirSync(path.join(root, 'bin'));
   for (const f of ['v4-bot.js', 'build-check.js']) copyFileSync(path.join(ROOT, 'bin', f), path.join(root, 'bin', f));
   const files: Record<string, string> = {

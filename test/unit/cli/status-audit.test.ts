@@ -8,7 +8,7 @@ import { buildStatus } from '../../../src/cli/status-model.js';
 import { renderText } from '../../../src/cli/status-text.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -20,19 +20,18 @@ const FROM = AT - 3_600_000;
 
 describe('status: the balance audit', () => {
   it('says when none ran, then shows the last one with its unexplained assets', () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
+    const dir = tempDir();
     const clock = new ManualClock(AT);
-    const store = openStore({ dataDir: t.dir, clock, logger: silentLogger() });
+    const store = openStore({ dataDir: dir, clock, logger: silentLogger() });
     store.close();
-    expect(buildStatus(t.dir, clock)['audit']).toBeNull();
-    expect(renderText({ ...buildStatus(t.dir, clock) })).toContain('Balance audit: not run yet');
+    expect(buildStatus(dir, clock)['audit']).toBeNull();
+    expect(renderText({ ...buildStatus(dir, clock) })).toContain('Balance audit: not run yet');
 
-    const again = openStore({ dataDir: t.dir, clock, logger: silentLogger() });
+    const again = openStore({ dataDir: dir, clock, logger: silentLogger() });
     const asset = (name: string, verdict: string, difference: string) => ({ asset: name, verdict, fromMs: FROM, toMs: AT, actual: difference, expected: '0', difference, allowed: '0.0001' });
     again.tx(() => again.audit.record(AT, 'unexplained', FROM, { atMs: AT, outcome: 'unexplained', fromMs: FROM, assets: [asset('BTC', 'unexplained', '0.01'), asset('USDT', 'deferred', '0')], externalFills: 1 }));
     again.close();
-    const st = buildStatus(t.dir, clock);
+    const st = buildStatus(dir, clock);
     expect(st['audit']).toMatchObject({ atMs: AT, outcome: 'unexplained', fromMs: FROM, externalFills: 1 });
     const text = renderText(st);
     expect(text).toContain('Balance audit: unexplained at 2026-11-24T10:00:00.000Z (window from 2026-11-24T09:00:00.000Z)');

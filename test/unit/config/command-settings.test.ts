@@ -2,16 +2,16 @@
  * The light settings reader of `ctl` and `status` accepts and refuses the environment exactly as
  * `loadConfig` does for the keys it reads, and never loads the schemas.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCommandSettings } from '../../../src/config/command-settings.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { ConfigError } from '../../../src/core/errors.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-const cwd = mkdtempSync(path.join(tmpdir(), 'v4bot-cmd-settings-'));
+const cwd = tempDir('v4bot-cmd-settings-');
 writeFileSync(path.join(cwd, 'bot.json'), JSON.stringify(validFileConfig()));
 writeFileSync(path.join(cwd, 'file.env'), 'BOT_HTTP_PORT=9200\nBOT_DATA_DIR=./from-file\n');
 

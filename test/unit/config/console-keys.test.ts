@@ -1,16 +1,16 @@
 /** The console's environment keys: the HTTP bind address, and the control token it then requires (a secret). */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, redactConfig, secretValues } from '../../../src/config/index.js';
 import { configErrorOf } from '../../support/config-error.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const TOKEN = 'a-control-token-of-enough-length-0123';
 
 function env(extra: Record<string, string>): { cwd: string; env: Record<string, string> } {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'v4bot-config-'));
+  const cwd = tempDir('v4bot-config-');
   writeFileSync(path.join(cwd, 'bot.json'), JSON.stringify(validFileConfig()));
   return { cwd, env: { BOT_CONFIG: 'bot.json', ...extra } };
 }

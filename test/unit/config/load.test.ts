@@ -1,14 +1,11 @@
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configErrorOf } from '../../support/config-error.js';
 import { loadConfig, redactConfig } from '../../../src/config/index.js';
 import { INVALID_CONFIGS, validFileConfig } from '../../support/daemon-configs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-function tempDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'v4bot-config-'));
-}
 
 function withFile(config: unknown): { cwd: string; env: Record<string, string> } {
   const cwd = tempDir();

@@ -3,19 +3,19 @@
  * name the key and never echo a secret, and the secrets registered with the scrubber, the
  * redacted dump and the environment scrub.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOTIFY_EVENT_KINDS, SECRET_ENV_VARS, loadConfig, redactConfig, scrubSecretEnv, secretValues } from '../../../src/config/index.js';
 import { NOTIFY_KINDS } from '../../../src/notify/index.js';
 import { configErrorOf } from '../../support/config-error.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const TOKEN = '123456789:AAH-secretTokenValue_0123456789abcdef';
 
 function load(env: Record<string, string>) {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'v4bot-notify-config-'));
+  const cwd = tempDir('v4bot-notify-config-');
   writeFileSync(path.join(cwd, 'bot.json'), JSON.stringify(validFileConfig()));
   return loadConfig({ cwd, env: { BOT_CONFIG: 'bot.json', ...env } });
 }

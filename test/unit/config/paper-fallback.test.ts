@@ -3,16 +3,16 @@
  * never when the environment asks for live mode, never when the file itself says live, never in
  * place of a `.env` or a named env file.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, PAPER_ENV_FALLBACK } from '../../../src/config/index.js';
 import { configErrorOf } from '../../support/config-error.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 function tree(paperEnv: string): string {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'v4bot-fallback-'));
+  const cwd = tempDir('v4bot-fallback-');
   mkdirSync(path.join(cwd, 'config'));
   writeFileSync(path.join(cwd, 'bot.json'), JSON.stringify(validFileConfig()));
   writeFileSync(path.join(cwd, PAPER_ENV_FALLBACK), paperEnv);

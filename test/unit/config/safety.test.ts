@@ -1,23 +1,17 @@
 /**
  * Operator-safety checks of the config loader, on real files and directories with real modes.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configErrorOf } from '../../support/config-error.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { tempDir } from '../../support/temp-dir.js';
 
 /** A temp project: bot.json, an env file with `mode`, a data dir with `dataMode`. */
 function project(envText: string, mode: number, dataMode = 0o700): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'v4bot-safety-'));
-  dirs.push(dir);
+  const dir = tempDir('v4bot-safety-');
   writeFileSync(path.join(dir, 'bot.json'), JSON.stringify(validFileConfig()));
   writeFileSync(path.join(dir, 'app.env'), `BOT_CONFIG=bot.json\nBOT_DATA_DIR=data\n${envText}`);
   chmodSync(path.join(dir, 'app.env'), mode);

@@ -2,16 +2,16 @@
  * A misspelt `BOT_*` variable is reported as a warning naming the nearest known key (when one is
  * close), never with its value; start-up goes on.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { editDistance, nearestKey } from '../../../src/config/unknown-keys.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 function dirWithConfig(): string {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'v4bot-keys-'));
+  const cwd = tempDir('v4bot-keys-');
   writeFileSync(path.join(cwd, 'bot.json'), JSON.stringify(validFileConfig()));
   return cwd;
 }

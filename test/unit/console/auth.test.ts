@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bearerToken, cookieValue, readTokenFile, sessionValue, tokensEqual, writeTokenFile } from '../../../src/console/auth.js';
-import { tempDir } from '../../support/daemon-process.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 describe('tokensEqual', () => {
   it('is true only for the same token', () => {

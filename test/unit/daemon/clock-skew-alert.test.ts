@@ -2,9 +2,6 @@
  * A clock skew beyond the tolerance is stored as a `clock_skew` alert once per excursion (so the
  * notifier, status and the dashboard see it), not on every pass while it lasts.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -13,11 +10,12 @@ import { ReconcileJob } from '../../../src/daemon/jobs.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { BotMetrics } from '../../../src/observability/metrics.js';
 import { openStore } from '../../../src/store/index.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 describe('clock skew alert', () => {
   it('is raised once when the skew leaves the tolerance, again after it came back and left again', async () => {
     const clock = new ManualClock();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'v4bot-skew-'));
+    const dataDir = tempDir('v4bot-skew-');
     const config = loadConfig({ cwd: process.cwd(), env: { ENV_FILE: 'config/paper.env', BOT_DATA_DIR: dataDir } });
     const b: Base = { config, clock, logger: silentLogger(), store: openStore({ dataDir, clock, logger: silentLogger() }), metrics: new BotMetrics() };
     let skew = 0;

@@ -4,9 +4,6 @@
  * up, quarantines, trading-state changes, committed fills and the daily summary reach the
  * webhook; `close` leaves no timer behind. Without notification keys nothing is wired.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../../src/config/index.js';
@@ -26,6 +23,7 @@ import { defineStrategy, intents, type HookResult } from '../../../src/strategy-
 import { MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 import { eventually } from '../../support/eventually.js';
 import { startReceivers, type Receivers } from '../../support/notify-receivers.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const T0 = Date.UTC(2026, 10, 22, 23, 0);
@@ -40,7 +38,7 @@ afterEach(async () => {
 
 function base(env: Record<string, string>): Base {
   const clock = new ManualClock(T0);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'v4bot-notify-wiring-'));
+  const dataDir = tempDir('v4bot-notify-wiring-');
   const config = loadConfig({ cwd: process.cwd(), env: { ENV_FILE: 'config/paper.env', BOT_DATA_DIR: dataDir, ...env } });
   return { config, clock, logger: silentLogger(), store: openStore({ dataDir, clock, logger: silentLogger() }), metrics: new BotMetrics() };
 }

@@ -3,7 +3,7 @@
  * the ones from before the start), a long UNKNOWN order once, and the daily summary's figures
  * (realised PnL made inside the window, gross and net of quote fees, other fees, counts).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { AlertWatch } from '../../../src/daemon/notify-alerts.js';
@@ -13,23 +13,18 @@ import type { AlertEvent } from '../../../src/notify/index.js';
 import { toWebhookJson } from '../../../src/notify/format.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type FillRecord, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 22);
 
-let ctx: { store: Store; cleanup: () => void } | undefined;
-afterEach(() => {
-  ctx?.store.close();
-  ctx?.cleanup();
-  ctx = undefined;
-});
 function setup(startMs = T0): { store: Store; clock: ManualClock } {
-  const t = tempDir();
+  const dir = tempDir();
   const clock = new ManualClock(startMs);
-  const store = openStore({ dataDir: t.dir, clock, logger: silentLogger() });
-  ctx = { store, cleanup: t.cleanup };
+  const store = openStore({ dataDir: dir, clock, logger: silentLogger() });
+  closeAfterTest(store);
   return { store, clock };
 }
 

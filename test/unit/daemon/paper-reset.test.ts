@@ -11,7 +11,7 @@ import { PAPER_STATE_FILE } from '../../../src/daemon/paper-venue.js';
 import { archiveDirOf, resetPaperAccount } from '../../../src/daemon/paper-reset.js';
 import { DB_FILE } from '../../../src/store/index.js';
 import { acquireInstanceLock } from '../../../src/store/lock.js';
-import { tempDir } from '../../support/daemon-process.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 23, 2, 30, 0, 5));
 

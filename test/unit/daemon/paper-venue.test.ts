@@ -3,17 +3,17 @@
  * added per base so the futures listing prices every market, and a spot market shares its
  * perpetual's price path.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { checkPaperStartPrices, paperMarkets } from '../../../src/daemon/paper-venue.js';
 import { configErrorOf } from '../../support/config-error.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 function configWith(file: unknown): ReturnType<typeof loadConfig> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'v4bot-paper-'));
+  const dir = tempDir('v4bot-paper-');
   writeFileSync(path.join(dir, 'bot.json'), JSON.stringify(file));
   return loadConfig({ cwd: dir, env: { BOT_CONFIG: 'bot.json' } });
 }

@@ -2,9 +2,6 @@
  * The reconcile job keeps what `/healthz` reports and raises one alert per new run of absurd
  * reply `Date` headers (the client ignores them for the clock skew and counts them).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -13,10 +10,11 @@ import { ReconcileJob } from '../../../src/daemon/jobs.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { BotMetrics } from '../../../src/observability/metrics.js';
 import { openStore } from '../../../src/store/index.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 function base(): Base {
   const clock = new ManualClock();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'v4bot-rj-'));
+  const dataDir = tempDir('v4bot-rj-');
   const config = loadConfig({ cwd: process.cwd(), env: { ENV_FILE: 'config/paper.env', BOT_DATA_DIR: dataDir } });
   return { config, clock, logger: silentLogger(), store: openStore({ dataDir, clock, logger: silentLogger() }), metrics: new BotMetrics() };
 }

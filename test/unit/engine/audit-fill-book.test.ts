@@ -11,7 +11,7 @@ import { AuditFillBook } from '../../../src/engine/audit-fill-book.js';
 import type { FillBook } from '../../../src/engine/kernels/books.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -25,12 +25,11 @@ const assetsOf = (m: string): { base: string; quote: string } => {
 };
 
 function storeWithOrders(): Store {
-  const t = tempDir();
+  const dir = tempDir();
   const clock = new ManualClock(1_700_000_000_000);
-  const store = openStore({ dataDir: t.dir, clock, logger: silentLogger() });
+  const store = openStore({ dataDir: dir, clock, logger: silentLogger() });
   cleanups.push(() => {
     store.close();
-    t.cleanup();
   });
   const order = (id: string, kind: 'limit' | 'collateral', market: string) =>
     store.orders.insertPending({ clientOrderId: id, strategyId: 'g', kind, market, side: 'buy', amount: d('1'), price: d('100'), postOnly: false, ioc: false, rpi: false }, clock.now());

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { AuthError } from '../../../src/core/errors.js';
@@ -8,22 +8,17 @@ import { FLEX_CHECKPOINT, FlexJob, flexEarnings, flexEarningsTotal } from '../..
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
 
 const d = (s: string) => new Decimal(s);
 const logger = silentLogger();
-let ctx: { store: Store; dir: string; cleanup: () => void; clock: ManualClock } | undefined;
-afterEach(() => {
-  ctx?.store.close();
-  ctx?.cleanup();
-  ctx = undefined;
-});
-function setup() {
-  const t = tempDir();
+/** A store in a fresh directory, closed when the test finishes. */
+function setup(): { store: Store; dir: string; clock: ManualClock } {
+  const dir = tempDir();
   const clock = new ManualClock(1_700_000_000_000);
-  ctx = { store: openStore({ dataDir: t.dir, clock, logger }), dir: t.dir, cleanup: t.cleanup, clock };
-  return ctx;
+  return { store: closeAfterTest(openStore({ dataDir: dir, clock, logger })), dir, clock };
 }
 
 describe('TradingStateController', () => {
@@ -37,8 +32,8 @@ describe('TradingStateController', () => {
     ts.set('HALTED', 'operator again');
     expect(seen).toEqual(['ACTIVE->HALTED']);
     store.close();
-    ctx!.store = openStore({ dataDir: dir, clock, logger });
-    expect(new TradingStateController(ctx!.store, clock, logger).get()).toBe('HALTED');
+    const reopened = closeAfterTest(openStore({ dataDir: dir, clock, logger }));
+    expect(new TradingStateController(reopened, clock, logger).get()).toBe('HALTED');
   });
 });
 

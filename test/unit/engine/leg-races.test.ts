@@ -2,25 +2,23 @@
  * Protective legs and the reconciler: a leg that executes while a pass runs is never taken for
  * missing (the listing is read before the history scan, and "missing" needs a second look).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import type { ConditionalLeg, ConditionalRecord } from '../../../src/exchange/gateway.js';
 import { applyDeals } from '../../../src/engine/kernels/fills.js';
-import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
 
 function setup(): { e: EngineParts; g: FakeGateway; clock: ManualClock } {
-  const t = tempDir();
+  const dir = tempDir();
   const g = new FakeGateway();
   const clock = new ManualClock(1_700_000_000_000);
-  const e = buildEngine(t.dir, g, clock);
-  cleanups.push(t.cleanup, () => e.store.close());
+  const e = buildEngine(dir, g, clock);
+  closeAfterTest(e.store);
   return { e, g, clock };
 }
 

@@ -1,23 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { OrderJournal } from '../../../src/engine/order-journal.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { openStore } from '../../../src/store/index.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const d = (s: string) => new Decimal(s);
-let env: { store: Store; cleanup: () => void } | undefined;
-afterEach(() => {
-  env?.store.close();
-  env?.cleanup();
-  env = undefined;
-});
 function setup() {
-  const t = tempDir();
+  const dir = tempDir();
   const clock = new ManualClock(1_700_000_000_000);
-  const store = openStore({ dataDir: t.dir, clock, logger: silentLogger() });
-  env = { store, cleanup: t.cleanup };
+  const store = openStore({ dataDir: dir, clock, logger: silentLogger() });
+  closeAfterTest(store);
   const journal = new OrderJournal(store, clock);
   const [cid] = journal.open('grid', [{ market: 'BTC_PERP', side: 'buy', amount: d('1'), price: d('100'), stopLoss: d('90') }], 'collateral') as [string];
   return { store, clock, journal, cid };

@@ -1,28 +1,24 @@
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { AmbiguousOutcomeError, AuthError, InvalidOrderError, StoreError } from '../../../src/core/errors.js';
 import type { LimitOrderSpec } from '../../../src/engine/order-manager.js';
-import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const d = (s: string) => new Decimal(s);
 const spec = (i = 0): LimitOrderSpec => ({ market: 'BTC_USDT', side: 'buy', amount: d('0.01'), price: d(String(60000 + i)) });
 
-let env: { e: EngineParts; g: FakeGateway; clock: ManualClock; cleanup: () => void } | undefined;
-afterEach(() => {
-  env?.e.store.close();
-  env?.cleanup();
-  env = undefined;
-});
 function setup(resolve = { graceMs: 10_000, minLooks: 3 }) {
-  const t = tempDir();
+  const dir = tempDir();
   const g = new FakeGateway();
   const clock = new ManualClock(1_700_000_000_000);
-  const e = buildEngine(t.dir, g, clock, { resolve });
-  env = { e, g, clock, cleanup: t.cleanup };
-  return env;
+  const e = buildEngine(dir, g, clock, { resolve });
+  closeAfterTest(e.store);
+  return { e, g, clock };
 }
 
 describe('OrderManager placement', () => {
@@ -211,15 +207,15 @@ describe('resolver', () => {
   });
 
   it('PENDING rows left by a previous process (killed between journal and reply) become UNKNOWN and are resolved, not resent', async () => {
-    const t = tempDir();
+    const dir = tempDir();
     const g = new FakeGateway();
     const clock = new ManualClock(1_700_000_000_000);
-    const e1 = buildEngine(t.dir, g, clock);
+    const e1 = buildEngine(dir, g, clock);
     const cid = 's-crash1';
     e1.store.tx(() => e1.store.orders.insertPending({ clientOrderId: cid, strategyId: 's', kind: 'limit', ...spec(), postOnly: false, ioc: false, rpi: false }, clock.now()));
     await g.bulkLimitOrders([{ ...spec(), clientOrderId: cid }]); // it reached the venue
     e1.store.close(); // the process is gone
-    const e2 = buildEngine(t.dir, g, clock);
+    const e2 = buildEngine(dir, g, clock);
     try {
       const [r] = await e2.resolver.resolveAll();
       expect(r).toMatchObject({ clientOrderId: cid, verdict: 'CANCELLED', evidence: 'cancel probe' });
@@ -227,7 +223,6 @@ describe('resolver', () => {
       expect(g.calls.filter((c) => c.method === 'bulk')).toHaveLength(1);
     } finally {
       e2.store.close();
-      t.cleanup();
     }
   });
 

@@ -3,28 +3,25 @@
  * counts at once (provisionally) in positions and in the risk gate's worst case, its deals are
  * fetched at once (onFill within the tick), and provisional and real fills never count twice.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { TransientError } from '../../../src/core/errors.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
 import { checkOrders, type MarketRules } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs } from '../../../src/engine/strategy-inputs.js';
-import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const rules: MarketRules = { tick: dec('0.1'), step: dec('0.0001'), minAmount: dec('0.0001'), minTotalQuote: dec('5'), maxPositionBase: dec('0.002'), maxOpenOrders: 10 };
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
 
 function setup(): { g: FakeGateway; e: EngineParts; inputs: StrategyInputs } {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
+  const dir = tempDir();
   const g = new FakeGateway();
-  const e = buildEngine(t.dir, g, new ManualClock());
-  cleanups.push(() => e.store.close());
+  const e = buildEngine(dir, g, new ManualClock());
+  closeAfterTest(e.store);
   const inputs = new StrategyInputs({
     store: e.store,
     read: new ReadModels(e.store),

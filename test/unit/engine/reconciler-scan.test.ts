@@ -1,15 +1,12 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { HISTORY_CHECKPOINT } from '../../../src/engine/reconciler.js';
 import { ArrivingHistory } from '../../support/arriving-history.js';
-import { buildEngine, tempDir } from '../../support/engine-harness.js';
+import { buildEngine } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
 
 describe('reconciler history scan', () => {
   it('property: repeated reconciler scans with late arrivals (within the overlap) end with the store equal to the venue, nothing twice', async () => {
@@ -19,12 +16,11 @@ describe('reconciler history scan', () => {
         fc.array(fc.array(fc.integer({ min: 0, max: 25 }), { maxLength: 6 }), { minLength: 1, maxLength: 5 }),
         fc.integer({ min: 1, max: 400 }),
         async (pageSize, rounds, applyChunk) => {
-          const t = tempDir();
-          cleanups.push(t.cleanup);
+          const dir = tempDir();
           const clock = new ManualClock(1_700_000_000_000);
           const h = new ArrivingHistory(clock, 60);
           h.historyPageSize = pageSize;
-          const e = buildEngine(t.dir, h, clock, { reconcile: { overlapMs: 120_000, applyChunk } });
+          const e = buildEngine(dir, h, clock, { reconcile: { overlapMs: 120_000, applyChunk } });
           try {
             h.add(150, 0);
             for (const arrivals of rounds) {
@@ -52,13 +48,12 @@ describe('reconciler history scan', () => {
   });
 
   it('the checkpoint does not move when the scan fails midway', async () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
+    const dir = tempDir();
     const clock = new ManualClock(1_700_000_000_000);
     const h = new ArrivingHistory(clock, 0);
     h.add(250, 0);
     clock.advance(5000);
-    const e = buildEngine(t.dir, h, clock);
+    const e = buildEngine(dir, h, clock);
     let calls = 0;
     const orig = h.executedHistory.bind(h);
     h.executedHistory = async (q) => {

@@ -1,22 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
-import { buildEngine, tempDir, type EngineParts } from '../../support/engine-harness.js';
+import { buildEngine } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { FakeGateway } from '../../support/fake-gateway.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const d = (s: string) => new Decimal(s);
-let env: { e: EngineParts; cleanup: () => void } | undefined;
-afterEach(() => {
-  env?.e.store.close();
-  env?.cleanup();
-  env = undefined;
-});
 function setup(reconcile: { applyChunk?: number } = {}) {
-  const t = tempDir();
+  const dir = tempDir();
   const g = new FakeGateway();
   const clock = new ManualClock(1_700_000_000_000);
-  const e = buildEngine(t.dir, g, clock, { reconcile });
-  env = { e, cleanup: t.cleanup };
+  const e = buildEngine(dir, g, clock, { reconcile });
+  closeAfterTest(e.store);
   return { e, g, clock };
 }
 

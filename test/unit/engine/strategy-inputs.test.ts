@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { Side } from '../../../src/core/orders.js';
@@ -9,21 +9,16 @@ import type { MarketRules, RiskLimits, TradingState } from '../../../src/engine/
 import { StrategyInputs, openFlexInvestments } from '../../../src/engine/strategy-inputs.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type FillRecord, type FlexRecordRow, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
+import { closeAfterTest } from '../../support/test-scope.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const logger = silentLogger();
-let ctx: { store: Store; cleanup: () => void; clock: ManualClock; dir: string } | undefined;
-afterEach(() => {
-  ctx?.store.close();
-  ctx?.cleanup();
-  ctx = undefined;
-});
+/** A store in a fresh directory, closed when the test finishes. */
 function setup(): { store: Store; clock: ManualClock; dir: string } {
-  const t = tempDir();
+  const dir = tempDir();
   const clock = new ManualClock(1_700_000_000_000);
-  ctx = { store: openStore({ dataDir: t.dir, clock, logger }), cleanup: t.cleanup, clock, dir: t.dir };
-  return ctx;
+  return { store: closeAfterTest(openStore({ dataDir: dir, clock, logger })), clock, dir };
 }
 
 const limits: RiskLimits = { maxNotionalPerOrderQuote: d('1000'), maxDrawdownPct: d('10') };
@@ -180,15 +175,15 @@ describe('EquityWatch', () => {
     expect(w1.update(usdt('1000'))).toEqual({ currentQuote: d('1000'), peakQuote: d('1000') });
     w1.update(usdt('1200'));
     store.close();
-    ctx!.store = openStore({ dataDir: dir, clock, logger });
-    const w2 = watch(ctx!.store);
+    const reopened = closeAfterTest(openStore({ dataDir: dir, clock, logger }));
+    const w2 = watch(reopened);
     expect(w2.update(usdt('1080')).peakQuote.toFixed()).toBe('1200'); // exactly 10 %: not more
     expect(breaches).toEqual([]);
     w2.update(usdt('1079.99'));
     expect(breaches).toHaveLength(1);
     expect(breaches[0]).toContain('below peak 1200.00');
     w2.resetPeak();
-    expect(ctx!.store.meta.get(EQUITY_PEAK_KEY)).toBeUndefined();
+    expect(reopened.meta.get(EQUITY_PEAK_KEY)).toBeUndefined();
     expect(w2.current).toBeNull();
     expect(w2.update(usdt('1079.99')).peakQuote.toFixed()).toBe('1079.99');
     expect(breaches).toHaveLength(1);

@@ -10,6 +10,7 @@ import type { Side } from '../../../src/core/orders.js';
 import type { MarketOptions } from '../../../src/simulator/options.js';
 import type { Account } from '../../../src/simulator/account.js';
 import { Venue, type PlaceInput } from '../../../src/simulator/venue.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const HOUR = 3_600_000;
 // 00:10 UTC: six hours on, no midnight has reset the 24 h statistics the tests read.
@@ -124,10 +125,9 @@ describe('catch-up after idle time', () => {
   });
 
   it('replays a CSV across a jump: the last row reached, its range seen', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const file = join(mkdtempSync(join(tmpdir(), 'sim-csv-')), 'p.csv');
+    const file = join(tempDir('sim-csv-'), 'p.csv');
     writeFileSync(file, ['price', '100', ...Array.from({ length: 500 }, (_, i) => String(100 + (i === 250 ? -20 : i % 7))), '104'].join('\n'));
     const clock = new ManualClock(T0);
     const venue = new Venue(clock, 1, [{ name: 'BTC_USDT', startPrice: '1', tick: '0.01', step: '0.001', minTotal: '0', priceFile: file }], 1000);

@@ -6,6 +6,7 @@ import { Market } from '../../../src/simulator/market.js';
 import { Prng } from '../../../src/simulator/prng.js';
 import { RateLimiter } from '../../../src/simulator/rate-limit.js';
 import { DEFAULT_RATE_LIMITS } from '../../../src/simulator/options.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 describe('isLoopback', () => {
   it('accepts loopback peers only', () => {
@@ -130,10 +131,9 @@ describe('RateLimiter', () => {
 
 describe('Market CSV replay', () => {
   it('replays one row per step, skips a header, then holds the last price', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const file = join(mkdtempSync(join(tmpdir(), 'sim-csv-')), 'p.csv');
+    const file = join(tempDir('sim-csv-'), 'p.csv');
     writeFileSync(file, 'time,price\n1,100.5\n2,101\n3,99.25\n');
     const m = new Market({ name: 'BTC_USDT', startPrice: '1', tick: '0.01', step: '0.001', priceFile: file }, 1);
     const seen = [m.price.toFixed()];

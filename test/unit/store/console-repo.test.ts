@@ -5,7 +5,7 @@ import { dec } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { EQUITY_HISTORY_MAX_ROWS } from '../../../src/store/console-repo.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/daemon-process.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 let store: Store;
 const clock = new ManualClock();

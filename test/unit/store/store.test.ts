@@ -2,24 +2,16 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { StoreError } from '../../../src/core/errors.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { DB_FILE, openStore } from '../../../src/store/index.js';
 import { MIGRATIONS, migrate } from '../../../src/store/migrations.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()?.();
-});
-function dir(): string {
-  const t = tempDir();
-  cleanups.push(t.cleanup);
-  return t.dir;
-}
+const dir = (): string => tempDir('v4bot-store-');
 const open = (d: string) => openStore({ dataDir: d, clock: new ManualClock(), logger: silentLogger() });
 
 describe('store', () => {

@@ -3,20 +3,19 @@
  * error, a throw at the top level) and a hook that throws. A broken module the config does not
  * name is never imported, so it cannot stop the others.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validate } from 'node-cron';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
 import { WorkerExecutor } from '../../../src/engine/strategy-host/worker-executor.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { BufferedState, loadStrategies, type LoaderOptions } from '../../../src/strategy-api/host.js';
 import { MemoryState, snapshot } from '../../support/daemon-ctx.js';
+import { tempDir } from '../../support/temp-dir.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'v4bot-strategies-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('v4bot-strategies-');
 const api = pathToFileURL(path.resolve('src/strategy-api/index.ts')).href;
 const options: LoaderOptions = { dirs: [dir], extensions: ['.js'], knownMarkets: new Set(['BTC_USDT']), validateSchedule: validate };
 

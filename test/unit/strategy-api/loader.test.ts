@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
 import { loadStrategies, type InstanceSpec, type LoaderOptions } from '../../../src/strategy-api/host.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const options: LoaderOptions = {
   dirs: [path.resolve('strategies')],
@@ -89,7 +89,7 @@ describe('loadStrategies', () => {
   });
 
   it('refuses a module that does not default-export defineStrategy', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'v4bot-strat-'));
+    const dir = tempDir('v4bot-strat-');
     writeFileSync(path.join(dir, 'plain.mjs'), 'export default { name: "plain", onTick() {} };\n');
     writeFileSync(path.join(dir, 'broken.mjs'), 'throw new Error("cannot load");\n');
     const opts = { ...options, dirs: [dir], extensions: ['.mjs'] };

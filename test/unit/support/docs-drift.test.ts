@@ -2,13 +2,13 @@
  * The drift check itself, on a small repository built in a temp dir: each kind of drift is
  * reported with its line and a nearest match, and what is true passes.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from '../../support/docs-drift/checks.js';
 import { headingSlugs } from '../../support/docs-drift/markdown.js';
 import { loadRepo, type Repo } from '../../support/docs-drift/repo.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const FILES: Record<string, string> = {
   'package.json': JSON.stringify({ scripts: { start: 'node .', test: 'vitest', backtest: 'node b.js' } }),
@@ -28,20 +28,15 @@ const FILES: Record<string, string> = {
   'docs/guide.md': '# Guide\n\n## Run `npm start` twice\n\n## Run `npm start` twice\n',
 };
 
-let root: string;
+const root = tempDir('docs-drift-');
 let repo: Repo;
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'docs-drift-'));
   for (const [path, text] of Object.entries(FILES)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   }
   repo = loadRepo(root);
-});
-
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
 });
 
 function problems(page: string, text: string): string[] {

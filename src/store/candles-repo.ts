@@ -1,0 +1,155 @@
+/**
+ * One-minute OHLCV candles (migration 8, docs/market-data.md): folded from the prices the daemon
+ * polls (`fold`), or imported (`upsert`); longer timeframes are aggregated on read from the
+ * one-minute index (candle-buckets.ts). The minute still being built lives in `candles_open`
+ * until a later price or `closeEnded` moves it to `candles_1m`, so a restart continues it.
+ */
+import type { Database } from 'better-sqlite3';
+import { dec, toWire, type Decimal } from '../core/decimal.js';
+import { bucketStart, foldNewestFirst, type MinuteRow } from './candle-buckets.js';
+import { TIMEFRAME_MS, type Candle, type Timeframe } from './types.js';
+
+const MINUTE_MS = 60_000;
+const COLS = 'open_ms, open, high, low, close, volume';
+/** The open minute's columns as a MinuteRow: its volume is unknown (the listing's is a 24 h figure). */
+const OPEN_COLS = 'market, open_ms, open, high, low, close, NULL AS volume';
+
+/** A closed one-minute candle, as imported. */
+export interface MinuteCandle {
+  market: string;
+  openMs: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  volume: Decimal | null;
+}
+
+/** What an import changed: new minutes, minutes whose values differed, identical minutes. */
+export interface UpsertCounts {
+  added: number;
+  changed: number;
+  unchanged: number;
+}
+
+type OpenRow = MinuteRow & { market: string };
+
+function wire(c: MinuteCandle): MinuteRow {
+  const volume = c.volume === null ? null : toWire(c.volume);
+  return { open_ms: c.openMs, open: toWire(c.open), high: toWire(c.high), low: toWire(c.low), close: toWire(c.close), volume };
+}
+
+function sameRow(a: MinuteRow, b: MinuteRow): boolean {
+  return a.open === b.open && a.high === b.high && a.low === b.low && a.close === b.close && a.volume === b.volume;
+}
+
+export class CandlesRepository {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Folds a price seen at `atMs` into the market's open minute. A price of a later minute first
+   * closes the open one as it stands; a price older than the open minute is ignored.
+   */
+  fold(market: string, atMs: number, price: Decimal): void {
+    const minute = atMs - (atMs % MINUTE_MS);
+    const open = this.openRow(market);
+    if (open !== undefined && open.open_ms > minute) return;
+    if (open !== undefined && open.open_ms === minute) {
+      const high = dec(open.high).gte(price) ? open.high : toWire(price);
+      const low = dec(open.low).lte(price) ? open.low : toWire(price);
+      this.db.prepare('UPDATE candles_open SET high = ?, low = ?, close = ?, updated_ms = ? WHERE market = ?').run(high, low, toWire(price), atMs, market);
+      return;
+    }
+    if (open !== undefined) this.close(open);
+    const p = toWire(price);
+    this.db.prepare('INSERT INTO candles_open (market, open_ms, open, high, low, close, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?)').run(market, minute, p, p, p, p, atMs);
+  }
+
+  /** Closes every open minute that ended at or before `nowMs` (markets no longer polled too); returns how many. */
+  closeEnded(nowMs: number): number {
+    const ended = this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open WHERE open_ms + ? <= ?`).all(MINUTE_MS, nowMs) as OpenRow[];
+    for (const row of ended) this.close(row);
+    return ended.length;
+  }
+
+  /** Imports closed minutes: a new minute is added, a differing one replaced, an identical one left alone. */
+  upsert(candles: Iterable<MinuteCandle>): UpsertCounts {
+    const counts: UpsertCounts = { added: 0, changed: 0, unchanged: 0 };
+    const get = this.db.prepare(`SELECT ${COLS} FROM candles_1m WHERE market = ? AND open_ms = ?`);
+    const put = this.db.prepare(
+      `INSERT INTO candles_1m (market, ${COLS}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (market, open_ms) DO UPDATE SET ` +
+        'open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume',
+    );
+    for (const c of candles) {
+      const row = wire(c);
+      const before = get.get(c.market, c.openMs) as MinuteRow | undefined;
+      if (before !== undefined && sameRow(before, row)) {
+        counts.unchanged += 1;
+        continue;
+      }
+      put.run(c.market, row.open_ms, row.open, row.high, row.low, row.close, row.volume);
+      counts[before === undefined ? 'added' : 'changed'] += 1;
+    }
+    return counts;
+  }
+
+  /** Deletes minutes (closed or open) that began before `beforeMs`; returns how many. */
+  prune(beforeMs: number): number {
+    const closed = this.db.prepare('DELETE FROM candles_1m WHERE open_ms < ?').run(beforeMs).changes;
+    return closed + this.db.prepare('DELETE FROM candles_open WHERE open_ms < ?').run(beforeMs).changes;
+  }
+
+  /**
+   * The last `count` closed candles of `timeframe` that ended at or before `beforeMs` (default
+   * now), oldest first. Buckets with no minute are absent; `minutes` says how full each is.
+   */
+  closed(market: string, timeframe: Timeframe, count: number, beforeMs?: number): Candle[] {
+    const end = bucketStart(Math.min(beforeMs ?? Number.MAX_SAFE_INTEGER, this.now()), timeframe);
+    return foldNewestFirst(market, timeframe, this.newestFirst(market, end), count, true);
+  }
+
+  /** The candle of `timeframe` still being built now (its bucket has not ended), if it has a minute. */
+  open(market: string, timeframe: Timeframe): Candle | undefined {
+    const start = bucketStart(this.now(), timeframe);
+    return foldNewestFirst(market, timeframe, this.newestFirst(market, start + TIMEFRAME_MS[timeframe], start), 1, false)[0];
+  }
+
+  /** Markets with at least one minute (closed or open), sorted. */
+  markets(): string[] {
+    const rows = this.db.prepare('SELECT market FROM candles_1m GROUP BY market UNION SELECT market FROM candles_open ORDER BY market').all() as Array<{ market: string }>;
+    return rows.map((r) => r.market);
+  }
+
+  /**
+   * Minutes that began in [`fromMs`, `endMs`), newest first, read backwards along the primary key; the
+   * open minute joins them in place (a closed minute of the same start wins, as in `close`).
+   */
+  private *newestFirst(market: string, endMs: number, fromMs = 0): Generator<MinuteRow> {
+    const open = this.openRow(market);
+    let pending = open !== undefined && open.open_ms < endMs && open.open_ms >= fromMs ? open : undefined;
+    const rows = this.db
+      .prepare(`SELECT ${COLS} FROM candles_1m WHERE market = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms DESC`)
+      .iterate(market, fromMs, endMs) as IterableIterator<MinuteRow>;
+    for (const r of rows) {
+      if (pending !== undefined && pending.open_ms > r.open_ms) yield pending;
+      if (pending !== undefined && pending.open_ms >= r.open_ms) pending = undefined;
+      yield r;
+    }
+    if (pending !== undefined) yield pending;
+  }
+
+  private openRow(market: string): OpenRow | undefined {
+    return this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open WHERE market = ?`).get(market) as OpenRow | undefined;
+  }
+
+  /** Moves an open minute to the closed ones; a minute already there (imported) is kept. */
+  private close(row: OpenRow): void {
+    this.db
+      .prepare(`INSERT INTO candles_1m (market, ${COLS}) VALUES (?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (market, open_ms) DO NOTHING`)
+      .run(row.market, row.open_ms, row.open, row.high, row.low, row.close);
+    this.db.prepare('DELETE FROM candles_open WHERE market = ?').run(row.market);
+  }
+}
