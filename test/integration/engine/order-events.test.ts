@@ -15,7 +15,7 @@ import { WorkerExecutor } from '../../../src/engine/strategy-host/worker-executo
 import { StrategyRunner } from '../../../src/engine/strategy-runner.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import type { JsonValue } from '../../../src/strategy-api/host.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { engineFor, startStack, type LiveEngine, type Stack } from '../../support/engine-stack.js';
 import { eventually } from '../../support/eventually.js';
 import { RecordingEvents } from '../../support/runner-events.js';
@@ -81,9 +81,8 @@ const d = (s: string): Decimal => new Decimal(s);
 describe('onOrder', () => {
   it('hears each final state once, from the venue over HTTP, and exactly once across a restart', async () => {
     stack = await startStack();
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    const first = engineFor(t.dir, stack.sim, stack.clock);
+    const dir = tempDir('v4bot-onorder-');
+    const first = engineFor(dir, stack.sim, stack.clock);
     const seen = wire(first);
     const last = d(stack.sim.prices().prices['BTC_USDT'] as string);
     const [filled, expired, rejected, resting] = await first.orders.placeLimitOrders(ID, [
@@ -109,12 +108,12 @@ describe('onOrder', () => {
     const [lost] = await first.orders.placeLimitOrders('rec', [{ market: 'BTC_USDT', side: 'buy', amount: d('0.001'), price: last.mul('0.5').toDecimalPlaces(2) }]);
     await cleanups.pop()?.(); // the first worker
     await first.close();
-    const between = engineFor(t.dir, stack.sim, stack.clock);
+    const between = engineFor(dir, stack.sim, stack.clock);
     await between.orders.cancelOrder(ID, lost?.clientOrderId ?? '');
     expect(between.store.finals.undelivered().map((f) => f.clientOrderId)).toEqual([lost?.clientOrderId]);
     await between.close();
 
-    const second = engineFor(t.dir, stack.sim, stack.clock);
+    const second = engineFor(dir, stack.sim, stack.clock);
     cleanups.push(() => second.close());
     const again = wire(second);
     await eventually(() => again.events().length === 5, 'the undelivered event after the restart', { timeoutMs: 30_000 });

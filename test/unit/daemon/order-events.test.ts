@@ -16,7 +16,7 @@ import { silentLogger } from '../../../src/observability/logger.js';
 import type { LoadedStrategy, OrderEventView } from '../../../src/strategy-api/host.js';
 import { defineStrategy } from '../../../src/strategy-api/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/engine-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { MemoryState, snapshot } from '../../support/daemon-ctx.js';
 import { RecordingEvents } from '../../support/runner-events.js';
 
@@ -47,10 +47,9 @@ function runner(id: string, heard?: OrderEventView[]): StrategyRunner {
 }
 
 function setup(): { store: Store; journal: OrderJournal; reject: (strategyId: string) => string } {
-  const t = tempDir();
   const clock = new ManualClock(1_700_000_000_000);
-  const store = openStore({ dataDir: t.dir, clock, logger: silentLogger() });
-  cleanups.push(t.cleanup, () => store.close());
+  const store = openStore({ dataDir: tempDir('v4bot-finals-'), clock, logger: silentLogger() });
+  cleanups.push(() => store.close());
   const journal = new OrderJournal(store, clock);
   const reject = (strategyId: string): string => {
     const [id] = journal.open(strategyId, [{ market: 'BTC_USDT', side: 'buy', amount: new Decimal('0.001'), price: new Decimal('100') }], 'limit') as [string];
