@@ -76,7 +76,8 @@ export interface OrderEventView {
   state: 'FILLED' | 'CANCELLED' | 'REJECTED';
   /**
    * Why, in the engine's words: `placed` (the placement reply ended it), `cancel confirmed`,
-   * `fills`, `resolved: ...`, `lost`, or a refusal's error code (`not_sent:CODE` when never sent).
+   * `fills`, the resolver's verdict (`resolved: ...`, `not found after ...`, `lost: ...`), or a
+   * refusal's error code (`not_sent:CODE` when never sent).
    */
   reason: string;
   /** What the venue said: `CODE: message` for a refusal, `status X` for its order reply; null when fills or the resolver decided. */
