@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock, SystemClock } from '../../src/core/clock.js';
 import { openStoreReadOnly, type Candle } from '../../src/store/index.js';
-import { ROOT, spawnDaemon, tempDir, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { ROOT, spawnDaemon, writeConfig, type DaemonProcess } from '../support/daemon-process.js';
+import { tempDir } from '../support/temp-dir.js';
 import { eventually } from '../support/eventually.js';
 
 const config = {

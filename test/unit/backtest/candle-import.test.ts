@@ -4,8 +4,7 @@
  * exact candles; each kind of bad cell is named by file, line and column; an import into a real
  * store is all or nothing, a re-import changes nothing, an overlapping one replaces what differs.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCandleCsv } from '../../../src/backtest/candle-csv.js';
@@ -14,6 +13,7 @@ import { PriceFileError } from '../../../src/backtest/price-csv.js';
 import { ManualClock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore } from '../../../src/store/index.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
@@ -82,8 +82,8 @@ describe('candle files', () => {
 describe('importing into the store', () => {
   it('is all or nothing, idempotent, and an overlap replaces only what differs', () => {
     const clock = new ManualClock(T0 + 10 * MIN);
-    const store = openStore({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'v4bot-import-')), clock, logger: silentLogger() });
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'v4bot-import-files-'));
+    const store = openStore({ dataDir: tempDir('v4bot-import-'), clock, logger: silentLogger() });
+    const dir = tempDir('v4bot-import-files-');
     const file = (name: string, text: string): string => {
       const p = path.join(dir, name);
       writeFileSync(p, text);

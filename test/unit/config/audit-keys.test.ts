@@ -1,14 +1,14 @@
 /** The balance audit's configuration keys: defaults, custom values, and refusals naming the key. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { configErrorOf } from '../../support/config-error.js';
 import { validFileConfig } from '../../support/daemon-configs.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 function load(extra: Record<string, unknown>): ReturnType<typeof loadConfig> {
-  const cwd = mkdtempSync(path.join(tmpdir(), 'v4bot-audit-config-'));
+  const cwd = tempDir('v4bot-audit-config-');
   writeFileSync(path.join(cwd, 'bot.json'), JSON.stringify({ ...validFileConfig(), ...extra }));
   return loadConfig({ cwd, env: { BOT_CONFIG: 'bot.json' } });
 }

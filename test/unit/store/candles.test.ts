@@ -3,9 +3,6 @@
  * minute still being built kept apart and continued across a reopen; the recorder folds every
  * poll; longer timeframes are aggregated from the minutes that exist, a gap never filled in.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
@@ -14,11 +11,12 @@ import type { FuturesMarket } from '../../../src/exchange/gateway.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { comparePrices } from '../../../src/store/candle-buckets.js';
 import { openStore, type Candle, type MinuteCandle, type Store } from '../../../src/store/index.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
 
-function open(dataDir = mkdtempSync(path.join(os.tmpdir(), 'v4bot-candles-')), clock = new ManualClock(T0)): { store: Store; clock: ManualClock; dataDir: string } {
+function open(dataDir = tempDir('v4bot-candles-'), clock = new ManualClock(T0)): { store: Store; clock: ManualClock; dataDir: string } {
   return { store: openStore({ dataDir, clock, logger: silentLogger() }), clock, dataDir };
 }
 

@@ -7,9 +7,8 @@
  */
 import { createHmac } from 'node:crypto';
 import * as nodeCrypto from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { validate } from 'node-cron';
@@ -23,10 +22,11 @@ import { BufferedState, loadStrategies, sandboxWorkerOptions, workerEntry, type 
 import { MemoryState, snapshot } from '../../../support/daemon-ctx.js';
 import { RecordingEvents } from '../../../support/runner-events.js';
 import { eventually } from '../../../support/eventually.js';
+import { tempDir } from '../../../support/temp-dir.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const hostile = path.join(here, 'fixtures/hostile');
-const scratch = mkdtempSync(path.join(tmpdir(), 'v4bot-sandbox-'));
+const scratch = tempDir('v4bot-sandbox-');
 const apiUrl = pathToFileURL(path.resolve('src/strategy-api/index.ts')).href;
 const options: LoaderOptions = { dirs: [hostile, scratch], extensions: ['.ts', '.js'], knownMarkets: new Set(['BTC_USDT']), validateSchedule: validate };
 
@@ -44,7 +44,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 class EntriesState extends MemoryState {
