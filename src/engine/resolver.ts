@@ -58,8 +58,8 @@ export class Resolver {
   }
 
   /** Settled by evidence: the resolution clock stops. */
-  private move(cid: string, to: OrderState, reason: string, patch: OrderPatch = {}): OrderState {
-    return this.d.journal.move(cid, to, reason, { ...patch, unknownSinceMs: null });
+  private move(cid: string, to: OrderState, reason: string, patch: OrderPatch = {}, venue: string | null = null): OrderState {
+    return this.d.journal.move(cid, to, reason, { ...patch, unknownSinceMs: null }, venue);
   }
 
   private bump(o: OrderRecord): void {
@@ -145,7 +145,7 @@ export class Resolver {
       const v = await this.d.gateway.cancelOrder({ market: o.market, clientOrderId: cid });
       const to = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
       const ids = { orderId: v.orderId, ...(v.oto === undefined ? {} : { otoId: v.oto.otoId }) };
-      const s = this.move(cid, to, 'resolved: cancel probe succeeded', { ...ids, ...reportedPatch(o, v) });
+      const s = this.move(cid, to, 'resolved: cancel probe succeeded', { ...ids, ...reportedPatch(o, v) }, `status ${v.rawStatus}`);
       this.d.store.fills.attribute(v.orderId, o.strategyId, cid);
       return { clientOrderId: cid, verdict: s, evidence: 'cancel probe' };
     } catch (err) {
