@@ -45,6 +45,8 @@ export interface Engine {
   readonly orders: OrderManager;
   readonly fills: FillApplier;
   readonly reconciler: Reconciler;
+  /** Where order states move; it tells when an order reached a final state (onOrder). */
+  readonly journal: OrderJournal;
   readonly flexJob: FlexJob;
   readonly creditJob: CreditJob;
   readonly market: MarketData;
@@ -86,7 +88,7 @@ function haltWith(ts: TradingStateController, logger: Logger): (reason: string) 
  * The order pipeline: the journal alone moves order states; the fill applier and the resolver
  * are shared by the order manager (placing, cancelling) and the reconciler (scanning, settling).
  */
-function orderPipeline(b: Base, gateway: ExchangeGateway): Pick<Engine, 'orders' | 'fills' | 'reconciler'> {
+function orderPipeline(b: Base, gateway: ExchangeGateway): Pick<Engine, 'orders' | 'fills' | 'reconciler' | 'journal'> {
   const { store, clock, logger } = b;
   const log = logger.child({ part: 'orders' });
   const journal = new OrderJournal(store, clock);
@@ -96,6 +98,7 @@ function orderPipeline(b: Base, gateway: ExchangeGateway): Pick<Engine, 'orders'
   return {
     orders: new OrderManager({ store, gateway, clock, logger: log, journal, resolver, flex }),
     fills,
+    journal,
     reconciler: new Reconciler({ store, gateway, clock, logger: logger.child({ part: 'reconcile' }), fills, resolver }),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * One runner per strategy instance, on its own scheduler lane, with its hooks in its own worker
- * thread, and the path of committed fills to the owning strategy's `onFill`.
+ * thread, and the paths of committed fills to the owning strategy's `onFill` and of orders'
+ * final states to its `onOrder`.
  */
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Scheduler } from '../engine/scheduler.js';
@@ -10,6 +11,7 @@ import { clearQuarantined, recordQuarantine } from '../engine/status-records.js'
 import { StrategyRunner, type RunnerEvents } from '../engine/strategy-runner.js';
 import { resolveStrategyFile, type JsonValue, type LoadedStrategy, type StateBackend } from '../strategy-api/host.js';
 import type { Base, Engine } from './engine.js';
+import { routeOrderEvents } from './order-events.js';
 import { strategyLoaderPaths } from './strategies.js';
 
 export type Runners = ReadonlyMap<string, StrategyRunner>;
@@ -92,6 +94,8 @@ export function buildRunners(
     if (runner === undefined) return;
     void scheduler.enqueue(laneOf(strategyId), `fill:${strategyId}`, () => runner.fill(fillView(fill)));
   });
+  const { store, clock, logger } = b;
+  routeOrderEvents({ store, clock, logger, scheduler, runners, laneOf, onFinal: (l) => engine.journal.onFinal(l) });
   return runners;
 }
 

@@ -14,7 +14,7 @@ import type { OrderState } from '../core/orders.js';
 import type { Store } from '../store/index.js';
 import type { NewOrder, OrderRecord } from '../model/journal.js';
 import { forwardTo, type CollateralOrderSpec, type LimitOrderSpec } from './order-outcomes.js';
-import { canTransition } from './order-state.js';
+import { canTransition, isTerminal } from './order-state.js';
 import { clientIdPrefixFor } from './prefix.js';
 
 /** Fields written along with (or, when the state stays, instead of) a state change. */
@@ -44,6 +44,7 @@ function newOrder(strategyId: string, kind: OrderKind, clientOrderId: string, s:
 export class OrderJournal {
   /** Ids whose request is in flight in this process (PENDING rows not in here are from a past life). */
   private readonly inFlight = new Set<string>();
+  private readonly finalListeners: (() => void)[] = [];
 
   constructor(
     private readonly store: Store,
@@ -97,18 +98,30 @@ export class OrderJournal {
    * Moves an order to `to` if that is forward and legal; `patch` is written either way (nothing
    * is written when the state stays and the patch is empty). Returns the state afterwards.
    */
-  move(clientOrderId: string, to: OrderState, reason: string, patch: OrderPatch = {}): OrderState {
-    return this.store.tx(() => {
+  move(clientOrderId: string, to: OrderState, reason: string, patch: OrderPatch = {}, venue: string | null = null): OrderState {
+    const moved = this.store.tx(() => {
       const o = this.mustGet(clientOrderId);
       const target = forwardTo(o.state, to);
       const now = this.clock.now();
       if (target !== null) {
         this.store.orders.setState(clientOrderId, o.state, target, reason, now, patch);
-        return target;
+        // The final state is recorded with the move: the strategy's onOrder hears of it once.
+        if (isTerminal(target)) this.store.finals.record({ clientOrderId, strategyId: o.strategyId, state: target, reason, venue, atMs: now });
+        return { state: target, final: isTerminal(target) };
       }
       if (Object.keys(patch).length > 0) this.store.orders.patch(clientOrderId, patch, now);
-      return o.state;
+      return { state: o.state, final: false };
     });
+    if (moved.final) for (const l of this.finalListeners) l();
+    return moved.state;
+  }
+
+  /**
+   * `listener` hears that an order reached a final state (recorded in `store.finals`). It may be
+   * called inside a caller's transaction: read the records once the current task is done.
+   */
+  onFinal(listener: () => void): void {
+    this.finalListeners.push(listener);
   }
 
   /** The outcome of a request is ambiguous: UNKNOWN (where legal) with a fresh resolution clock. */

@@ -157,7 +157,7 @@ export class OrderManager {
   }
 
   private notSent(clientOrderId: string, code: string, message: string): PlaceOutcome {
-    this.deps.journal.move(clientOrderId, 'REJECTED', `not_sent:${code}`);
+    this.deps.journal.move(clientOrderId, 'REJECTED', `not_sent:${code}`, {}, `${code}: ${message}`);
     return { status: 'not_sent', clientOrderId, code, message };
   }
 
@@ -166,7 +166,7 @@ export class OrderManager {
     const o = journal.mustGet(clientOrderId);
     const oto = v.oto === undefined ? {} : { otoId: v.oto.otoId };
     const patch = { orderId: v.orderId, ...oto, unknownSinceMs: null, ...reportedPatch(o, v) };
-    const state = journal.move(clientOrderId, stateOfVenueOrder(v), 'placed', patch);
+    const state = journal.move(clientOrderId, stateOfVenueOrder(v), 'placed', patch, `status ${v.rawStatus}`);
     if (v.oto !== undefined) store.children.setOtoId(clientOrderId, v.oto.otoId, clock.now());
     // Fills the reconciler stored before the orderId was known become ours now.
     store.fills.attribute(v.orderId, o.strategyId, clientOrderId);
@@ -176,7 +176,7 @@ export class OrderManager {
   private applyError(clientOrderId: string, err: unknown): PlaceOutcome {
     const c = classifyPlacementError(err);
     if (c.kind === 'rejected') {
-      this.deps.journal.move(clientOrderId, 'REJECTED', c.code);
+      this.deps.journal.move(clientOrderId, 'REJECTED', c.code, {}, `${c.code}: ${c.message}`);
       return { status: 'rejected', clientOrderId, code: c.code, message: c.message };
     }
     if (c.kind === 'not_sent') return this.notSent(clientOrderId, c.code, c.message);
@@ -230,7 +230,8 @@ export class OrderManager {
       const ref = o.orderId !== null ? { market: o.market, orderId: o.orderId } : { market: o.market, clientOrderId };
       const v = await this.deps.gateway.cancelOrder(ref);
       const target = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
-      journal.move(clientOrderId, target, 'cancel confirmed', { unknownSinceMs: null, ...reportedPatch(journal.mustGet(clientOrderId), v) });
+      const patch = { unknownSinceMs: null, ...reportedPatch(journal.mustGet(clientOrderId), v) };
+      journal.move(clientOrderId, target, 'cancel confirmed', patch, `status ${v.rawStatus}`);
       await this.confirmReportedFills([clientOrderId]);
       return { status: target === 'FILLED' ? 'filled' : 'cancelled', clientOrderId };
     } catch (err) {

@@ -59,8 +59,8 @@ export class Resolver {
   }
 
   /** Settled by evidence: the resolution clock stops. */
-  private move(cid: string, to: OrderState, reason: string, patch: OrderPatch = {}): OrderState {
-    return this.deps.journal.move(cid, to, reason, { ...patch, unknownSinceMs: null });
+  private move(cid: string, to: OrderState, reason: string, patch: OrderPatch = {}, venue: string | null = null): OrderState {
+    return this.deps.journal.move(cid, to, reason, { ...patch, unknownSinceMs: null }, venue);
   }
 
   private bump(o: OrderRecord): void {
@@ -146,7 +146,7 @@ export class Resolver {
       const v = await this.deps.gateway.cancelOrder({ market: o.market, clientOrderId: cid });
       const to = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
       const ids = { orderId: v.orderId, ...(v.oto === undefined ? {} : { otoId: v.oto.otoId }) };
-      const s = this.move(cid, to, 'resolved: cancel probe succeeded', { ...ids, ...reportedPatch(o, v) });
+      const s = this.move(cid, to, 'resolved: cancel probe succeeded', { ...ids, ...reportedPatch(o, v) }, `status ${v.rawStatus}`);
       this.deps.store.fills.attribute(v.orderId, o.strategyId, cid);
       return { clientOrderId: cid, verdict: s, evidence: 'cancel probe' };
     } catch (err) {

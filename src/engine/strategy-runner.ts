@@ -15,7 +15,7 @@ import type { Side } from '../core/orders.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { BufferedState, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
-import type { FillView, Intent, LoadedStrategy, PlaceCollateralIntent, PlaceLimitsIntent } from '../strategy-api/host.js';
+import type { FillView, Intent, LoadedStrategy, OrderEventView, PlaceCollateralIntent, PlaceLimitsIntent } from '../strategy-api/host.js';
 import { InlineExecutor, type HookExecutor, type HookName } from './sandbox-worker/executor.js';
 import { checkOrders, checkStanding, type GateDecision, type GateOrder, type MarketRules, type RiskSnapshot } from './risk-gate.js';
 import type { CancelOutcome, CollateralOrderSpec, FlexCloseOutcome, LimitOrderSpec, PlaceOutcome } from './order-manager.js';
@@ -68,11 +68,17 @@ export interface StrategyRunnerOptions {
 
 type Hook = Exclude<HookName, 'onStop'>;
 
+/** What a hook gets besides the snapshot. */
+interface HookInput {
+  fill?: FillView;
+  order?: OrderEventView;
+}
+
 /** Longest wait for an instance's worker to start and load its module before a call goes ahead. */
 const START_BOUND_MS = 30_000;
 
 /** Whether the instance's module defines `hook`: from the sandbox's report, or the in-process definition. */
-function defines(s: LoadedStrategy, hook: 'init' | 'onFill' | 'onStop'): boolean {
+function defines(s: LoadedStrategy, hook: 'init' | 'onFill' | 'onOrder' | 'onStop'): boolean {
   return s.hooks !== undefined ? s.hooks[hook] : s.definition?.[hook] !== undefined;
 }
 
@@ -141,7 +147,22 @@ export class StrategyRunner {
   }
 
   async fill(fill: FillView): Promise<void> {
-    if (defines(this.options.strategy, 'onFill')) await this.run('onFill', fill);
+    if (defines(this.options.strategy, 'onFill')) await this.run('onFill', { fill });
+  }
+
+  /** Whether the module defines `onOrder` (an instance without it spends its order events at once). */
+  get hearsOrders(): boolean {
+    return defines(this.options.strategy, 'onOrder');
+  }
+
+  /**
+   * Calls `onOrder` for an order that ended. `delivered` runs once the event is spent: right after
+   * the hook's state is committed (before its intents execute), or at once when the hook does not
+   * run (not defined, quarantined) or fails; it is not run when the call itself faults.
+   */
+  async order(event: OrderEventView, delivered: () => void): Promise<void> {
+    if (!defines(this.options.strategy, 'onOrder') || this.guard.quarantined) return delivered();
+    await this.run('onOrder', { order: event }, delivered);
   }
 
   /** Calls `onStop` (guarded); anything it returns is ignored. Then stops the instance's worker. */
@@ -166,17 +187,19 @@ export class StrategyRunner {
     abort.abort();
   }
 
-  private guarded(hook: HookName, data: SnapshotData, state: BufferedState, fill?: FillView): ReturnType<HookGuard['call']> {
-    const request = fill === undefined ? { hook, data, state } : { hook, data, state, fill };
+  private guarded(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput = {}): ReturnType<HookGuard['call']> {
+    const request = { hook, data, state, ...input };
     return this.guard.call(hook, () => this.executor.run(request), () => this.executor.abandon());
   }
 
-  private async run(hook: Hook, fill?: FillView): Promise<void> {
-    if (this.guard.quarantined) return;
+  /** `spent` (onOrder's delivery mark) runs once the call is over for the event: after the commit, or on failure. */
+  private async run(hook: Hook, input: HookInput = {}, spent: () => void = () => undefined): Promise<void> {
+    if (this.guard.quarantined) return spent();
     await this.prepared();
     const data = await this.options.snapshot(this.id);
     const state = new BufferedState(this.options.state);
-    const result = await this.guarded(hook, data, state, fill);
+    const result = await this.guarded(hook, data, state, input);
+    if (!result.ok) spent();
     if (!result.ok) {
       this.log.warn({ err: result.error, hook }, 'strategy hook failed');
       this.options.events.strategyError(this.id, result.error.code);
@@ -190,9 +213,10 @@ export class StrategyRunner {
       this.log.warn({ err: e, hook }, 'strategy returned invalid intents');
       this.options.events.strategyError(this.id, e.code);
       this.guard.recordFailure(e);
-      return;
+      return spent();
     }
     state.commit();
+    spent();
     if (!this.options.accepting()) {
       if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
       return;

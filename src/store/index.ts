@@ -27,12 +27,14 @@ import { ChildrenRepository } from './children-repo.js';
 import { CheckpointsRepository, MetaRepository } from './meta-repo.js';
 import { strategyStateStore, type StrategyStateStore } from './strategy-state-repo.js';
 import { OrdersRepository } from './orders-repo.js';
+import { OrderFinalsRepository } from './order-finals-repo.js';
 import type { NoncePersistence } from '../model/nonce.js';
 
 export * from './types.js';
 export type { OrderPatch } from './orders-repo.js';
 export type { StrategyStateStore } from './strategy-state-repo.js';
 export type { OrdersRepository } from './orders-repo.js';
+export type { OrderFinalsRepository, OrderFinalRecord } from './order-finals-repo.js';
 export type { FillsRepository } from './fills-repo.js';
 export type { AuditRepository, FillsFingerprint, OwnFillRow } from './audit-repo.js';
 export type { ConsoleRepository, ControlActionRecord, EquityPoint, PausedRecord } from './console-repo.js';
@@ -69,6 +71,8 @@ export interface Store {
   /** Whether a commit is on disk when it returns (read back from SQLite: synchronous FULL). */
   readonly durable: boolean;
   readonly orders: OrdersRepository;
+  /** Orders' final states awaiting their strategy's onOrder. */
+  readonly finals: OrderFinalsRepository;
   readonly fills: FillsRepository;
   readonly children: ChildrenRepository;
   readonly checkpoints: CheckpointsRepository;
@@ -106,6 +110,7 @@ function wrapIo(err: unknown, what: string): BotError {
 
 class SqliteStore implements Store {
   readonly orders: OrdersRepository;
+  readonly finals: OrderFinalsRepository;
   readonly fills: FillsRepository;
   readonly children: ChildrenRepository;
   readonly checkpoints: CheckpointsRepository;
@@ -128,6 +133,7 @@ class SqliteStore implements Store {
     private readonly clock: Clock,
   ) {
     this.orders = new OrdersRepository(db);
+    this.finals = new OrderFinalsRepository(db);
     this.fills = new FillsRepository(db);
     this.children = new ChildrenRepository(db);
     this.checkpoints = new CheckpointsRepository(db);

@@ -207,6 +207,19 @@ export const MIGRATIONS: readonly string[] = [
     close TEXT NOT NULL,
     updated_ms INTEGER NOT NULL
   ) WITHOUT ROWID;`,
+  // 9: an order's final state (FILLED, CANCELLED, REJECTED) for its strategy's onOrder hook,
+  // written with the state change; delivered_ms is set once the hook ran (exactly once across
+  // restarts). Orders that ended before this migration get no event.
+  `CREATE TABLE order_finals (
+    client_order_id TEXT PRIMARY KEY,
+    strategy_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    venue TEXT,
+    at_ms INTEGER NOT NULL,
+    delivered_ms INTEGER
+  ) WITHOUT ROWID;
+  CREATE INDEX order_finals_undelivered ON order_finals (at_ms) WHERE delivered_ms IS NULL;`,
 ];
 
 /** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */

@@ -2,7 +2,7 @@
  * `defineStrategy`: the one thing a plugin module default-exports.
  */
 import type { z } from 'zod';
-import type { FillView, StrategyContext } from './types.js';
+import type { FillView, OrderEventView, StrategyContext } from './types.js';
 import type { HookResult } from './intents.js';
 
 type Awaitable<T> = T | Promise<T>;
@@ -24,6 +24,11 @@ export interface StrategyDefinition<P = unknown> {
   readonly onTick: (ctx: StrategyContext<P>) => Awaitable<HookResult>;
   /** For each new fill of one of this instance's orders (after reconciliation applied it). */
   readonly onFill?: (ctx: StrategyContext<P>, fill: FillView) => Awaitable<HookResult>;
+  /**
+   * Once for each of this instance's orders that ends: filled completely, cancelled (an IOC
+   * remainder included) or rejected. Delivered once, across restarts too.
+   */
+  readonly onOrder?: (ctx: StrategyContext<P>, event: OrderEventView) => Awaitable<HookResult>;
   /** At shutdown. Intents returned here are ignored: the daemon accepts no new intents while stopping. */
   readonly onStop?: (ctx: StrategyContext<P>) => Awaitable<void>;
 }

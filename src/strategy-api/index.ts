@@ -9,6 +9,7 @@ export { z } from 'zod';
 export { p, type DecimalBounds, type IntBounds } from './params.js';
 export { defineStrategy, type StrategyDefinition } from './define.js';
 export { intents, type IntentInput, type HookResult } from './intents.js';
+export { indicators, Indicator, type HighLowClose, type MacdValue, type BandsValue } from './indicators.js';
 export type {
   Side,
   OrderState,
@@ -17,6 +18,7 @@ export type {
   ProtectionView,
   PositionView,
   FillView,
+  OrderEventView,
   FlexInvestmentView,
   FlexView,
   JsonValue,

@@ -38,6 +38,7 @@ export interface InstanceSpec {
 export interface StrategyHooks {
   init: boolean;
   onFill: boolean;
+  onOrder: boolean;
   onStop: boolean;
 }
 

@@ -61,6 +61,31 @@ export interface PositionView {
   protection: ProtectionView | null;
 }
 
+/** How one of this instance's orders ended (the `onOrder` hook). */
+export interface OrderEventView {
+  clientOrderId: string;
+  market: string;
+  side: Side;
+  /** Limit price, quote per base. */
+  price: Decimal;
+  /** Base amount ordered. */
+  amount: Decimal;
+  /** Base amount filled when it ended. */
+  filled: Decimal;
+  /** The final state: FILLED (completely), CANCELLED (by a cancel, or an IOC remainder the venue ended) or REJECTED. */
+  state: 'FILLED' | 'CANCELLED' | 'REJECTED';
+  /**
+   * Why, in the engine's words: `placed` (the placement reply ended it), `cancel confirmed`,
+   * `fills`, the resolver's verdict (`resolved: ...`, `not found after ...`, `lost: ...`), or a
+   * refusal's error code (`not_sent:CODE` when never sent).
+   */
+  reason: string;
+  /** What the venue said: `CODE: message` for a refusal, `status X` for its order reply; null when fills or the resolver decided. */
+  venue: string | null;
+  /** When the engine recorded the final state, ms. */
+  atMs: number;
+}
+
 /** One of this instance's fills. */
 export interface FillView {
   dealId: number;

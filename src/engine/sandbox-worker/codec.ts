@@ -3,13 +3,14 @@
  * Decimals with its own `Decimal` class (a worker has its own copy of every module).
  */
 import { Decimal } from '../../core/decimal.js';
-import type { FillView, JsonValue, OrderView, PositionView, PriceView, SnapshotData } from '../../strategy-api/host.js';
+import type { FillView, JsonValue, OrderEventView, OrderView, PositionView, PriceView, SnapshotData } from '../../strategy-api/host.js';
 
 /** A view with its Decimal fields as decimal strings (null stays null). */
 type WireField<F> = F extends Decimal ? string : F extends Decimal | null ? string | null : F extends Decimal | undefined ? string | undefined : F;
 type Wire<T> = { [K in keyof T]: WireField<T[K]> };
 
 export type WireFill = Wire<FillView>;
+export type WireOrderEvent = Wire<OrderEventView>;
 type WirePosition = Omit<Wire<PositionView>, 'protection'> & { protection: Wire<NonNullable<PositionView['protection']>> | null };
 
 export interface WireSnapshot {
@@ -27,6 +28,7 @@ const ORDER = ['amount', 'price', 'filled', 'remaining'] as const;
 const POSITION = ['base', 'avgEntryPrice'] as const;
 const PROTECTION = ['stopLoss', 'takeProfit'] as const;
 const FILL = ['amount', 'price', 'quote', 'fee'] as const;
+const ORDER_EVENT = ['price', 'amount', 'filled'] as const;
 
 const str = (d: Decimal): string => d.toFixed();
 const num = (s: string): Decimal => new Decimal(s);
@@ -47,6 +49,8 @@ function mapRecord<A, B>(rec: Readonly<Record<string, A>>, f: (v: A) => B): Reco
 
 export const encodeFill = (f: FillView): WireFill => mapFields(f, FILL, str);
 export const decodeFill = (f: WireFill): FillView => mapFields(f, FILL, num);
+export const encodeOrderEvent = (e: OrderEventView): WireOrderEvent => mapFields(e, ORDER_EVENT, str);
+export const decodeOrderEvent = (e: WireOrderEvent): OrderEventView => mapFields(e, ORDER_EVENT, num);
 
 export function encodeSnapshot(s: SnapshotData): WireSnapshot {
   return {

@@ -3,7 +3,7 @@
  * engine logic with closures); `WorkerExecutor` (worker-executor.ts) runs each instance in its
  * own worker thread, where a runaway hook can be stopped.
  */
-import type { BufferedState, FillView, LoadedStrategy, SnapshotData, StrategyLogger } from '../../strategy-api/host.js';
+import type { BufferedState, FillView, LoadedStrategy, OrderEventView, SnapshotData, StrategyDefinition, StrategyLogger } from '../../strategy-api/host.js';
 import { buildContext } from '../../strategy-api/host.js';
 import type { HookName } from './protocol.js';
 
@@ -15,6 +15,7 @@ export interface HookRequest {
   /** The call's buffered state: the hook's writes land here (the runner commits them). */
   state: BufferedState;
   fill?: FillView;
+  order?: OrderEventView;
 }
 
 export interface HookExecutor {
@@ -28,6 +29,12 @@ export interface HookExecutor {
   onFault(listener: (err: Error) => void): void;
   /** Stops for good. */
   close(): Promise<void>;
+}
+
+/** `onFill` or `onOrder` with its event (nothing without one). */
+function callEventHook(d: StrategyDefinition<unknown>, ctx: Parameters<StrategyDefinition<unknown>['onTick']>[0], r: HookRequest): unknown {
+  if (r.hook === 'onFill') return r.fill === undefined ? undefined : d.onFill?.(ctx, r.fill);
+  return r.order === undefined ? undefined : d.onOrder?.(ctx, r.order);
 }
 
 /** Runs hooks in the calling thread. A hook past its deadline cannot be stopped, only ignored. */
@@ -47,7 +54,8 @@ export class InlineExecutor implements HookExecutor {
       case 'onTick':
         return d.onTick(ctx);
       case 'onFill':
-        return r.fill === undefined ? undefined : d.onFill?.(ctx, r.fill);
+      case 'onOrder':
+        return callEventHook(d, ctx, r);
       case 'onStop':
         return d.onStop?.(ctx);
     }

@@ -1,8 +1,8 @@
 /** Messages between a strategy worker and its host (plain, structured-clone safe). */
 import type { JsonValue } from '../../strategy-api/host.js';
-import type { WireFill, WireSnapshot } from './codec.js';
+import type { WireFill, WireOrderEvent, WireSnapshot } from './codec.js';
 
-export type HookName = 'init' | 'onTick' | 'onFill' | 'onStop';
+export type HookName = 'init' | 'onTick' | 'onFill' | 'onOrder' | 'onStop';
 
 export interface CallMessage {
   type: 'call';
@@ -11,6 +11,7 @@ export interface CallMessage {
   snapshot: WireSnapshot;
   state: Record<string, JsonValue>;
   fill?: WireFill;
+  order?: WireOrderEvent;
 }
 
 export interface StateChanges {

@@ -15,7 +15,7 @@ import type { StrategyDefinition } from '../../strategy-api/define.js';
 import type { SandboxInit } from '../../strategy-api/sandbox/instance.js';
 import { locatedMessage } from '../../strategy-api/locate.js';
 import { loadDefinition, parseParams } from '../../strategy-api/sandbox/instance.js';
-import { decodeFill, decodeSnapshot, toPlain } from './codec.js';
+import { decodeFill, decodeOrderEvent, decodeSnapshot, toPlain } from './codec.js';
 import type { CallMessage, LogLevel, StateChanges, WorkerMessage } from './protocol.js';
 
 interface Loaded {
@@ -87,6 +87,8 @@ function invoke(d: StrategyDefinition<unknown>, msg: CallMessage, ctx: Parameter
       return d.onTick(ctx);
     case 'onFill':
       return msg.fill === undefined ? undefined : d.onFill?.(ctx, decodeFill(msg.fill));
+    case 'onOrder':
+      return msg.order === undefined ? undefined : d.onOrder?.(ctx, decodeOrderEvent(msg.order));
     case 'onStop':
       return d.onStop?.(ctx);
   }

@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_BOUNDS, compileStrategy, sandboxWorkerOptions, workerEntry, type JsonValue, type SandboxInit, type WorkerEntry } from '../../strategy-api/host.js';
 import type { Logger } from '../../observability/logger.js';
-import { encodeFill, encodeSnapshot } from './codec.js';
+import { encodeFill, encodeOrderEvent, encodeSnapshot } from './codec.js';
 import type { HookExecutor, HookRequest } from './executor.js';
 import type { WorkerMessage } from './protocol.js';
 
@@ -65,8 +65,16 @@ export class WorkerExecutor implements HookExecutor {
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
       this.pending = { seq, request, resolve, reject };
-      const { hook, data, fill } = request;
-      const msg = { type: 'call', seq, hook, snapshot: encodeSnapshot(data), state: this.options.stateEntries(), ...(fill === undefined ? {} : { fill: encodeFill(fill) }) };
+      const { hook, data, fill, order } = request;
+      const msg = {
+        type: 'call',
+        seq,
+        hook,
+        snapshot: encodeSnapshot(data),
+        state: this.options.stateEntries(),
+        ...(fill === undefined ? {} : { fill: encodeFill(fill) }),
+        ...(order === undefined ? {} : { order: encodeOrderEvent(order) }),
+      };
       worker.postMessage(msg);
     });
   }

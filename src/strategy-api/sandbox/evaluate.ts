@@ -15,6 +15,7 @@
  * worker's globals in scope.
  */
 import 'ses';
+import * as tradingSignals from 'trading-signals';
 import { z } from 'zod';
 import * as authorApi from '../index.js';
 
@@ -64,6 +65,11 @@ function lockdownOnce(): void {
   const g = globalThis as Record<string, unknown>;
   g['eval'] = undefined;
   g['Function'] = undefined;
+  // The indicators' code is shared by every hook of this worker: no strategy may change it (the
+  // library's classes stay private to the wrappers; hardened anyway, with the wrappers).
+  for (const value of Object.values(tradingSignals)) harden(value);
+  harden(authorApi.indicators);
+  harden(authorApi.Indicator);
   locked = true;
 }
 

@@ -39,7 +39,8 @@ function report(): LoadReport {
   }
   const parsed = parseParams(definition, init);
   if (!parsed.success) return { type: 'params', issue: issueOf(parsed.error.issues as never) };
-  const hooks = { init: definition.init !== undefined, onFill: definition.onFill !== undefined, onStop: definition.onStop !== undefined };
+  const has = (hook: 'init' | 'onFill' | 'onOrder' | 'onStop'): boolean => definition[hook] !== undefined;
+  const hooks = { init: has('init'), onFill: has('onFill'), onOrder: has('onOrder'), onStop: has('onStop') };
   return { type: 'loaded', name: String(definition.name), schedule: String(definition.schedule), params: json(parsed.data) ?? null, hooks };
 }
 

@@ -12,7 +12,7 @@ export interface ParamIssue {
 }
 
 export type LoadReport =
-  | { type: 'loaded'; name: string; schedule: string; params: JsonValue; hooks: { init: boolean; onFill: boolean; onStop: boolean } }
+  | { type: 'loaded'; name: string; schedule: string; params: JsonValue; hooks: { init: boolean; onFill: boolean; onOrder: boolean; onStop: boolean } }
   | { type: 'threw'; message: string }
   | { type: 'not-definition'; message: string }
   | { type: 'params'; issue: ParamIssue | null };
