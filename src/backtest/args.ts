@@ -6,6 +6,7 @@ import { ConfigError } from '../core/errors.js';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import type { FillModel } from './fill-model.js';
 import type { JobResolution } from './run.js';
+import type { VenueKind } from './sim-venue.js';
 import { parseTime } from './price-csv.js';
 
 export interface BacktestArgs {
@@ -17,11 +18,13 @@ export interface BacktestArgs {
   logLevel: string;
   /** `--job-resolution`: every cron fire (default) or at most one fire per job per price step. */
   jobResolution: JobResolution;
+  /** `--venue`: the simulator in process (default) or over loopback HTTP (the wire path, for fidelity checks). */
+  venue: VenueKind;
   /** The fill model, except a volume per step left to the config's `paper.volumePerStep`. */
   fill: Omit<FillModel, 'volumePerStep'> & { volumePerStep: Decimal | null };
 }
 
-const FLAGS = ['--config', '--prices', '--from', '--to', '--out', '--fill', '--volume-share', '--volume-per-step', '--maker-fee', '--taker-fee', '--log-level', '--job-resolution'];
+const FLAGS = ['--config', '--prices', '--from', '--to', '--out', '--fill', '--volume-share', '--volume-per-step', '--maker-fee', '--taker-fee', '--log-level', '--job-resolution', '--venue'];
 
 function bad(flag: string, expected: string, found: string): ConfigError {
   return new ConfigError(`command line: ${flag}: expected ${expected}, found "${found.slice(0, 60)}"`);
@@ -62,7 +65,10 @@ export function parseArgs(argv: readonly string[]): BacktestArgs {
   const vps = a.get('--volume-per-step');
   const jobResolution = a.get('--job-resolution') ?? 'cron';
   if (jobResolution !== 'cron' && jobResolution !== 'step') throw bad('--job-resolution', '"cron" or "step"', jobResolution);
+  const venue = a.get('--venue') ?? 'in-process';
+  if (venue !== 'in-process' && venue !== 'http') throw bad('--venue', '"in-process" or "http"', venue);
   return {
+    venue,
     config: a.get('--config') ?? 'config/bot.json',
     prices,
     fromMs: timeFlag('--from', a.get('--from')),

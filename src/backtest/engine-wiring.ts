@@ -1,6 +1,6 @@
 /**
  * The live engine for a backtest, built from the daemon's own start steps (src/daemon/start.ts):
- * store, client over HTTP to the simulator, engine, scheduler, one worker-thread runner per
+ * store (in memory), the link to the simulator (in process, or the client over HTTP), engine, scheduler, one worker-thread runner per
  * strategy, the reconcile job, start-up reconciliation, the side jobs, the registered schedules
  * and the strategies' `init`. What differs is only time (the virtual clock) and who fires the
  * schedules (run.ts, at virtual times, instead of node-cron's real-time timers).
@@ -14,15 +14,13 @@ import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from '../d
 import { buildRunners, laneOf, type Runners } from '../daemon/runners.js';
 import { stopper } from '../daemon/shutdown.js';
 import type { Scheduler } from '../engine/scheduler.js';
-import { createApiClient, type ApiClient } from '../exchange/client.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits.js';
-import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';
 import { openStore, type Store } from '../store/index.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { Settle } from './run.js';
-import type { BacktestVenue } from './sim-venue.js';
+import type { BacktestVenue, VenueLink } from './sim-venue.js';
 import type { VirtualClock } from './virtual-clock.js';
 
 export interface Wired {
@@ -31,7 +29,7 @@ export interface Wired {
   scheduler: Scheduler;
   runners: Runners;
   reconcile: ReconcileJob;
-  client: ApiClient;
+  link: VenueLink;
   store: Store;
   stop(): Promise<void>;
 }
@@ -55,31 +53,28 @@ export interface WireInputs {
 }
 
 export function wireEngine({ config, clock, logger, strategies, venue, pools }: WireInputs): Wired {
-  // The store lives in the run's temp dir and is deleted with it: no fsync per commit.
-  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'none' });
-  const client = createApiClient({
-    baseUrl: venue.baseUrl,
-    apiKey: venue.apiKey,
-    apiSecret: venue.apiSecret,
+  // The store is thrown away with the run: in memory, same schema and migrations as the daemon's.
+  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'memory' });
+  const link = venue.connect({
     clock,
     logger: logger.child({ part: 'client' }),
     noncePersistence: store.noncePersistence(),
     nonceMode: config.nonceMode,
-    rateLimits: { redisUrl: undefined, ...(pools === undefined ? {} : { pools }) },
+    pools,
     onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
   });
   const b: Base = { config, clock, logger, store, metrics: new BotMetrics() };
-  const engine = buildEngine(b, createVenueGateway(client));
+  const engine = buildEngine(b, link.gateway);
   const scheduler = buildScheduler(b, engine);
   let accepting = true;
   const runners = buildRunners(b, engine, scheduler, strategies, () => accepting);
-  const reconcile = new ReconcileJob(b, engine, () => client.clockSkewRejected());
+  const reconcile = new ReconcileJob(b, engine, () => link.clockSkewRejected());
   const close = async (): Promise<void> => {
-    await client.close().catch(() => undefined);
+    await link.close().catch(() => undefined);
     store.close();
   };
   const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (accepting = false) });
-  return { b, engine, scheduler, runners, reconcile, client, store, stop: () => stop('backtest finished') };
+  return { b, engine, scheduler, runners, reconcile, link, store, stop: () => stop('backtest finished') };
 }
 
 /** Start-up as the daemon does it (start.ts steps 5 and 6), each step driven to its end by `settle`. */

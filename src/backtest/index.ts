@@ -51,7 +51,7 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
     // How jobs were fired is part of how the run was simulated: recorded beside the fill model.
     fillModel: { ...describeFillModel(model, span.stepMs), jobResolution: args.jobResolution },
   };
-  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution: args.jobResolution };
+  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution: args.jobResolution, venue: args.venue };
   if (onProgress !== undefined) run.onProgress = onProgress;
   const out = await runBacktest(run, (state) => ({
     result: buildResult(state, inputs),

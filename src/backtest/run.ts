@@ -20,7 +20,7 @@ import { backtestConfig, startUp, wireEngine, type Wired } from './engine-wiring
 import { accountEquity } from './equity.js';
 import type { FillModel } from './fill-model.js';
 import type { PriceSet } from './load-prices.js';
-import { startBacktestVenue, type BacktestVenue } from './sim-venue.js';
+import { startBacktestVenue, type BacktestVenue, type VenueKind } from './sim-venue.js';
 import type { RunSpan } from './span.js';
 import { VirtualClock } from './virtual-clock.js';
 
@@ -36,6 +36,8 @@ export interface RunInputs {
   pools?: RateLimitOverrides['pools'];
   /** `--job-resolution` (default `cron`): see JobResolution. */
   jobResolution?: JobResolution;
+  /** `--venue` (default in process): how the engine reaches the simulator. */
+  venue?: VenueKind;
 }
 
 /**
@@ -91,7 +93,7 @@ const QUEUED_MS = 100;
 function queuedOnLimits(w: Wired | undefined, venue: BacktestVenue): boolean {
   if (w === undefined || venue.inFlight() > 0) return false;
   // Polled every turn: the cheap count, not rateLimitStatus() (its bucket refresh was ~13% of a run's CPU).
-  return w.client.rateLimitQueued() > 0;
+  return w.link.queued() > 0;
 }
 
 /** Turns and real time since the venue last received a request while calls sat queued. */
@@ -247,7 +249,7 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
   const { config, dispose } = backtestConfig(inputs.config);
   const clock = new VirtualClock(span.fromMs);
   const holder: { wired?: Wired; timerJumps: number } = { timerJumps: 0 };
-  const venue = await startBacktestVenue({ config, clock, series: inputs.prices.series, model: inputs.model, stepMs: span.stepMs });
+  const venue = await startBacktestVenue(inputs.venue ?? 'in-process', { config, clock, series: inputs.prices.series, model: inputs.model, stepMs: span.stepMs });
   const settle = settler(clock, venue, holder);
   let wired: Wired | undefined;
   try {
