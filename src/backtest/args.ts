@@ -16,7 +16,7 @@ export interface BacktestArgs {
   toMs: number | undefined;
   out: string;
   logLevel: string;
-  /** `--job-resolution`: every cron fire (default) or at most one fire per job per price step. */
+  /** `--job-resolution`: at most one fire per job per candle (`step`, default) or every cron fire (`cron`). */
   jobResolution: JobResolution;
   /** `--venue`: the simulator in process (default) or over loopback HTTP (the wire path, for fidelity checks). */
   venue: VenueKind;
@@ -63,7 +63,7 @@ export function parseArgs(argv: readonly string[]): BacktestArgs {
   const touch = a.get('--fill') ?? 'through';
   if (touch !== 'through' && touch !== 'at') throw bad('--fill', '"through" or "at"', touch);
   const vps = a.get('--volume-per-step');
-  const jobResolution = a.get('--job-resolution') ?? 'cron';
+  const jobResolution = a.get('--job-resolution') ?? 'step';
   if (jobResolution !== 'cron' && jobResolution !== 'step') throw bad('--job-resolution', '"cron" or "step"', jobResolution);
   const venue = a.get('--venue') ?? 'in-process';
   if (venue !== 'in-process' && venue !== 'http') throw bad('--venue', '"in-process" or "http"', venue);

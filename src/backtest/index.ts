@@ -26,6 +26,8 @@ export interface BacktestSummary {
   timerJumps: number;
   /** Scheduled job fires run (the pace of a run is set by these: docs/backtesting.md § Speed). */
   jobsRun: number;
+  /** Jobs scheduled more often than the candles (one fire per candle under `--job-resolution step`). */
+  finerJobs: string[];
 }
 
 export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
@@ -54,7 +56,9 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution: args.jobResolution, venue: args.venue };
   if (onProgress !== undefined) run.onProgress = onProgress;
   const out = await runBacktest(run, (state) => ({
-    result: buildResult(state, inputs),
+    // Which schedules were finer than the candles, and so coalesced under `step`: said in the result.
+    result: buildResult(state, { ...inputs, fillModel: { ...inputs.fillModel, finerSchedules: state.finerJobs.join(',') } }),
+    finerJobs: state.finerJobs,
     truth: truthFills(state),
     timerJumps: state.timerJumps,
     jobsRun: state.jobsRun,
@@ -63,5 +67,5 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
   writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
   writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
-  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps, jobsRun: out.jobsRun };
+  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps, jobsRun: out.jobsRun, finerJobs: out.finerJobs };
 }

@@ -34,7 +34,7 @@ export interface RunInputs {
   onProgress?: (p: Progress) => void;
   /** Client rate-limit pools other than the venue's defaults (tests of waiting on them). */
   pools?: RateLimitOverrides['pools'];
-  /** `--job-resolution` (default `cron`): see JobResolution. */
+  /** `--job-resolution` (default `step`): see JobResolution. */
   jobResolution?: JobResolution;
   /** `--venue` (default in process): how the engine reaches the simulator. */
   venue?: VenueKind;
@@ -52,6 +52,8 @@ export interface Progress {
   nowMs: number;
   fromMs: number;
   toMs: number;
+  /** One candle (price step), ms. */
+  stepMs: number;
   orders: number;
   fills: number;
 }
@@ -72,6 +74,8 @@ export interface RunState {
   timerJumps: number;
   /** Scheduled job fires the run loop triggered (start-up steps not counted). */
   jobsRun: number;
+  /** Jobs whose schedule fires more often than the price steps (coalesced to one fire per step under `step`). */
+  finerJobs: string[];
 }
 
 /**
@@ -190,6 +194,11 @@ function jobsOf(w: Wired, fromMs: number): Job[] {
   });
 }
 
+/** The jobs with two fires closer together than one price step (their first two after the start). */
+function finerThan(jobs: readonly Job[], stepMs: number): string[] {
+  return jobs.filter((j) => j.cron.next(j.next) - j.next < stepMs).map((j) => j.name);
+}
+
 function sample(state: RunState, markets: string[], t: number): void {
   const { venue, samples } = state;
   venue.venue.catchUp();
@@ -203,6 +212,7 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
   const perStep = inputs.jobResolution === 'step';
   const markets = [...state.samples.prices.keys()];
   const jobs = jobsOf(state.wired, fromMs);
+  state.finerJobs = finerThan(jobs, stepMs);
   const report = progressReporter(state, inputs);
   sample(state, markets, fromMs);
   let nextStep = fromMs + stepMs;
@@ -236,7 +246,7 @@ function progressReporter(state: RunState, inputs: RunInputs): (t: number) => vo
     lastReport = t;
     const { store } = state.wired;
     const orders = Object.values(store.orders.countByState()).reduce((a, b) => a + b, 0);
-    inputs.onProgress({ nowMs: t, fromMs: inputs.span.fromMs, toMs: inputs.span.toMs, orders, fills: store.fills.count() });
+    inputs.onProgress({ nowMs: t, fromMs: inputs.span.fromMs, toMs: inputs.span.toMs, stepMs: inputs.span.stepMs, orders, fills: store.fills.count() });
   };
 }
 
@@ -256,7 +266,7 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
     wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools });
     holder.wired = wired;
     const markets = Object.keys(config.markets).sort();
-    const state: RunState = { wired, venue, samples: { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) }, timerJumps: 0, jobsRun: 0 };
+    const state: RunState = { wired, venue, samples: { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) }, timerJumps: 0, jobsRun: 0, finerJobs: [] };
     await startUp(wired, inputs.strategies, settle);
     await loop(state, inputs, clock, settle);
     await settle.drive(wired.reconcile.run());
