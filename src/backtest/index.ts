@@ -11,7 +11,7 @@ import type { Logger } from '../observability/logger.js';
 import type { BacktestArgs } from './args.js';
 import { buildResult, truthFills } from './collect.js';
 import { describeFillModel, type FillModel } from './fill-model.js';
-import { loadPrices } from './load-prices.js';
+import { loadPrices, type PriceSeries } from './load-prices.js';
 import { renderReport } from './output.js';
 import type { BacktestResult } from './result.js';
 import { runBacktest, type Progress, type RunInputs } from './run.js';
@@ -41,7 +41,7 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   const strategies = await loadConfiguredStrategies(config);
   const prices = loadPrices(args.prices);
   const used = new Set(paperMarkets(config).map((m) => pathFor(m.name, prices.series)));
-  const span = runSpan([...used].sort().map((m) => prices.series.get(m) ?? []), args.fromMs, args.toMs);
+  const span = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
   const model: FillModel = { ...args.fill, volumePerStep: args.fill.volumePerStep ?? config.paper.volumePerStep };
   const configBytes = readFileSync(args.config);
   const inputs = {

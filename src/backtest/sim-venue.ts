@@ -27,7 +27,7 @@ import { CsvMarket } from './csv-market.js';
 import type { FillModel } from './fill-model.js';
 import { inProcessApi } from './in-process-api.js';
 import { inProcessGateway } from './in-process-venue.js';
-import type { PriceRow } from './price-csv.js';
+import type { PriceSeries } from './load-prices.js';
 import type { VirtualClock } from './virtual-clock.js';
 
 /** How the engine reaches the venue (`--venue`): in process (default) or over loopback HTTP. */
@@ -67,7 +67,7 @@ export interface BacktestVenue {
 }
 
 /** The CSV market that drives `name`: its own, else one with the same base (`_USDT` first). */
-export function pathFor(name: string, series: ReadonlyMap<string, readonly PriceRow[]>): string {
+export function pathFor(name: string, series: ReadonlyMap<string, unknown>): string {
   if (series.has(name)) return name;
   const base = name.split('_')[0] ?? name;
   const same = [...series.keys()].filter((m) => m.split('_')[0] === base).sort();
@@ -76,10 +76,10 @@ export function pathFor(name: string, series: ReadonlyMap<string, readonly Price
   return pick;
 }
 
-function marketOptions(config: BotConfig, model: FillModel, series: ReadonlyMap<string, readonly PriceRow[]>): Array<MarketOptions & { path: string }> {
+function marketOptions(config: BotConfig, model: FillModel, series: ReadonlyMap<string, PriceSeries>): Array<MarketOptions & { path: string }> {
   return paperMarkets(config).map((m) => {
     const path = pathFor(m.name, series);
-    const first = (series.get(path) as readonly PriceRow[])[0] as PriceRow;
+    const first = (series.get(path) as PriceSeries).first;
     return {
       ...m,
       pricePath: path,
@@ -103,7 +103,7 @@ async function listen(server: Server): Promise<number> {
 export interface VenueInputs {
   config: BotConfig;
   clock: VirtualClock;
-  series: ReadonlyMap<string, readonly PriceRow[]>;
+  series: ReadonlyMap<string, PriceSeries>;
   model: FillModel;
   stepMs: number;
 }
@@ -122,7 +122,7 @@ function buildVenue({ config, clock, series, model, stepMs }: VenueInputs): Buil
   // No jumps: every step is walked, the CSV holds each one (csv-market.ts).
   const venue = new Venue(clock, seed, markets, stepMs, Number.MAX_SAFE_INTEGER);
   for (const m of markets) {
-    venue.markets.set(m.name, new CsvMarket(m, seed, { rows: series.get(m.path) as readonly PriceRow[], startMs: clock.now(), stepMs, model }));
+    venue.markets.set(m.name, new CsvMarket(m, seed, { rows: (series.get(m.path) as PriceSeries).rows(), startMs: clock.now(), stepMs, model }));
   }
   // Fixed keys: nothing random leaves the run, and the keys never appear in its output.
   const apiKey = `backtest${String(seed).padStart(8, '0')}`;
@@ -137,6 +137,10 @@ function buildVenue({ config, clock, series, model, stepMs }: VenueInputs): Buil
   return { venue, account, apiKey, apiSecret, paths: Object.fromEntries(markets.map((m) => [m.name, m.path])) };
 }
 
+function closeMarkets(venue: Venue): void {
+  for (const m of venue.markets.values()) if (m instanceof CsvMarket) m.close();
+}
+
 /** The venue driven directly (in-process-venue.ts): no server, no client, no queue. */
 export function inProcessBacktestVenue(inputs: VenueInputs): BacktestVenue {
   const { venue, account, paths } = buildVenue(inputs);
@@ -148,7 +152,7 @@ export function inProcessBacktestVenue(inputs: VenueInputs): BacktestVenue {
     inFlight: () => 0,
     received: () => api.received(),
     connect: () => ({ gateway: inProcessGateway(api, account), queued: () => 0, clockSkewRejected: () => 0, close: async () => undefined }),
-    close: async () => undefined,
+    close: async () => closeMarkets(venue),
   };
 }
 
@@ -204,6 +208,7 @@ export async function httpBacktestVenue(inputs: VenueInputs): Promise<BacktestVe
     connect,
     close: () =>
       new Promise<void>((resolve) => {
+        closeMarkets(venue);
         server.close(() => resolve());
         server.closeAllConnections();
       }),
