@@ -44,10 +44,17 @@ export const CLIENT_SCRIPT = `(function () {
     if (c === null) return;
     var s = c.addSeries(LC.AreaSeries, {
       lineColor: C.drawdown, topColor: C.drawdownFill, bottomColor: C.drawdownFill, lineWidth: 2,
-      invertFilledArea: true, priceFormat: { type: 'percent', precision: 2, minMove: 0.01 }
+      // Its own formatter: the library's 'percent' format rounded -0.8 to "-1.0%" on the axis.
+      invertFilledArea: true, priceFormat: { type: 'custom', minMove: 0.0001, formatter: function (v) { return v.toFixed(2) + ' %'; } }
     });
     s.setData(line(data.drawdown));
     c.timeScale().fitContent();
+    // For the browser test: the axis label of a value, and the values at the pane's top and bottom.
+    state.drawdownLabel = function (v) { return s.priceFormatter().format(v); };
+    state.drawdownScale = function () {
+      var h = document.getElementById('chart-drawdown').clientHeight - c.timeScale().height();
+      return [s.coordinateToPrice(0), s.coordinateToPrice(h)];
+    };
   }
 
   function market(m, i) {

@@ -92,6 +92,17 @@ describe('backtest report in a browser', () => {
     expect(text).toContain('</script><script>window.pwned=3</script>');
   });
 
+  it('labels the drawdown axis with the drawdown itself: two places, its bottom at or just below the deepest point', async () => {
+    const deepest = Math.min(...(await session.page.evaluate('JSON.parse(document.getElementById("report-data").textContent).drawdown.map((p) => Number(p[1]))')) as number[]);
+    expect(deepest).toBeLessThan(0);
+    const [top, bottom] = (await session.page.evaluate('window.reportState.drawdownScale()')) as [number, number];
+    expect(await session.page.evaluate(`window.reportState.drawdownLabel(${deepest})`)).toBe(`${deepest.toFixed(2)} %`);
+    expect(await session.page.evaluate('window.reportState.drawdownLabel(-0.8)')).toBe('-0.80 %');
+    expect(bottom).toBeLessThanOrEqual(deepest);
+    expect(bottom).toBeGreaterThan(deepest * 1.5);
+    expect(top).toBeGreaterThanOrEqual(0);
+  });
+
   it('keeps the charting library\'s attribution link', async () => {
     expect(await session.page.evaluate(`document.querySelectorAll('#chart-equity a[href*="tradingview.com"]').length`)).toBe(1);
   });
