@@ -26,8 +26,18 @@ export interface MarketChart {
   markers: ChartMarker[];
 }
 
+/** The starting equity held in one market instead: E₀ × price / first price. */
+export interface HoldLine {
+  market: string;
+  points: ChartPoint[];
+  /** The market's own change over the run, in percent (last price / first price − 1). */
+  changePct: string;
+}
+
 export interface ChartData {
   equity: ChartPoint[];
+  /** Buy and hold beside the equity; null without a starting equity or prices. */
+  hold: HoldLine | null;
   /** Drawdown from the running peak, in percent, as a negative number (0 at a new peak). */
   drawdown: ChartPoint[];
   markets: MarketChart[];
@@ -99,5 +109,22 @@ export function chartData(result: BacktestResult): ChartData {
     return { precision: precisionOf(prices), points, markers: markersFor(points, result.fills.filter((f) => f.market === name)) };
   });
   const equity = downsampleEquity(result.equity, MAX_CHART_POINTS);
-  return { equity: perSecond(equity, (p) => p.equity), drawdown: drawdownPercent(equity), markets };
+  return { equity: perSecond(equity, (p) => p.equity), hold: holdLine(result), drawdown: drawdownPercent(equity), markets };
+}
+
+/**
+ * The market's own move as an equity curve: what the starting equity would be worth held in the
+ * first market with prices. An equity curve that mostly revalues the coins held at the start
+ * moves with this line; the gap between the two is what trading did.
+ */
+export function holdLine(result: BacktestResult): HoldLine | null {
+  const start = result.equity[0];
+  const market = marketNames(result).find((m) => Object.hasOwn(result.prices, m) && (result.prices[m]?.length ?? 0) > 0);
+  if (start === undefined || market === undefined) return null;
+  const prices = downsamplePrices(result.prices[market] as PricePoint[], MAX_CHART_POINTS);
+  const first = dec((prices[0] as PricePoint).price);
+  const e0 = dec(start.equity);
+  const last = dec((prices[prices.length - 1] as PricePoint).price);
+  const changePct = toWire(last.div(first).minus(1).mul(100).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN));
+  return { market, changePct, points: perSecond(prices, (p) => toWire(e0.mul(p.price).div(first).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) };
 }

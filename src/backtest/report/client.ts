@@ -34,6 +34,10 @@ export const CLIENT_SCRIPT = `(function () {
   function equity() {
     var c = chart('chart-equity');
     if (c === null) return;
+    if (data.hold !== null) {
+      var h = c.addSeries(LC.LineSeries, { color: C.hold, lineWidth: 1, lineStyle: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
+      h.setData(line(data.hold.points));
+    }
     var s = c.addSeries(LC.LineSeries, { color: C.equity, lineWidth: 2, priceFormat: { type: 'price', precision: 2, minMove: 0.01 } });
     s.setData(line(data.equity));
     c.timeScale().fitContent();

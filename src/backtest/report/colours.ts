@@ -4,6 +4,7 @@
  */
 export const REPORT_COLOURS = {
   equity: '#2962ff',
+  hold: '#9e9e9e',
   drawdown: '#e65100',
   drawdownFill: 'rgba(230, 81, 0, 0.25)',
   price: '#7b1fa2',

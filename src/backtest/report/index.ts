@@ -5,7 +5,7 @@
  */
 import { chartLibrarySource } from '../../web/chart-library.js';
 import type { BacktestResult } from '../result.js';
-import { chartData, marketNames } from './chart-data.js';
+import { chartData, holdLine, marketNames } from './chart-data.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { REPORT_COLOURS } from './colours.js';
 import { html, jsonForScript } from './escape.js';
@@ -20,6 +20,13 @@ function swatch(colour: string, label: string): string {
   return `<span class="swatch" style="background:${colour}"></span>${label}`;
 }
 
+function holdLegend(result: BacktestResult): string {
+  const hold = holdLine(result);
+  if (hold === null) return '';
+  const sign = hold.changePct.startsWith('-') ? '' : '+';
+  return swatch(REPORT_COLOURS.hold, `buy and hold ${html(hold.market)} with the starting equity (the market's own change: <span id="market-change">${sign}${html(hold.changePct)} %</span>)`);
+}
+
 function chartsSection(result: BacktestResult): string {
   const markets = marketNames(result).map((name, i) => {
     const chart = `<div class="chart" id="chart-price-${i}"></div>`;
@@ -27,7 +34,7 @@ function chartsSection(result: BacktestResult): string {
   });
   return [
     '<section id="equity"><h2>Equity</h2><div class="chart" id="chart-equity"></div>',
-    `<p class="legend">${swatch(REPORT_COLOURS.equity, 'account equity (quote currency)')}</p></section>`,
+    `<p class="legend">${swatch(REPORT_COLOURS.equity, 'account equity (quote currency)')}${holdLegend(result)}</p></section>`,
     '<section id="drawdown"><h2>Drawdown from the running peak</h2><div class="chart small" id="chart-drawdown"></div>',
     `<p class="legend">${swatch(REPORT_COLOURS.drawdown, 'drawdown, % of the peak')}</p></section>`,
     `<section id="prices"><h2>Prices and fills</h2>\n${markets.join('\n')}\n</section>`,

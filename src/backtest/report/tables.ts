@@ -27,6 +27,9 @@ const ROWS: Row[] = [
   ['Sharpe (daily returns, × √365)', (m) => fixed2(m.sharpeDaily), false],
 ];
 
+/** Below this span a Sharpe ratio of daily returns rests on too few days to mean anything. */
+export const SHARPE_MIN_DAYS = 30;
+
 /** Strategy ids in a fixed order, own keys only. */
 export function strategyIds(result: BacktestResult): string[] {
   return Object.keys(result.strategies).sort();
@@ -36,8 +39,12 @@ export function summaryTable(result: BacktestResult): string {
   const ids = strategyIds(result);
   const columns: BacktestMetrics[] = [result.total, ...ids.map((id) => result.strategies[id] as BacktestMetrics)];
   const head = `<tr><th>Figure</th><th class="num">Total</th>${ids.map((id) => `<th class="num">${html(id)}</th>`).join('')}</tr>`;
+  const short = result.inputs.toMs - result.inputs.fromMs < SHARPE_MIN_DAYS * 86_400_000;
   const body = ROWS.map(([label, cell, money]) => {
-    const cells = columns.map((m) => `<td class="${money ? signClass(cell(m)) : 'num'}">${html(cell(m))}</td>`).join('');
+    const sharpe = label.startsWith('Sharpe');
+    // Under 30 days the figure is shown but marked: too few daily returns to mean anything.
+    const text = (m: BacktestMetrics): string => (sharpe && short && m.sharpeDaily !== null ? `${cell(m)} (not meaningful: under ${SHARPE_MIN_DAYS} days)` : cell(m));
+    const cells = columns.map((m) => `<td class="${money ? signClass(cell(m)) : 'num'}">${html(text(m))}</td>`).join('');
     return `<tr><td>${html(label)}</td>${cells}</tr>`;
   }).join('\n');
   return `<table id="summary"><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`;

@@ -47,6 +47,7 @@ describe('backtest report in a browser', () => {
     expect(await countCanvasPixels(page, near(REPORT_COLOURS.equity), '#chart-equity')).toBeGreaterThan(300);
     expect(await countCanvasPixels(page, near(REPORT_COLOURS.drawdown), '#chart-drawdown')).toBeGreaterThan(300);
     for (const i of [0, 1]) expect(await countCanvasPixels(page, near(REPORT_COLOURS.price), `#chart-price-${i}`)).toBeGreaterThan(300);
+    expect(await countCanvasPixels(page, near(REPORT_COLOURS.hold), '#chart-equity')).toBeGreaterThan(100);
     // Scoped per chart: the equity colour is not on the price charts, so the counts above are not borrowed.
     expect(await countCanvasPixels(page, near(REPORT_COLOURS.equity), '#chart-price-0')).toBe(0);
     await session.screenshot('backtest-report');

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MAX_CHART_POINTS, chartData } from '../../../src/backtest/report/chart-data.js';
+import { Decimal } from '../../../src/core/decimal.js';
+import { MAX_CHART_POINTS, chartData, holdLine } from '../../../src/backtest/report/chart-data.js';
 import { renderReport } from '../../../src/backtest/report/index.js';
 import { ROW_LIMIT } from '../../../src/backtest/report/tables.js';
 import { maxDrawdown } from '../../../src/backtest/metrics.js';
@@ -128,4 +129,28 @@ describe('chartData', () => {
     const deepest = Math.min(...data.drawdown.map((p) => Number(p[1])));
     expect(deepest).toBeCloseTo(-Number(maxDrawdown(result.equity).mul(100)), 3);
   });
+
+  it('draws buy and hold beside the equity: the starting equity moved with the first market\'s price, and says the market\'s change', () => {
+    const hold = holdLine(result);
+    const prices = result.prices['BTC_USDT'] ?? [];
+    const first = new Decimal((prices[0] as { price: string }).price);
+    const last = new Decimal((prices.at(-1) as { price: string }).price);
+    const e0 = new Decimal((result.equity[0] as { equity: string }).equity);
+    expect(hold?.market).toBe('BTC_USDT');
+    expect(hold?.points[0]?.[1]).toBe(e0.toFixed(2).replace(/\.?0+$/, ''));
+    expect(hold?.points.at(-1)?.[1]).toBe(e0.mul(last).div(first).toDecimalPlaces(2).toFixed().replace(/\.?0+$/, ''));
+    expect(hold?.changePct).toBe(last.div(first).minus(1).mul(100).toDecimalPlaces(2).toFixed());
+    expect(renderReport(result)).toContain(`buy and hold BTC_USDT with the starting equity`);
+    expect(holdLine({ ...result, equity: [] })).toBeNull();
+  });
+
+  it('marks the Sharpe ratio as not meaningful under 30 days, and not over it', () => {
+    const row = (r: BacktestResult): string => (renderReport(r).match(/<tr><td>Sharpe[^\n]*/) ?? [''])[0];
+    const withSharpe = { ...result, total: { ...result.total, sharpeDaily: '1.23' } };
+    expect(row(withSharpe)).toContain('1.23 (not meaningful: under 30 days)');
+    const long = { ...withSharpe, inputs: { ...withSharpe.inputs, toMs: withSharpe.inputs.fromMs + 31 * 86_400_000 } };
+    expect(row(long)).toContain('>1.23<');
+    expect(row(long)).not.toContain('not meaningful');
+  });
 });
+
