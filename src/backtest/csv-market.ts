@@ -11,7 +11,7 @@ import { Market } from '../simulator/market.js';
 import type { MarketOptions } from '../simulator/options.js';
 import type { PriceSpan } from '../simulator/types.js';
 import { matchSpan, stepVolume, type FillModel } from './fill-model.js';
-import { candleLegs } from './intrabar.js';
+import { candleLegs, type Leg } from './intrabar.js';
 import type { PriceRow } from './price-csv.js';
 
 export interface CsvPath {
@@ -26,7 +26,7 @@ export class CsvMarket extends Market {
   private next: PriceRow | undefined;
   private stepNo = 0;
   /** The current step's legs when it held candles. */
-  private legs: PriceSpan[] = [];
+  private legs: Leg[] = [];
 
   constructor(
     opts: MarketOptions,
@@ -79,6 +79,11 @@ export class CsvMarket extends Market {
 
   override pathOf(span: PriceSpan): readonly PriceSpan[] {
     return this.legs.length === 0 ? [span] : this.legs;
+  }
+
+  override enterLeg(leg: PriceSpan): void {
+    // A stop triggered on this leg takes at the leg's price, not at the candle's close.
+    if ('at' in leg) this.setPrice((leg as Leg).at);
   }
 
   /** Several steps at once, step by step: the CSV already holds every price on the way. */

@@ -30,8 +30,12 @@ export function legSpan(a: Decimal, b: Decimal, tick: Decimal, touch: FillModel[
   return touch === 'at' ? { low, high, jumped: false } : { low: low.plus(tick), high: high.minus(tick), jumped: false };
 }
 
+/** One move of the path: its span and the price it ends at (the market's price while it is matched). */
+export type Leg = PriceSpan & { at: Decimal };
+
 /** The legs of one candle: the open itself, then each move along the path. */
-export function candleLegs(c: Candle, close: Decimal, tick: Decimal, touch: FillModel['touch']): PriceSpan[] {
+export function candleLegs(c: Candle, close: Decimal, tick: Decimal, touch: FillModel['touch']): Leg[] {
   const [p0, p1, p2, p3] = candlePath(c, close);
-  return [legSpan(p0, p0, tick, touch), legSpan(p0, p1, tick, touch), legSpan(p1, p2, tick, touch), legSpan(p2, p3, tick, touch)];
+  const leg = (a: Decimal, b: Decimal): Leg => ({ ...legSpan(a, b, tick, touch), at: b });
+  return [leg(p0, p0), leg(p0, p1), leg(p1, p2), leg(p2, p3)];
 }

@@ -126,6 +126,9 @@ export class Market {
     return [span];
   }
 
+  /** The price at the end of `leg` becomes the market's before the leg is matched (one leg: already so). */
+  enterLeg(_leg: PriceSpan): void {}
+
   /** Moves the price one step and refreshes the step's fillable volume. */
   advance(): PriceSpan {
     if (this.replay !== undefined) {

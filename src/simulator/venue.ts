@@ -168,7 +168,10 @@ export class Venue implements MatchContext {
     for (const m of this.markets.values()) {
       if (steps === 1) {
         // The step's path in order (a candle's open, extremes and close): what is reached first fills first.
-        for (const leg of m.pathOf(m.advance())) this.matchMarket(m, leg, timeMs);
+        for (const leg of m.pathOf(m.advance())) {
+          m.enterLeg(leg);
+          this.matchMarket(m, leg, timeMs);
+        }
       } else {
         this.matchMarket(m, m.jump(steps), timeMs);
         m.endJump();
