@@ -56,6 +56,13 @@ function pairs(argv: readonly string[]): Map<string, string> {
   return out;
 }
 
+/** The flag's value among `values` (the first is the default). */
+function oneOf<T extends string>(a: Map<string, string>, flag: string, values: readonly [T, ...T[]]): T {
+  const v = a.get(flag) ?? values[0];
+  if (!(values as readonly string[]).includes(v)) throw bad(flag, values.map((x) => `"${x}"`).join(' or '), v);
+  return v as T;
+}
+
 export function parseArgs(argv: readonly string[]): BacktestArgs {
   const a = pairs(argv);
   const prices = a.get('--prices');
@@ -63,10 +70,8 @@ export function parseArgs(argv: readonly string[]): BacktestArgs {
   const touch = a.get('--fill') ?? 'through';
   if (touch !== 'through' && touch !== 'at') throw bad('--fill', '"through" or "at"', touch);
   const vps = a.get('--volume-per-step');
-  const jobResolution = a.get('--job-resolution') ?? 'step';
-  if (jobResolution !== 'cron' && jobResolution !== 'step') throw bad('--job-resolution', '"cron" or "step"', jobResolution);
-  const venue = a.get('--venue') ?? 'in-process';
-  if (venue !== 'in-process' && venue !== 'http') throw bad('--venue', '"in-process" or "http"', venue);
+  const jobResolution = oneOf(a, '--job-resolution', ['step', 'cron'] as const);
+  const venue = oneOf(a, '--venue', ['in-process', 'http'] as const);
   return {
     venue,
     config: a.get('--config') ?? 'config/bot.json',

@@ -132,7 +132,8 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
     },
     cancelOrder: async (request: CancelRequest): Promise<VenueOrder> => {
       validateCancel(request);
-      const fields = request.orderId !== undefined ? { market: request.market, orderId: request.orderId } : { market: request.market, clientOrderId: request.clientOrderId };
+      const { market } = request;
+      const fields = request.orderId !== undefined ? { market, orderId: request.orderId } : { market, clientOrderId: request.clientOrderId };
       return orderReply('cancelOrder', bodyOf(ctxOf('cancelOrder'), run(cancel, fields)), fields);
     },
     conditionalOrders: async (query: ConditionalQuery = {}): Promise<ConditionalPage> => {
@@ -147,7 +148,8 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
       if (missing) return [];
       return parseExecutedHistory('executedHistory', bodyOf(ctxOf('executedHistory'), r), query.market);
     },
-    mainBalance: (async (): Promise<Map<string, Decimal>> => parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})))) as VenueApi['mainBalance'],
+    mainBalance: (async (): Promise<Map<string, Decimal>> =>
+      parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})))) as VenueApi['mainBalance'],
     flexHistory: async (query: FlexHistoryQuery = {}): Promise<FlexPage> => {
       validateFlexHistory(query);
       const { actionTypes, ...rest } = query;

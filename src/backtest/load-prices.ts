@@ -63,7 +63,9 @@ function filesOf(given: string): string[] {
 }
 
 /** Every row of `file` with its market, checked as parsed; `onBytes` sees the file's bytes (hashing). */
-function* parsedRows(file: string, defaultMarket: string | null, onBytes?: (chunk: Buffer) => void): Generator<{ market: string; row: PriceRow; lineNo: number }> {
+type Parsed = { market: string; row: PriceRow; lineNo: number };
+
+function* parsedRows(file: string, defaultMarket: string | null, onBytes?: (chunk: Buffer) => void): Generator<Parsed> {
   const parser = new PriceCsvParser(file, defaultMarket);
   for (const { text, lineNo } of fileLines(file, onBytes)) {
     if (lineNo === 1) parser.header(text);

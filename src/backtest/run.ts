@@ -266,7 +266,8 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
     wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools });
     holder.wired = wired;
     const markets = Object.keys(config.markets).sort();
-    const state: RunState = { wired, venue, samples: { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) }, timerJumps: 0, jobsRun: 0, finerJobs: [] };
+    const samples: Samples = { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) };
+    const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [] };
     await startUp(wired, inputs.strategies, settle);
     await loop(state, inputs, clock, settle);
     await settle.drive(wired.reconcile.run());
