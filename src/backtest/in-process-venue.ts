@@ -42,18 +42,30 @@ export function dealsInRange(deals: readonly Deal[], range: FillRange): Fill[] {
   return out.reverse();
 }
 
+export interface InProcessGatewayOptions {
+  /** Fills per page of a history scan (the adapter's page size). Default 100. */
+  historyPageSize?: number;
+  /** Records per flex history request. Default 100. */
+  flexPageSize?: number;
+}
+
 class InProcessGateway implements ExchangeGateway {
   private readonly inner: ExchangeGateway;
+  private readonly pageSize: number;
 
   constructor(
     api: InProcessApi,
     private readonly account: Account,
+    options: InProcessGatewayOptions,
   ) {
-    this.inner = createVenueGateway(api);
+    this.inner = createVenueGateway(api, options);
+    this.pageSize = options.historyPageSize ?? 100;
   }
 
+  /** The range's deals, read at once, handed out in pages of the adapter's size (newest first). */
   async *fills(range: FillRange): AsyncIterable<FillPage> {
-    yield { fills: dealsInRange(this.account.deals, range), repeated: 0 };
+    const all = dealsInRange(this.account.deals, range);
+    for (let i = 0; i === 0 || i < all.length; i += this.pageSize) yield { fills: all.slice(i, i + this.pageSize), repeated: 0 };
   }
 
   submitLimitOrders: ExchangeGateway['submitLimitOrders'] = (o) => this.inner.submitLimitOrders(o);
@@ -70,6 +82,6 @@ class InProcessGateway implements ExchangeGateway {
 }
 
 /** The gateway on one account of the in-process venue. */
-export function inProcessGateway(api: InProcessApi, account: Account): ExchangeGateway {
-  return new InProcessGateway(api, account);
+export function inProcessGateway(api: InProcessApi, account: Account, options: InProcessGatewayOptions = {}): ExchangeGateway {
+  return new InProcessGateway(api, account, options);
 }
