@@ -43,6 +43,28 @@ const restrictedGlobals = [
   { name: 'setInterval', message: 'Use the injected Clock.' },
 ];
 
+/** Globals the strategy sandbox does not have (docs/sandbox.md), named so lint refuses them first. */
+const sandboxedGlobals = [
+  'global',
+  'eval',
+  'Function',
+  'fetch',
+  'WebSocket',
+  'XMLHttpRequest',
+  'EventSource',
+  'require',
+  'module',
+  'Buffer',
+  'Atomics',
+  'SharedArrayBuffer',
+  'ArrayBuffer',
+  'WebAssembly',
+  'setImmediate',
+  'queueMicrotask',
+  'structuredClone',
+  'console',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**'] },
   js.configs.recommended,
@@ -114,12 +136,19 @@ export default tseslint.config(
         restrictDate,
         { selector: 'ImportExpression', message: 'Strategies import statically, and only src/strategy-api/index.js.' },
         { selector: "CallExpression[callee.name='require']", message: 'Strategies import only src/strategy-api/index.js.' },
+        // The sandbox (docs/sandbox.md) refuses these at run time; lint says so first.
+        { selector: "MemberExpression[property.name='constructor']", message: 'No way back to the Function constructor: the sandbox refuses it.' },
+        { selector: "MemberExpression[property.value='constructor']", message: 'No way back to the Function constructor: the sandbox refuses it.' },
       ],
+      'no-eval': 'error',
+      'no-implied-eval': 'off',
+      'no-new-func': 'error',
       'no-restricted-globals': [
         'error',
         ...restrictedGlobals,
         { name: 'process', message: 'Strategies read params from ctx, never the process environment.' },
         { name: 'globalThis', message: 'Strategies use only what ctx and src/strategy-api/index.js give them.' },
+        ...sandboxedGlobals.map((name) => ({ name, message: `${name} is not there in the strategy sandbox (docs/sandbox.md): only ctx and src/strategy-api/index.js.` })),
       ],
       'no-restricted-imports': [
         'error',
@@ -134,6 +163,11 @@ export default tseslint.config(
               // a strategy reads no files, spawns nothing and opens no sockets.
               group: ['node:*', ...builtinModules.flatMap((m) => [m, `${m}/*`])],
               message: 'Strategies do not use Node builtins (files, processes, network): only src/strategy-api/index.js.',
+            },
+            {
+              // The sandbox evaluates one file per strategy and resolves only the author API.
+              group: ['./*', './**/*'],
+              message: 'The strategy sandbox loads one file: no local imports, only src/strategy-api/index.js (docs/sandbox.md).',
             },
             {
               // gitignore semantics: a file is re-included only if its folder is not excluded.

@@ -103,6 +103,14 @@ export const pluginsSchema = z.strictObject({
   recentFillsLimit: z.int().min(1).max(1_000).default(50),
 });
 
+/** Bounds of the strategy sandbox (docs/sandbox.md): past either, the instance is quarantined. */
+export const sandboxSchema = z.strictObject({
+  /** Heap of one strategy instance's worker, MB. Default 256. */
+  memoryMb: z.int().min(16).max(4_096).default(256),
+  /** Time a module gets to load and validate its params in the sandbox, ms. Default 10000. */
+  loadDeadlineMs: z.int().min(100).max(600_000).default(10_000),
+});
+
 /** The embedded simulator used in paper mode. */
 export const paperSchema = z.strictObject({
   /** Seed of the deterministic market. Default 42. */
@@ -160,6 +168,7 @@ export const fileSchema = z
     risk: riskSchema,
     jobs: jobsSchema.default(jobsSchema.parse({})),
     plugins: pluginsSchema.default(pluginsSchema.parse({})),
+    sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     paper: paperSchema.default(paperSchema.parse({})),
     shutdown: shutdownSchema.default(shutdownSchema.parse({})),
     health: healthSchema.default(healthSchema.parse({})),
@@ -180,6 +189,7 @@ export type StrategyInstanceConfig = z.output<typeof strategyInstanceSchema>;
 export type RiskConfig = z.output<typeof riskSchema>;
 export type JobsConfig = z.output<typeof jobsSchema>;
 export type PluginsConfig = z.output<typeof pluginsSchema>;
+export type SandboxConfig = z.output<typeof sandboxSchema>;
 export type PaperConfig = z.output<typeof paperSchema>;
 export type ShutdownConfig = z.output<typeof shutdownSchema>;
 

@@ -151,7 +151,7 @@ export class AmbiguousOutcomeError extends BotError {
 export class StrategyError extends BotError {
   readonly code: string;
   constructor(
-    readonly kind: 'threw' | 'deadline' | 'bad_intent' | 'quarantined' | 'load',
+    readonly kind: 'threw' | 'deadline' | 'bad_intent' | 'quarantined' | 'load' | 'bound',
     message: string,
     context: SafeContext = {},
     options?: { cause?: unknown },

@@ -2,7 +2,6 @@
  * One runner per strategy instance, on its own scheduler lane, with its hooks in its own worker
  * thread, and the path of committed fills to the owning strategy's `onFill`.
  */
-import { pathToFileURL } from 'node:url';
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { HookExecutor } from '../engine/strategy-host/executor.js';
@@ -19,13 +18,15 @@ export type Runners = ReadonlyMap<string, StrategyRunner>;
 /** The scheduler lane of a strategy instance: its ticks, fills and init never overlap. */
 export const laneOf = (strategyId: string): string => `strategy:${strategyId}`;
 
-/** The instance's worker: the module the loader found, the params as configured, no environment. */
+/** The instance's sandboxed worker: the module the loader found, the params as configured, no environment. */
 function workerOf(b: Base, s: LoadedStrategy): WorkerExecutor {
-  const file = resolveStrategyFile(s.module, strategyLoaderPaths());
+  const file = s.file ?? resolveStrategyFile(s.module, strategyLoaderPaths());
   if (file === null) throw new Error(`strategy ${s.id}: module ${s.module} not found`);
   const store = b.store.strategyState(s.id);
   return new WorkerExecutor({
-    moduleUrl: pathToFileURL(file).href,
+    file,
+    program: s.program,
+    memoryMb: b.config.sandbox.memoryMb,
     instanceId: s.id,
     params: b.config.strategies.find((c) => c.id === s.id)?.params,
     knownMarkets: Object.keys(b.config.markets),
@@ -90,8 +91,11 @@ export function buildRunners(
   const runners = new Map<string, StrategyRunner>();
   clearQuarantined(b.store.meta);
   for (const s of strategies) {
-    runners.set(s.id, buildRunner(b, engine, s, { accepting, observer, executorOf }));
+    const runner = buildRunner(b, engine, s, { accepting, observer, executorOf });
+    runners.set(s.id, runner);
     b.metrics.setQuarantined(s.id, false);
+    // Past a sandbox bound while loading: quarantined from the start, with the loader's reason.
+    if (s.quarantined !== undefined) runner.guard.quarantine(new StrategyError('bound', s.quarantined, { instanceId: s.id }));
   }
   engine.reconciler.onFill(({ strategyId, fill }) => {
     b.metrics.fill(strategyId);
@@ -103,10 +107,9 @@ export function buildRunners(
 }
 
 /**
- * A strategy module's own top-level code (a timer started at import) runs in the daemon's thread,
- * where the loader validated it; an error it raises later names the module's file in its stack.
- * Such a fault quarantines every instance of that module instead of stopping the bot. Returns
- * whether the error was a strategy's.
+ * A last net: strategy code runs only in sandboxed workers (docs/sandbox.md), so an uncaught error
+ * in the daemon's thread should never name a strategy file; if one does, every instance of that
+ * module is quarantined instead of stopping the bot. Returns whether the error was a strategy's.
  */
 export function quarantineFaulting(runners: Runners, strategies: readonly LoadedStrategy[], err: unknown): boolean {
   const stack = err instanceof Error ? (err.stack ?? '') : '';

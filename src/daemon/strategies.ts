@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { validate as validateCron } from 'node-cron';
+import { SystemClock } from '../core/clock.js';
 import type { BotConfig } from '../config/index.js';
 import { loadStrategies, type LoadedStrategy } from '../strategy-api/host.js';
 
@@ -15,11 +16,16 @@ export function strategyLoaderPaths(): { dirs: string[]; extensions: string[] } 
   return { dirs: [path.resolve(path.dirname(here), '../../strategies')], extensions: fromSource ? ['.ts', '.js'] : ['.js'] };
 }
 
-/** Loads and validates every enabled strategy instance. Throws ConfigError; makes no network call. */
+/**
+ * Loads and validates every enabled strategy instance in the sandbox (docs/sandbox.md). Throws
+ * ConfigError; makes no network call. An instance past a sandbox bound comes back quarantined.
+ */
 export async function loadConfiguredStrategies(config: BotConfig): Promise<LoadedStrategy[]> {
   const specs = config.strategies.flatMap((s, index) =>
     s.enabled ? [{ index, module: s.module, id: s.id, params: s.params, schedule: s.schedule }] : [],
   );
   const knownMarkets = new Set(Object.keys(config.markets));
-  return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets, validateSchedule: validateCron });
+  const { memoryMb, loadDeadlineMs } = config.sandbox;
+  const bounds = { memoryMb, loadDeadlineMs };
+  return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets, validateSchedule: validateCron, bounds, clock: new SystemClock() });
 }

@@ -71,6 +71,11 @@ type Hook = Exclude<HookName, 'onStop'>;
 /** Longest wait for an instance's worker to start and load its module before a call goes ahead. */
 const START_BOUND_MS = 30_000;
 
+/** Whether the instance's module defines `hook`: from the sandbox's report, or the in-process definition. */
+function defines(s: LoadedStrategy, hook: 'init' | 'onFill' | 'onStop'): boolean {
+  return s.hooks !== undefined ? s.hooks[hook] : s.definition?.[hook] !== undefined;
+}
+
 function rules(snap: RiskSnapshot, market: string): MarketRules | undefined {
   return snap.markets[market];
 }
@@ -128,7 +133,7 @@ export class StrategyRunner {
   }
 
   async init(): Promise<void> {
-    if (this.o.strategy.definition.init !== undefined) await this.run('init');
+    if (defines(this.o.strategy, 'init')) await this.run('init');
   }
 
   async tick(): Promise<void> {
@@ -136,13 +141,13 @@ export class StrategyRunner {
   }
 
   async fill(fill: FillView): Promise<void> {
-    if (this.o.strategy.definition.onFill !== undefined) await this.run('onFill', fill);
+    if (defines(this.o.strategy, 'onFill')) await this.run('onFill', fill);
   }
 
   /** Calls `onStop` (guarded); anything it returns is ignored. Then stops the instance's worker. */
   async stop(): Promise<void> {
     try {
-      if (this.o.strategy.definition.onStop === undefined || this.guard.quarantined) return;
+      if (!defines(this.o.strategy, 'onStop') || this.guard.quarantined) return;
       await this.prepared();
       const data = await this.o.snapshot(this.id);
       const state = new BufferedState(this.o.state);

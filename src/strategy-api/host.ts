@@ -21,4 +21,8 @@ export {
 export type * from './types.js';
 export { buildContext, BufferedState, type StateBackend, type SnapshotData } from './context.js';
 export { HookGuard, type HookGuardOptions, type GuardedResult } from './safe-call.js';
-export { loadStrategies, resolveStrategyFile, type InstanceSpec, type LoadedStrategy, type LoaderOptions } from './loader.js';
+export { loadStrategies, resolveStrategyFile, DEFAULT_BOUNDS, type InstanceSpec, type LoadedStrategy, type LoaderOptions, type StrategyHooks } from './loader.js';
+export { compileStrategy, type Compiled } from './sandbox/transform.js';
+export { sandboxWorkerOptions, workerEntry, type WorkerEntry } from './sandbox/entry-path.js';
+export type { SandboxBounds } from './sandbox/load.js';
+export type { SandboxInit } from './sandbox/instance.js';

@@ -1,20 +1,27 @@
 /**
  * Resolves configured strategy modules by name in the strategies directory and validates each
- * instance's params with the module's own schema. Every problem is a `ConfigError` naming the
- * key (`strategies[0].params.levels`), so the daemon refuses it like any other bad config: exit
- * code 2, before any network call. The parse runs with the configured markets in scope, so a
- * `p.market()` param naming an unconfigured market is refused here too.
+ * instance's params with the module's own schema, inside the sandbox (docs/sandbox.md): the
+ * module's code and its schema run in a bounded worker, and the daemon gets data back (name,
+ * schedule, params as JSON, which hooks exist). Nothing of the module runs in this thread.
+ *
+ * A deterministic problem is a `ConfigError` naming the key (`strategies[0].params.levels`), so
+ * the daemon refuses it like any other bad config: exit code 2, before any network call. That
+ * covers a module not found, a syntax error, an import other than the author API, a throw at the
+ * top level (the sandbox has no clock, randomness or I/O, so the same file throws the same way
+ * every time), no `defineStrategy` default export, bad params, a bad schedule. A module past a
+ * sandbox bound while loading (the load deadline, the memory bound) is not refused: its instance
+ * comes back with `quarantined` set, start-up completes and the other instances trade.
  *
  * Works from source (tsx: `strategies/<name>.ts`) and from the build (`dist/strategies/<name>.js`).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { z } from 'zod';
+import { SystemClock, type Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
-import { isStrategyDefinition, type StrategyDefinition } from './define.js';
-import { locatedMessage, withLocatedErrors } from './locate.js';
-import { withConfiguredMarkets } from './market-scope.js';
+import type { StrategyDefinition } from './define.js';
+import { compileModule, probeModule, type SandboxBounds } from './sandbox/load.js';
+import type { ParamIssue } from './sandbox/report.js';
+import type { JsonValue } from './types.js';
 
 /** One configured instance, as the config holds it. */
 export interface InstanceSpec {
@@ -27,15 +34,32 @@ export interface InstanceSpec {
   schedule?: string | undefined;
 }
 
-/** A loaded, validated instance. */
+/** Which optional hooks a module defines. */
+export interface StrategyHooks {
+  init: boolean;
+  onFill: boolean;
+  onStop: boolean;
+}
+
+/** A loaded, validated instance: data only. */
 export interface LoadedStrategy {
   id: string;
   module: string;
-  definition: StrategyDefinition<unknown>;
-  /** Params as the module's schema produced them. */
+  /** The module's file (run in the sandbox). */
+  file?: string;
+  /** The module compiled for the sandbox (transform.ts), handed to the instance's worker. */
+  program?: string;
+  /** The module's declared name. */
+  name?: string;
+  /** Params as the module's schema produced them, as JSON (Decimals as decimal strings). */
   params: unknown;
   /** Effective cron schedule. */
   schedule: string;
+  hooks?: StrategyHooks;
+  /** Set when the module passed a sandbox bound while loading: the instance starts quarantined. */
+  quarantined?: string;
+  /** Only for hooks run in the calling thread (engine tests with closures); the loader never sets it. */
+  definition?: StrategyDefinition<unknown>;
 }
 
 export interface LoaderOptions {
@@ -47,7 +71,15 @@ export interface LoaderOptions {
   knownMarkets: ReadonlySet<string>;
   /** Validates a cron expression (the schedule a module declares). */
   validateSchedule: (expr: string) => boolean;
+  /** The sandbox's bounds (config `sandbox`); defaults 256 MB and 10 s. */
+  bounds?: SandboxBounds;
+  clock?: Clock;
 }
+
+export const DEFAULT_BOUNDS: SandboxBounds = { memoryMb: 256, loadDeadlineMs: 10_000 };
+
+/** Schedule of an instance quarantined while loading when the config names none: its hooks never run. */
+const IDLE_SCHEDULE = '0 0 0 * * *';
 
 function fail(key: string, expected: string, found: string): ConfigError {
   return new ConfigError(`invalid configuration:\n  strategies: ${key}: expected ${expected}, found ${found}`, { source: 'strategies', keys: [key] });
@@ -65,54 +97,48 @@ export function resolveStrategyFile(name: string, options: Pick<LoaderOptions, '
   return candidates.find((candidate) => existsSync(candidate)) ?? null;
 }
 
-async function importDefinition(spec: InstanceSpec, options: LoaderOptions): Promise<StrategyDefinition<unknown>> {
+function paramsError(spec: InstanceSpec, issue: ParamIssue | null): ConfigError {
+  const sub = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('') ?? '';
+  const key = `strategies[${spec.index}].params${sub}`;
+  if (issue?.code === 'unrecognized_keys') return fail(`${key}.${issue.key ?? ''}`, 'no such key (unknown keys are refused)', 'an unknown key');
+  return fail(key, (issue?.message ?? 'valid params').replace(/^Invalid input: /, ''), show(issue?.input));
+}
+
+/** The module's file, compiled for the sandbox; a missing file, a syntax error or a foreign import is a `ConfigError`. */
+async function compiled(spec: InstanceSpec, options: LoaderOptions): Promise<{ file: string; program: string }> {
   const key = `strategies[${spec.index}].module`;
   const file = resolveStrategyFile(spec.module, options);
   if (file === null) throw fail(key, `a module in ${options.dirs.join(' or ')}`, show(spec.module));
-  let mod: { default?: unknown };
-  try {
-    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
-  } catch (err) {
-    throw fail(key, 'a module that loads', `${show(spec.module)} failing with: ${locatedMessage(err, file).slice(0, 400)}`);
-  }
-  if (!isStrategyDefinition(mod.default)) throw fail(key, 'a module whose default export is defineStrategy({...})', `${show(spec.module)} (${file})`);
-  return located(mod.default, file);
+  const c = await compileModule(file, options.bounds ?? DEFAULT_BOUNDS, options.clock ?? new SystemClock());
+  if (c.ok) return { file, program: c.program };
+  if (c.kind === 'import') throw fail(key, 'a module that imports only src/strategy-api/index.js', `${show(spec.module)}: ${c.message}`);
+  throw fail(key, 'a module that loads', `${show(spec.module)} failing with: ${c.message.slice(0, 400)}`);
 }
 
-/** One wrapped definition per module, so instances of one module share it. */
-const wrapped = new WeakMap<StrategyDefinition<unknown>, StrategyDefinition<unknown>>();
-
-function located(definition: StrategyDefinition<unknown>, file: string): StrategyDefinition<unknown> {
-  let out = wrapped.get(definition);
-  if (out === undefined) {
-    out = withLocatedErrors(definition, file);
-    wrapped.set(definition, out);
+async function loadOne(spec: InstanceSpec, options: LoaderOptions): Promise<LoadedStrategy> {
+  const key = `strategies[${spec.index}].module`;
+  const { file, program } = await compiled(spec, options);
+  const request = { file, program, instanceId: spec.id, params: spec.params, knownMarkets: [...options.knownMarkets] };
+  const out = await probeModule(request, options.bounds ?? DEFAULT_BOUNDS, options.clock ?? new SystemClock());
+  const base = { id: spec.id, module: spec.module, file, program };
+  switch (out.type) {
+    case 'bound':
+      return { ...base, params: null, schedule: spec.schedule ?? IDLE_SCHEDULE, quarantined: `strategy ${spec.id}: ${out.reason}` };
+    case 'threw':
+      throw fail(key, 'a module that loads', `${show(spec.module)} failing with: ${out.message}`);
+    case 'not-definition':
+      throw fail(key, 'a module whose default export is defineStrategy({...})', `${show(spec.module)} (${file})`);
+    case 'params':
+      throw paramsError(spec, out.issue);
   }
-  return out;
-}
-
-function parseParams(spec: InstanceSpec, definition: StrategyDefinition<unknown>, options: LoaderOptions): unknown {
-  const schema = definition.params as z.ZodType;
-  const parsed = withConfiguredMarkets(options.knownMarkets, () => schema.safeParse(spec.params, { reportInput: true }));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const sub = issue?.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('') ?? '';
-    const key = `strategies[${spec.index}].params${sub}`;
-    if (issue?.code === 'unrecognized_keys') throw fail(`${key}.${issue.keys[0] ?? ''}`, 'no such key (unknown keys are refused)', 'an unknown key');
-    throw fail(key, (issue?.message ?? 'valid params').replace(/^Invalid input: /, ''), show(issue?.input));
-  }
-  return parsed.data;
+  const schedule = spec.schedule ?? out.schedule;
+  if (!options.validateSchedule(schedule)) throw fail(`strategies[${spec.index}].schedule`, 'a valid cron expression', show(schedule));
+  return { ...base, name: out.name, params: out.params as JsonValue, schedule, hooks: out.hooks };
 }
 
 /** Loads every instance, in config order. Throws the first `ConfigError`. */
 export async function loadStrategies(specs: readonly InstanceSpec[], options: LoaderOptions): Promise<LoadedStrategy[]> {
   const out: LoadedStrategy[] = [];
-  for (const spec of specs) {
-    const definition = await importDefinition(spec, options);
-    const params = parseParams(spec, definition, options);
-    const schedule = spec.schedule ?? definition.schedule;
-    if (!options.validateSchedule(schedule)) throw fail(`strategies[${spec.index}].schedule`, 'a valid cron expression', show(schedule));
-    out.push({ id: spec.id, module: spec.module, definition, params, schedule });
-  }
+  for (const spec of specs) out.push(await loadOne(spec, options));
   return out;
 }

@@ -6,7 +6,6 @@
  */
 import { pathToFileURL } from 'node:url';
 import { errorMessage } from '../core/errors.js';
-import { defineStrategy, type StrategyDefinition } from './define.js';
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -22,26 +21,4 @@ export function frameIn(err: unknown, file: string): string | null {
 /** `<file>:<line>:<col>: <message>`, or `<file>: <message>` when no frame is inside the file. */
 export function locatedMessage(err: unknown, file: string): string {
   return `${frameIn(err, file) ?? file}: ${errorMessage(err)}`;
-}
-
-const HOOKS = ['init', 'onTick', 'onFill', 'onStop'] as const;
-
-function located(fn: (...args: never[]) => unknown, file: string): (...args: never[]) => Promise<unknown> {
-  return async (...args: never[]): Promise<unknown> => {
-    try {
-      return await fn(...args);
-    } catch (err) {
-      throw new Error(locatedMessage(err, file), { cause: err });
-    }
-  };
-}
-
-/** The same definition, with each hook's failures prefixed by the strategy file and line. */
-export function withLocatedErrors<P>(definition: StrategyDefinition<P>, file: string): StrategyDefinition<P> {
-  const copy: Record<string, unknown> = { ...definition };
-  for (const hook of HOOKS) {
-    const fn = definition[hook];
-    if (fn !== undefined) copy[hook] = located(fn as (...args: never[]) => unknown, file);
-  }
-  return defineStrategy(copy as unknown as StrategyDefinition<P>);
 }

@@ -30,7 +30,7 @@ interface LockEntry {
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Pkg;
 const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
 
-/** Reached only when running from source under tsx (src/engine/strategy-host/worker-entry-path.ts checks `.ts`). */
+/** Reached only when running from source under tsx (src/strategy-api/sandbox/entry-path.ts checks `.ts`). */
 const SOURCE_ONLY = new Set(['tsx']);
 
 function jsFiles(dir: string): string[] {

@@ -39,6 +39,7 @@ export class InlineExecutor implements HookExecutor {
 
   async run(r: HookRequest): Promise<unknown> {
     const d = this.strategy.definition;
+    if (d === undefined) throw new Error(`strategy ${this.strategy.id}: no in-process definition (its hooks run in the sandbox)`);
     const ctx = buildContext(this.strategy.id, this.strategy.params, r.data, r.state, this.log);
     switch (r.hook) {
       case 'init':

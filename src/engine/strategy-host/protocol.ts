@@ -4,16 +4,6 @@ import type { WireFill, WireSnapshot } from './codec.js';
 
 export type HookName = 'init' | 'onTick' | 'onFill' | 'onStop';
 
-/** `workerData` of a strategy worker: no secrets, only what the instance needs. */
-export interface WorkerInit {
-  /** file: URL of the strategy module. */
-  moduleUrl: string;
-  instanceId: string;
-  /** The instance's params as configured (validated in the worker with the module's schema). */
-  params: unknown;
-  knownMarkets: string[];
-}
-
 export interface CallMessage {
   type: 'call';
   seq: number;

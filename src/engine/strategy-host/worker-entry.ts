@@ -1,6 +1,7 @@
 /**
- * The entry of a strategy worker: imports the strategy module by URL, validates the instance's
- * params with the module's own schema, then runs each hook it is asked to on a rebuilt snapshot
+ * The entry of a strategy worker: evaluates the strategy module in the sandbox
+ * (strategy-api/sandbox: `lockdown()` and a Compartment holding only the author API), validates
+ * the instance's params with the module's own schema, then runs each hook it is asked to on a rebuilt snapshot
  * (Decimals, frozen context, `ctx.state`, `ctx.log`: what a strategy sees in-process) and posts
  * back the intents as plain data, the state writes and, as they happen, the log lines.
  *
@@ -8,12 +9,14 @@
  * and the host quarantines the instance.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { fileURLToPath } from 'node:url';
-import { buildContext, isStrategyDefinition, type JsonValue, type StrategyDefinition, type StrategyLogger, type StrategyState } from '../../strategy-api/host.js';
+import { buildContext } from '../../strategy-api/context.js';
+import type { JsonValue, StrategyLogger, StrategyState } from '../../strategy-api/types.js';
+import type { StrategyDefinition } from '../../strategy-api/define.js';
+import type { SandboxInit } from '../../strategy-api/sandbox/instance.js';
 import { locatedMessage } from '../../strategy-api/locate.js';
-import { withConfiguredMarkets } from '../../strategy-api/market-scope.js';
+import { loadDefinition, parseParams } from '../../strategy-api/sandbox/instance.js';
 import { decodeFill, decodeSnapshot, toPlain } from './codec.js';
-import type { CallMessage, LogLevel, StateChanges, WorkerInit, WorkerMessage } from './protocol.js';
+import type { CallMessage, LogLevel, StateChanges, WorkerMessage } from './protocol.js';
 
 interface Loaded {
   definition: StrategyDefinition<unknown>;
@@ -50,7 +53,7 @@ class RecordingState implements StrategyState {
 
 const port = parentPort;
 if (port === null) throw new Error('worker-entry runs only as a worker thread');
-const init = workerData as WorkerInit;
+const init = workerData as SandboxInit;
 
 function post(message: WorkerMessage): void {
   port?.postMessage(message);
@@ -63,11 +66,10 @@ const logAt =
 const log: StrategyLogger = { debug: logAt('debug'), info: logAt('info'), warn: logAt('warn'), error: logAt('error') };
 
 async function load(): Promise<Loaded> {
-  const mod = (await import(init.moduleUrl)) as { default?: unknown };
-  if (!isStrategyDefinition(mod.default)) throw new Error(`${init.moduleUrl} does not default-export defineStrategy({...})`);
-  const definition = mod.default;
-  const params = withConfiguredMarkets(new Set(init.knownMarkets), () => definition.params.parse(init.params));
-  return { definition, params };
+  const definition = loadDefinition(init);
+  const parsed = parseParams(definition, init);
+  if (!parsed.success) throw new Error(`${init.file}: params refused by the module's schema: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return { definition, params: parsed.data };
 }
 
 const loading = load();
@@ -98,8 +100,8 @@ async function handle(msg: CallMessage): Promise<void> {
     const value: unknown = await invoke(definition, msg, ctx);
     post({ type: 'result', seq: msg.seq, ok: true, value: toPlain(value), stateChanges: state.changes() });
   } catch (err) {
-    // The strategy's file and line lead the message, as for hooks run in the daemon's thread.
-    post({ type: 'result', seq: msg.seq, ok: false, message: locatedMessage(err, fileURLToPath(init.moduleUrl)).slice(0, 500) });
+    // The strategy's file and line lead the message, as in the loader's refusals.
+    post({ type: 'result', seq: msg.seq, ok: false, message: locatedMessage(err, init.file).slice(0, 500) });
   }
 }
 

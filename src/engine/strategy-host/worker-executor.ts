@@ -1,24 +1,33 @@
 /**
- * Runs one strategy instance in its own worker thread. Each call posts the hook, the snapshot and
+ * Runs one strategy instance in its own worker thread, inside the sandbox (docs/sandbox.md): the
+ * module is evaluated in a hardened Compartment that holds only the author API, and the worker's
+ * heap is bounded by `memoryMb` (past it the worker is killed and the fault quarantines the
+ * instance). Each call posts the hook, the snapshot and
  * the instance's state as plain data and waits for the intents, the state writes and the logs.
  * `abandon()` (a deadline) terminates the worker, a synchronous endless loop included; the next
  * call starts a new one. An uncaught error or unhandled rejection in the worker ends it and is
  * reported to the fault listeners (the runner quarantines the instance).
  *
- * The worker gets an empty environment and no argv: the API secret is not reachable from it. It
- * is not a security boundary: same process, same filesystem permissions.
+ * The worker gets an empty environment, no argv, no stdin, no shared memory and no port but its
+ * own: `workerData` holds the compiled module, the instance's params and the market names.
  */
 import { Worker } from 'node:worker_threads';
-import type { JsonValue } from '../../strategy-api/host.js';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_BOUNDS, compileStrategy, sandboxWorkerOptions, workerEntry, type JsonValue, type SandboxInit, type WorkerEntry } from '../../strategy-api/host.js';
 import type { Logger } from '../../observability/logger.js';
 import { encodeFill, encodeSnapshot } from './codec.js';
 import type { HookExecutor, HookRequest } from './executor.js';
-import type { WorkerInit, WorkerMessage } from './protocol.js';
-import { workerEntry } from './worker-entry-path.js';
+import type { WorkerMessage } from './protocol.js';
 
 export interface WorkerExecutorOptions {
-  /** file: URL of the strategy module. */
-  moduleUrl: string;
+  /** Path of the strategy module (compiled for the sandbox here; nothing of it runs in this thread). */
+  file: string;
+  /** The module compiled by the loader; without it the module is compiled here (tests). */
+  program?: string | undefined;
+  /** Heap bound of the worker, MB (config `sandbox.memoryMb`). */
+  memoryMb?: number;
+  /** Where the worker starts; by default the sandboxed `worker-entry` (the bench's baseline starts another). */
+  entry?: WorkerEntry;
   instanceId: string;
   /** Params as configured; the worker validates them with the module's schema. */
   params: unknown;
@@ -88,18 +97,31 @@ export class WorkerExecutor implements HookExecutor {
 
   private ensure(): Worker {
     if (this.worker !== null) return this.worker;
-    const init: WorkerInit = { moduleUrl: this.o.moduleUrl, instanceId: this.o.instanceId, params: this.o.params, knownMarkets: [...this.o.knownMarkets] };
-    const entry = workerEntry();
-    const w = new Worker(entry.script, { ...entry.options, workerData: init, env: {}, argv: [], stdin: false });
+    const entry = this.o.entry ?? workerEntry(import.meta.url, 'worker-entry');
+    const w = new Worker(entry.script, sandboxWorkerOptions(entry, this.o.memoryMb ?? DEFAULT_BOUNDS.memoryMb, this.init()));
     w.unref();
     w.on('message', (m: WorkerMessage) => this.message(w, m));
-    w.on('error', (err: Error) => this.fault(w, err));
+    w.on('error', (err: Error) => this.fault(w, this.describe(err)));
     w.on('exit', (code) => this.fault(w, new Error(`strategy ${this.o.instanceId}: worker exited with code ${code}`)));
     let resolve = (): void => undefined;
     const promise = new Promise<void>((r) => (resolve = r));
     this.ready = { promise, resolve };
     this.worker = w;
     return w;
+  }
+
+  /** The memory bound named as such (Node reports it as a worker error). */
+  private describe(err: Error): Error {
+    if ((err as { code?: unknown }).code !== 'ERR_WORKER_OUT_OF_MEMORY') return err;
+    return new Error(`strategy ${this.o.instanceId}: passed its memory bound (sandbox.memoryMb = ${this.o.memoryMb ?? DEFAULT_BOUNDS.memoryMb}); its worker was killed`);
+  }
+
+  private init(): SandboxInit {
+    const { file, instanceId, params, knownMarkets } = this.o;
+    const compiled = this.o.program !== undefined ? { ok: true as const, program: this.o.program } : compileStrategy(file);
+    // A refusal is reported by the worker itself: the program then only throws it.
+    const program = compiled.ok ? compiled.program : `(function () { throw new Error(${JSON.stringify(compiled.message)}); })`;
+    return { file, fileUrl: pathToFileURL(file).href, program, instanceId, params, knownMarkets: [...knownMarkets] };
   }
 
   private stop(reason: Error): void {

@@ -55,6 +55,15 @@ describe('loadConfig', () => {
     expect(err.message).toContain('LOG_PRETTY');
   });
 
+  it('sandbox bounds default to 256 MB and 10 s, and a bad one is refused naming its key', () => {
+    const { cwd, env } = withFile(validFileConfig());
+    expect(loadConfig({ cwd, env }).sandbox).toEqual({ memoryMb: 256, loadDeadlineMs: 10_000 });
+    const custom = withFile({ ...validFileConfig(), sandbox: { memoryMb: 128, loadDeadlineMs: 3_000 } });
+    expect(loadConfig(custom).sandbox).toEqual({ memoryMb: 128, loadDeadlineMs: 3_000 });
+    const bad = withFile({ ...validFileConfig(), sandbox: { memoryMb: 4 } });
+    expect(refusal(() => loadConfig(bad)).message).toContain('sandbox.memoryMb');
+  });
+
   it('health thresholds default to 3 reconcile intervals and 60 s of a blocked pool', () => {
     const { cwd, env } = withFile(validFileConfig());
     expect(loadConfig({ cwd, env }).health).toEqual({ reconcileStaleIntervals: 3, limiterBlockedMaxMs: 60_000 });

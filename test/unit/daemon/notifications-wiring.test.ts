@@ -55,7 +55,7 @@ function engineOf(b: Base): { engine: Engine; fill: (l: Parameters<FillListener>
 const scheduler = { enqueue: async (_lane: string, _label: string, fn: () => Promise<void>) => (await fn(), 'ran') } as unknown as Scheduler;
 
 function runner(clock: ManualClock, events: Partial<RunnerEvents>, onTick: () => HookResult): StrategyRunner {
-  const strategy: LoadedStrategy = { id: 'grid', module: 'test', params: {}, schedule: '* * * * * *', definition: defineStrategy({ name: 'test', params: z.object({}), schedule: '* * * * * *', onTick }) as LoadedStrategy['definition'] };
+  const strategy: LoadedStrategy = { id: 'grid', module: 'test', params: {}, schedule: '* * * * * *', definition: defineStrategy({ name: 'test', params: z.object({}), schedule: '* * * * * *', onTick }) as NonNullable<LoadedStrategy['definition']> };
   const noop = (): void => undefined;
   return new StrategyRunner({
     strategy,

@@ -51,7 +51,7 @@ function risk(over: Partial<RiskSnapshot> = {}): RiskSnapshot {
 }
 
 function loaded(id: string, onTick: (ctx: StrategyContext<unknown>) => HookResult | Promise<HookResult>): LoadedStrategy {
-  return { id, module: 'test', params: {}, schedule: '* * * * * *', definition: defineStrategy({ name: 'test', params: z.object({}), schedule: '* * * * * *', onTick }) as LoadedStrategy['definition'] };
+  return { id, module: 'test', params: {}, schedule: '* * * * * *', definition: defineStrategy({ name: 'test', params: z.object({}), schedule: '* * * * * *', onTick }) as NonNullable<LoadedStrategy['definition']> };
 }
 
 interface Harness {

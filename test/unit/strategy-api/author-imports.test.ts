@@ -17,11 +17,11 @@ async function importProblems(file: string, source: string): Promise<{ line: num
 const refused = (line: number): { line: number; rule: string } => ({ line, rule: 'no-restricted-imports' });
 
 describe('strategies import only the author surface', () => {
-  it('accepts the author entry, from a file or a folder strategy, and local helpers', async () => {
+  it('accepts the author entry, from a file or a folder strategy, and refuses local helpers (the sandbox loads one file)', async () => {
     const single = "import { p, z } from '../src/strategy-api/index.js';\nexport const x = [p, z];\n";
     expect(await importProblems('strategies/probe.ts', single)).toEqual([]);
     const folder = "import { p } from '../../src/strategy-api/index.js';\nimport { h } from './helper.js';\nexport const x = [p, h];\n";
-    expect(await importProblems('strategies/probe/index.ts', folder)).toEqual([]);
+    expect(await importProblems('strategies/probe/index.ts', folder)).toEqual([refused(2)]);
   });
 
   it('refuses the host side and the files behind the author entry', async () => {
@@ -68,7 +68,23 @@ describe('strategies import only the author surface', () => {
     ].join('\n');
     const [result] = await eslint.lintText(source, { filePath: path.resolve('strategies/probe.ts') });
     const found = (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax' || m.ruleId === 'no-restricted-globals').map((m) => m.line);
-    expect(found).toEqual([1, 2, 3, 4]);
+    expect([...new Set(found)]).toEqual([1, 2, 3, 4]);
+  });
+
+  it('refuses what the sandbox does not have: code from strings, the constructor trick, the network, shared memory', async () => {
+    const source = [
+      "export const a = () => eval('1');",
+      "export const b = () => new Function('return 1');",
+      "export const c = () => (() => 0).constructor('return process');",
+      "export const d = (f: object) => f['constructor'];",
+      "export const e = () => fetch('http://127.0.0.1/');",
+      "export const f = () => new WebSocket('ws://127.0.0.1/');",
+      'export const g = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);',
+      'export const h = () => global;',
+    ].join('\n');
+    const [result] = await eslint.lintText(source, { filePath: path.resolve('strategies/probe.ts') });
+    const lines = new Set((result?.messages ?? []).map((m) => m.line));
+    expect([...lines].sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it('leaves src/ free to use Node builtins', async () => {

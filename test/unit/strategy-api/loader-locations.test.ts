@@ -10,7 +10,10 @@ import { pathToFileURL } from 'node:url';
 import { validate } from 'node-cron';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
-import { loadStrategies, type LoaderOptions } from '../../../src/strategy-api/host.js';
+import { WorkerExecutor } from '../../../src/engine/strategy-host/worker-executor.js';
+import { silentLogger } from '../../../src/observability/logger.js';
+import { BufferedState, loadStrategies, type LoaderOptions } from '../../../src/strategy-api/host.js';
+import { MemoryState, snapshot } from '../../support/daemon-ctx.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'v4bot-strategies-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,7 +70,13 @@ describe('strategy failures name the file and line', () => {
   it('a hook that throws', async () => {
     const file = strategy('hook', define(['  onTick(ctx) {', '    return ctx.missing.field;', '  },']));
     const [loaded] = await loadStrategies([{ index: 0, module: 'hook', id: 'h1', params: {} }], options);
-    await expect(Promise.resolve().then(() => loaded?.definition.onTick({} as never))).rejects.toThrow(`${file}:7:`);
+    const executor = new WorkerExecutor({ file: loaded?.file ?? '', instanceId: 'h1', params: {}, knownMarkets: [], stateEntries: () => ({}), logger: silentLogger() });
+    try {
+      const run = executor.run({ hook: 'onTick', data: snapshot({ prices: {} }), state: new BufferedState(new MemoryState()) });
+      await expect(run).rejects.toThrow(`${file}:7:`);
+    } finally {
+      await executor.close();
+    }
   });
 
   it('a broken module the config does not name does not stop the others', async () => {

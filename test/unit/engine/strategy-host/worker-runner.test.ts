@@ -79,7 +79,7 @@ async function instance(id: string, module: string, params: unknown, deadlineMs 
   const state = new EntriesState();
   const orders = new Orders();
   const events = new RecordingEvents();
-  const executor = new WorkerExecutor({ moduleUrl, instanceId: id, params, knownMarkets: ['BTC_USDT'], stateEntries: () => state.entries(), logger: silentLogger() });
+  const executor = new WorkerExecutor({ file: fileURLToPath(moduleUrl), instanceId: id, params, knownMarkets: ['BTC_USDT'], stateEntries: () => state.entries(), logger: silentLogger() });
   const runner = new StrategyRunner({
     strategy,
     clock: new SystemClock(),
@@ -122,7 +122,14 @@ describe('strategy hooks in worker threads', () => {
     expect(bad.orders.calls).toEqual([]);
   });
 
-  it.each(['timer', 'rejection'] as const)('quarantines only the instance whose %s throws outside a hook', async (how) => {
+  it('gives the hook no timer: setTimeout is not there in the sandbox', async () => {
+    const i = await instance('stray', 'stray-timer', { how: 'timer' });
+    await i.executor.prepare();
+    const err = await i.executor.run({ hook: 'onTick', data: snapshot({ prices: {} }), state: new BufferedState(i.state) }).catch((e: unknown) => e);
+    expect(String((err as Error).message)).toMatch(/stray-timer\.ts:\d+:\d+: setTimeout is not a function/);
+  });
+
+  it.each(['rejection'] as const)('quarantines only the instance whose %s throws outside a hook', async (how) => {
     const bad = await instance('stray', 'stray-timer', { how });
     const good = await instance('calm', 'spinner', { spin: false });
     await bad.runner.tick();

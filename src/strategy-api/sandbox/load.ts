@@ -1,0 +1,78 @@
+/**
+ * Start-up steps of one instance, each in its own bounded worker, never in the daemon's thread:
+ * compiling the module (compile-entry.ts: TypeScript stays out of the daemon) and the load probe
+ * (load-entry.ts: the module's top-level code and its params schema, in the sandbox). The probe
+ * has `loadDeadlineMs` to report and `memoryMb` of heap; past either the worker is terminated and
+ * the outcome says which bound it passed.
+ */
+import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import type { Clock } from '../../core/clock.js';
+import { errorMessage } from '../../core/errors.js';
+import { sandboxWorkerOptions, workerEntry } from './entry-path.js';
+import type { SandboxInit } from './instance.js';
+import type { LoadReport } from './report.js';
+import type { Compiled } from './transform.js';
+
+export interface SandboxBounds {
+  memoryMb: number;
+  loadDeadlineMs: number;
+}
+
+/** A report, or the bound the load passed (the instance is then quarantined, the others go on). */
+export type LoadOutcome = LoadReport | { type: 'bound'; reason: string };
+
+export interface ProbeRequest {
+  file: string;
+  program: string;
+  instanceId: string;
+  params: unknown;
+  knownMarkets: readonly string[];
+}
+
+type Ended<T> = { type: 'message'; value: T } | { type: 'memory' } | { type: 'deadline' } | { type: 'failed'; message: string };
+
+/** Runs entry `name` with `data` until its first message, an error, its exit or the deadline. */
+function runOnce<T>(name: string, data: unknown, bounds: SandboxBounds, clock: Clock): Promise<Ended<T>> {
+  const entry = workerEntry(import.meta.url, name);
+  const worker = new Worker(entry.script, sandboxWorkerOptions(entry, bounds.memoryMb, data));
+  const abort = new AbortController();
+  return new Promise<Ended<T>>((resolve) => {
+    const done = (outcome: Ended<T>): void => {
+      abort.abort();
+      void worker.terminate();
+      resolve(outcome);
+    };
+    worker.on('message', (value: T) => done({ type: 'message', value }));
+    worker.on('error', (err) => done((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? { type: 'memory' } : { type: 'failed', message: errorMessage(err) }));
+    worker.on('exit', (code) => done({ type: 'failed', message: `the sandbox worker exited with code ${code}` }));
+    clock.sleep(bounds.loadDeadlineMs, abort.signal).then(
+      () => done({ type: 'deadline' }),
+      () => undefined,
+    );
+  });
+}
+
+/** The module compiled for the sandbox, or why it is refused (a compile past a bound is a syntax-level refusal). */
+export async function compileModule(file: string, bounds: SandboxBounds, clock: Clock): Promise<Compiled> {
+  // The compiler needs room of its own: the strategy's memory bound is for the strategy.
+  const out = await runOnce<Compiled>('compile-entry', { file }, { ...bounds, memoryMb: Math.max(bounds.memoryMb, 512) }, clock);
+  if (out.type === 'message') return out.value;
+  return { ok: false, kind: 'syntax', message: `${file}: could not be compiled (${out.type === 'failed' ? out.message : `past its ${out.type} bound`})` };
+}
+
+export async function probeModule(req: ProbeRequest, bounds: SandboxBounds, clock: Clock): Promise<LoadOutcome> {
+  const { file, program, instanceId, params } = req;
+  const init: SandboxInit = { file, fileUrl: pathToFileURL(file).href, program, instanceId, params, knownMarkets: [...req.knownMarkets] };
+  const out = await runOnce<LoadReport>('load-entry', init, bounds, clock);
+  switch (out.type) {
+    case 'message':
+      return out.value;
+    case 'memory':
+      return { type: 'bound', reason: `the module passed its memory bound (sandbox.memoryMb = ${bounds.memoryMb}) while loading` };
+    case 'deadline':
+      return { type: 'bound', reason: `the module did not load within its deadline (sandbox.loadDeadlineMs = ${bounds.loadDeadlineMs})` };
+    case 'failed':
+      return { type: 'threw', message: `${file}: ${out.message.slice(0, 400)}` };
+  }
+}
