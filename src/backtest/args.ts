@@ -7,6 +7,7 @@ import { Decimal, isDecimalString } from '../core/decimal.js';
 import type { FillModel } from './fill-model.js';
 import type { JobResolution } from './run.js';
 import type { VenueKind } from './sim-venue.js';
+import type { StrategiesIn } from './engine-wiring.js';
 import { parseTime } from './price-csv.js';
 
 export interface BacktestArgs {
@@ -20,11 +21,13 @@ export interface BacktestArgs {
   jobResolution: JobResolution;
   /** `--venue`: the simulator in process (default) or over loopback HTTP (the wire path, for fidelity checks). */
   venue: VenueKind;
+  /** `--strategies`: hooks in the run's thread under the sandbox (default) or one sandboxed worker per instance. */
+  strategiesIn: StrategiesIn;
   /** The fill model, except a volume per step left to the config's `paper.volumePerStep`. */
   fill: Omit<FillModel, 'volumePerStep'> & { volumePerStep: Decimal | null };
 }
 
-const FLAGS = ['--config', '--prices', '--from', '--to', '--out', '--fill', '--volume-share', '--volume-per-step', '--maker-fee', '--taker-fee', '--log-level', '--job-resolution', '--venue'];
+const FLAGS = ['--config', '--prices', '--from', '--to', '--out', '--fill', '--volume-share', '--volume-per-step', '--maker-fee', '--taker-fee', '--log-level', '--job-resolution', '--venue', '--strategies'];
 
 function bad(flag: string, expected: string, found: string): ConfigError {
   return new ConfigError(`command line: ${flag}: expected ${expected}, found "${found.slice(0, 60)}"`);
@@ -72,7 +75,9 @@ export function parseArgs(argv: readonly string[]): BacktestArgs {
   const vps = a.get('--volume-per-step');
   const jobResolution = oneOf(a, '--job-resolution', ['step', 'cron'] as const);
   const venue = oneOf(a, '--venue', ['in-process', 'http'] as const);
+  const strategiesIn = oneOf(a, '--strategies', ['thread', 'worker'] as const);
   return {
+    strategiesIn,
     venue,
     config: a.get('--config') ?? 'config/bot.json',
     prices,

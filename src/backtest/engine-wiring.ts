@@ -6,12 +6,16 @@
  * schedules (run.ts, at virtual times, instead of node-cron's real-time timers).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import type { BotConfig } from '../config/index.js';
 import { buildEngine, type Base, type Engine } from '../daemon/engine.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from '../daemon/jobs.js';
-import { buildRunners, laneOf, type Runners } from '../daemon/runners.js';
+import { buildRunners, laneOf, type ExecutorFactory, type Runners } from '../daemon/runners.js';
+import { strategyLoaderPaths } from '../daemon/strategies.js';
+import { SandboxThreadExecutor } from '../engine/strategy-host/sandbox-thread-executor.js';
+import { resolveStrategyFile } from '../strategy-api/host.js';
 import { stopper } from '../daemon/shutdown.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits.js';
@@ -43,6 +47,47 @@ export function backtestConfig(config: BotConfig): { config: BotConfig; dispose:
   };
 }
 
+/**
+ * Where the strategies' hooks run: `thread` (default), in the run's own thread under the sandbox's
+ * restrictions (SandboxThreadExecutor); `worker`, one sandboxed worker per instance as in the daemon.
+ */
+export type StrategiesIn = 'thread' | 'worker';
+
+/**
+ * The host's `Function`, taken before any lockdown. The sandbox's lockdown also removes the
+ * global `Function` from the thread (src/strategy-api/sandbox/evaluate.ts), which the engine's own
+ * libraries need in this thread: better-sqlite3 (`db.transaction` reads `Function.prototype`) and
+ * node-cron (`createTask` tests `instanceof Function`). It is put back on the host's global only;
+ * a strategy's compartment still has neither `Function` nor `eval`, and lockdown keeps
+ * `Function.prototype.constructor` tamed (docs/backtesting.md § Strategies in the run's thread).
+ */
+const HOST_FUNCTION = Function;
+const restoreHostFunction = (): void => {
+  (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
+};
+
+/** The instance's module in the sandbox, evaluated in this thread: the worker's init data, no worker. */
+const inThread: ExecutorFactory = (b, s) => {
+  const file = s.file ?? resolveStrategyFile(s.module, strategyLoaderPaths());
+  if (file === null || s.program === undefined) throw new Error(`strategy ${s.id}: module ${s.module} not compiled for the sandbox`);
+  const logger = b.logger.child({ strategy: s.id });
+  const init = {
+    file,
+    fileUrl: pathToFileURL(file).href,
+    program: s.program,
+    instanceId: s.id,
+    params: b.config.strategies.find((c) => c.id === s.id)?.params,
+    knownMarkets: Object.keys(b.config.markets),
+  };
+  const log = {
+    debug: (o: object, m?: string) => logger.debug(o, m),
+    info: (o: object, m?: string) => logger.info(o, m),
+    warn: (o: object, m?: string) => logger.warn(o, m),
+    error: (o: object, m?: string) => logger.error(o, m),
+  };
+  return new SandboxThreadExecutor(init, log, restoreHostFunction);
+};
+
 export interface WireInputs {
   config: BotConfig;
   clock: VirtualClock;
@@ -50,9 +95,10 @@ export interface WireInputs {
   strategies: LoadedStrategy[];
   venue: BacktestVenue;
   pools: RateLimitOverrides['pools'];
+  strategiesIn: StrategiesIn;
 }
 
-export function wireEngine({ config, clock, logger, strategies, venue, pools }: WireInputs): Wired {
+export function wireEngine({ config, clock, logger, strategies, venue, pools, strategiesIn }: WireInputs): Wired {
   // The store is thrown away with the run: in memory, same schema and migrations as the daemon's.
   const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'memory' });
   const link = venue.connect({
@@ -67,7 +113,7 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools }: 
   const engine = buildEngine(b, link.gateway);
   const scheduler = buildScheduler(b, engine);
   let accepting = true;
-  const runners = buildRunners(b, engine, scheduler, strategies, () => accepting);
+  const runners = buildRunners(b, engine, scheduler, strategies, () => accepting, {}, strategiesIn === 'thread' ? inThread : undefined);
   const reconcile = new ReconcileJob(b, engine, () => link.clockSkewRejected());
   const close = async (): Promise<void> => {
     await link.close().catch(() => undefined);
@@ -77,11 +123,17 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools }: 
   return { b, engine, scheduler, runners, reconcile, link, store, stop: () => stop('backtest finished') };
 }
 
-/** Start-up as the daemon does it (start.ts steps 5 and 6), each step driven to its end by `settle`. */
-export async function startUp(w: Wired, strategies: LoadedStrategy[], settle: Settle): Promise<void> {
+/**
+ * Start-up as the daemon does it (start.ts steps 5 and 6), each step driven to its end by
+ * `settle`; `registered` runs once the schedules are registered, before any strategy's `init`.
+ */
+export async function startUp(w: Wired, strategies: LoadedStrategy[], settle: Settle, registered: () => void): Promise<void> {
   await settle.drive(w.reconcile.run());
   await settle.drive(runStartupJobs(w.b, w.engine));
   registerJobs(w.b, w.engine, w.scheduler, w.reconcile, w.runners, strategies);
+  // Before the first strategy module is evaluated: in-thread sandboxing locks this thread down
+  // and removes `Function`, which node-cron's createTask needs (docs/backtesting.md).
+  registered();
   for (const [id, runner] of w.runners) await settle.drive(w.scheduler.enqueue(laneOf(id), `init:${id}`, () => runner.init()));
   // The daemon ticks every strategy once right away rather than at the first cron boundary.
   for (const id of w.runners.keys()) await settle.drive(w.scheduler.trigger(laneOf(id)));

@@ -53,7 +53,8 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
     // How jobs were fired is part of how the run was simulated: recorded beside the fill model.
     fillModel: { ...describeFillModel(model, span.stepMs), jobResolution: args.jobResolution },
   };
-  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution: args.jobResolution, venue: args.venue };
+  const { jobResolution, venue, strategiesIn } = args;
+  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution, venue, strategiesIn };
   if (onProgress !== undefined) run.onProgress = onProgress;
   const out = await runBacktest(run, (state) => ({
     // Which schedules were finer than the candles, and so coalesced under `step`: said in the result.

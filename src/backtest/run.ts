@@ -16,7 +16,7 @@ import type { RateLimitOverrides } from '../exchange/rate-limits.js';
 import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import { CronTimes } from './cron-times.js';
-import { backtestConfig, startUp, wireEngine, type Wired } from './engine-wiring.js';
+import { backtestConfig, startUp, wireEngine, type StrategiesIn, type Wired } from './engine-wiring.js';
 import { accountEquity } from './equity.js';
 import type { FillModel } from './fill-model.js';
 import type { PriceSet } from './load-prices.js';
@@ -38,6 +38,8 @@ export interface RunInputs {
   jobResolution?: JobResolution;
   /** `--venue` (default in process): how the engine reaches the simulator. */
   venue?: VenueKind;
+  /** `--strategies` (default `thread`): where the hooks run. */
+  strategiesIn?: StrategiesIn;
 }
 
 /**
@@ -207,11 +209,10 @@ function sample(state: RunState, markets: string[], t: number): void {
   for (const m of markets) samples.prices.get(m)?.push(venue.venue.requireMarket(m).price);
 }
 
-async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle): Promise<void> {
+async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle, jobs: Job[]): Promise<void> {
   const { fromMs, toMs, stepMs } = inputs.span;
   const perStep = inputs.jobResolution === 'step';
   const markets = [...state.samples.prices.keys()];
-  const jobs = jobsOf(state.wired, fromMs);
   state.finerJobs = finerThan(jobs, stepMs);
   const report = progressReporter(state, inputs);
   sample(state, markets, fromMs);
@@ -263,13 +264,15 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
   const settle = settler(clock, venue, holder);
   let wired: Wired | undefined;
   try {
-    wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools });
+    const strategiesIn = inputs.strategiesIn ?? 'thread';
+    wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools, strategiesIn });
     holder.wired = wired;
     const markets = Object.keys(config.markets).sort();
     const samples: Samples = { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) };
     const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [] };
-    await startUp(wired, inputs.strategies, settle);
-    await loop(state, inputs, clock, settle);
+    let jobs: Job[] = [];
+    await startUp(wired, inputs.strategies, settle, () => (jobs = jobsOf(state.wired, span.fromMs)));
+    await loop(state, inputs, clock, settle, jobs);
     await settle.drive(wired.reconcile.run());
     state.timerJumps = holder.timerJumps;
     return collect(state);

@@ -35,6 +35,7 @@ function args(dir: string, venue: BacktestArgs['venue'], minutes: number): Backt
     logLevel: 'silent',
     jobResolution: 'step',
     venue,
+    strategiesIn: 'thread',
     fill: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: null, makerFee: dec('0.001'), takerFee: dec('0.001') },
   };
 }
