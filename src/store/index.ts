@@ -244,6 +244,8 @@ export function openStore(options: OpenStoreOptions): Store {
 function openMemoryStore(options: OpenStoreOptions): Store {
   const db = new Database(':memory:');
   try {
+    // Nothing to flush; the setting is what `durable` reads back (false: nothing survives the process).
+    db.pragma('synchronous = OFF');
     db.pragma('foreign_keys = ON');
     const version = migrate(db);
     cachePreparedStatements(db);
