@@ -6,6 +6,8 @@ import { ConfigError } from '../core/errors.js';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import type { FillModel } from './fill-model.js';
 import type { JobResolution } from './run.js';
+import type { VenueKind } from './sim-venue.js';
+import type { StrategiesIn } from './engine-wiring.js';
 import { parseTime } from './price-csv.js';
 
 export interface BacktestArgs {
@@ -15,13 +17,20 @@ export interface BacktestArgs {
   toMs: number | undefined;
   out: string;
   logLevel: string;
-  /** `--job-resolution`: every cron fire (default) or at most one fire per job per price step. */
+  /** `--job-resolution`: at most one fire per job per candle (`step`, default) or every cron fire (`cron`). */
   jobResolution: JobResolution;
+  /** `--venue`: the simulator in process (default) or over loopback HTTP (the wire path, for fidelity checks). */
+  venue: VenueKind;
+  /**
+   * `--strategies`: one sandboxed worker per instance, as the daemon (default), or hooks in the
+   * run's thread under the sandbox's evaluation (no heap bound, no deadline stop).
+   */
+  strategiesIn: StrategiesIn;
   /** The fill model, except a volume per step left to the config's `paper.volumePerStep`. */
   fill: Omit<FillModel, 'volumePerStep'> & { volumePerStep: Decimal | null };
 }
 
-const FLAGS = ['--config', '--prices', '--from', '--to', '--out', '--fill', '--volume-share', '--volume-per-step', '--maker-fee', '--taker-fee', '--log-level', '--job-resolution'];
+const FLAGS = ['--config', '--prices', '--from', '--to', '--out', '--fill', '--volume-share', '--volume-per-step', '--maker-fee', '--taker-fee', '--log-level', '--job-resolution', '--venue', '--strategies'];
 
 function bad(flag: string, expected: string, found: string): ConfigError {
   return new ConfigError(`command line: ${flag}: expected ${expected}, found "${found.slice(0, 60)}"`);
@@ -53,6 +62,13 @@ function pairs(argv: readonly string[]): Map<string, string> {
   return out;
 }
 
+/** The flag's value among `values` (the first is the default). */
+function oneOf<T extends string>(a: Map<string, string>, flag: string, values: readonly [T, ...T[]]): T {
+  const v = a.get(flag) ?? values[0];
+  if (!(values as readonly string[]).includes(v)) throw bad(flag, values.map((x) => `"${x}"`).join(' or '), v);
+  return v as T;
+}
+
 export function parseArgs(argv: readonly string[]): BacktestArgs {
   const a = pairs(argv);
   const prices = a.get('--prices');
@@ -60,9 +76,12 @@ export function parseArgs(argv: readonly string[]): BacktestArgs {
   const touch = a.get('--fill') ?? 'through';
   if (touch !== 'through' && touch !== 'at') throw bad('--fill', '"through" or "at"', touch);
   const vps = a.get('--volume-per-step');
-  const jobResolution = a.get('--job-resolution') ?? 'cron';
-  if (jobResolution !== 'cron' && jobResolution !== 'step') throw bad('--job-resolution', '"cron" or "step"', jobResolution);
+  const jobResolution = oneOf(a, '--job-resolution', ['step', 'cron'] as const);
+  const venue = oneOf(a, '--venue', ['in-process', 'http'] as const);
+  const strategiesIn = oneOf(a, '--strategies', ['worker', 'thread'] as const);
   return {
+    strategiesIn,
+    venue,
     config: a.get('--config') ?? 'config/bot.json',
     prices,
     fromMs: timeFlag('--from', a.get('--from')),

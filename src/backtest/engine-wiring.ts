@@ -1,29 +1,31 @@
 /**
  * The live engine for a backtest, built from the daemon's own start steps (src/daemon/start.ts):
- * store, client over HTTP to the simulator, engine, scheduler, one worker-thread runner per
+ * store (in memory), the link to the simulator (in process, or the client over HTTP), engine, scheduler, one worker-thread runner per
  * strategy, the reconcile job, start-up reconciliation, the side jobs, the registered schedules
  * and the strategies' `init`. What differs is only time (the virtual clock) and who fires the
  * schedules (run.ts, at virtual times, instead of node-cron's real-time timers).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import type { BotConfig } from '../config/index.js';
 import { simulatorHoldRules } from '../daemon/hold-rules.js';
 import { buildEngine, type Base, type Engine } from '../daemon/engine.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from '../daemon/jobs.js';
-import { buildRunners, laneOf, type Runners } from '../daemon/runners.js';
+import { buildRunners, laneOf, type ExecutorFactory, type Runners } from '../daemon/runners.js';
+import { strategyLoaderPaths } from '../daemon/strategies.js';
+import { SandboxThreadExecutor } from '../engine/sandbox-worker/sandbox-thread-executor.js';
+import { resolveStrategyFile } from '../strategy-api/host.js';
 import { stopper } from '../daemon/shutdown.js';
 import type { Scheduler } from '../engine/scheduler.js';
-import { createApiClient, type ApiClient } from '../exchange/api-client.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
-import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';
 import { openStore, type Store } from '../store/index.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { Settle } from './run.js';
-import type { BacktestVenue } from './sim-venue.js';
+import type { BacktestVenue, VenueLink } from './sim-venue.js';
 import type { VirtualClock } from './virtual-clock.js';
 
 export interface Wired {
@@ -32,7 +34,7 @@ export interface Wired {
   scheduler: Scheduler;
   runners: Runners;
   reconcile: ReconcileJob;
-  client: ApiClient;
+  link: VenueLink;
   store: Store;
   stop(): Promise<void>;
 }
@@ -46,6 +48,47 @@ export function backtestConfig(config: BotConfig): { config: BotConfig; dispose:
   };
 }
 
+/**
+ * Where the strategies' hooks run: `thread` (default), in the run's own thread under the sandbox's
+ * restrictions (SandboxThreadExecutor); `worker`, one sandboxed worker per instance as in the daemon.
+ */
+export type StrategiesIn = 'thread' | 'worker';
+
+/**
+ * The host's `Function`, taken before any lockdown. The sandbox's lockdown also removes the
+ * global `Function` from the thread (src/strategy-api/sandbox/evaluate.ts), which the engine's own
+ * libraries need in this thread: better-sqlite3 (`db.transaction` reads `Function.prototype`) and
+ * node-cron (`createTask` tests `instanceof Function`). It is put back on the host's global only;
+ * a strategy's compartment still has neither `Function` nor `eval`, and lockdown keeps
+ * `Function.prototype.constructor` tamed (docs/backtesting.md § Strategies in the run's thread).
+ */
+const HOST_FUNCTION = Function;
+const restoreHostFunction = (): void => {
+  (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
+};
+
+/** The instance's module in the sandbox, evaluated in this thread: the worker's init data, no worker. */
+const inThread: ExecutorFactory = (b, s) => {
+  const file = s.file ?? resolveStrategyFile(s.module, strategyLoaderPaths());
+  if (file === null || s.program === undefined) throw new Error(`strategy ${s.id}: module ${s.module} not compiled for the sandbox`);
+  const logger = b.logger.child({ strategy: s.id });
+  const init = {
+    file,
+    fileUrl: pathToFileURL(file).href,
+    program: s.program,
+    instanceId: s.id,
+    params: b.config.strategies.find((c) => c.id === s.id)?.params,
+    knownMarkets: Object.keys(b.config.markets),
+  };
+  const log = {
+    debug: (o: object, m?: string) => logger.debug(o, m),
+    info: (o: object, m?: string) => logger.info(o, m),
+    warn: (o: object, m?: string) => logger.warn(o, m),
+    error: (o: object, m?: string) => logger.error(o, m),
+  };
+  return new SandboxThreadExecutor(init, log, restoreHostFunction);
+};
+
 export interface WireInputs {
   config: BotConfig;
   clock: VirtualClock;
@@ -53,41 +96,45 @@ export interface WireInputs {
   strategies: LoadedStrategy[];
   venue: BacktestVenue;
   pools: RateLimitOverrides['pools'];
+  strategiesIn: StrategiesIn;
 }
 
-export function wireEngine({ config, clock, logger, strategies, venue, pools }: WireInputs): Wired {
-  // The store lives in the run's temp dir and is deleted with it: no fsync per commit.
-  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'none' });
-  const client = createApiClient({
-    baseUrl: venue.baseUrl,
-    apiKey: venue.apiKey,
-    apiSecret: venue.apiSecret,
+export function wireEngine({ config, clock, logger, strategies, venue, pools, strategiesIn }: WireInputs): Wired {
+  // The store is thrown away with the run: in memory, same schema and migrations as the daemon's.
+  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'memory' });
+  const link = venue.connect({
     clock,
     logger: logger.child({ part: 'client' }),
     noncePersistence: store.noncePersistence(),
     nonceMode: config.nonceMode,
-    rateLimits: { redisUrl: undefined, ...(pools === undefined ? {} : { pools }) },
+    pools,
     onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
   });
   const b: Base = { config, clock, logger, store, metrics: new BotMetrics() };
-  const engine = buildEngine(b, createVenueGateway(client), simulatorHoldRules(venue.venue.markets));
+  const engine = buildEngine(b, link.gateway, simulatorHoldRules(venue.venue.markets));
   const scheduler = buildScheduler(b, engine);
   let accepting = true;
-  const runners = buildRunners(b, engine, scheduler, strategies, () => accepting);
-  const reconcile = new ReconcileJob(b, engine, () => client.clockSkewRejected());
+  const runners = buildRunners(b, engine, scheduler, strategies, () => accepting, {}, strategiesIn === 'thread' ? inThread : undefined);
+  const reconcile = new ReconcileJob(b, engine, () => link.clockSkewRejected());
   const close = async (): Promise<void> => {
-    await client.close().catch(() => undefined);
+    await link.close().catch(() => undefined);
     store.close();
   };
   const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (accepting = false) });
-  return { b, engine, scheduler, runners, reconcile, client, store, stop: () => stop('backtest finished') };
+  return { b, engine, scheduler, runners, reconcile, link, store, stop: () => stop('backtest finished') };
 }
 
-/** Start-up as the daemon does it (start.ts steps 5 and 6), each step driven to its end by `settle`. */
-export async function startUp(w: Wired, strategies: LoadedStrategy[], settle: Settle): Promise<void> {
+/**
+ * Start-up as the daemon does it (start.ts steps 5 and 6), each step driven to its end by
+ * `settle`; `registered` runs once the schedules are registered, before any strategy's `init`.
+ */
+export async function startUp(w: Wired, strategies: LoadedStrategy[], settle: Settle, registered: () => void): Promise<void> {
   await settle.drive(w.reconcile.run());
   await settle.drive(runStartupJobs(w.b, w.engine));
   registerJobs(w.b, w.engine, w.scheduler, w.reconcile, w.runners, strategies);
+  // Before the first strategy module is evaluated: in-thread sandboxing locks this thread down
+  // and removes `Function`, which node-cron's createTask needs (docs/backtesting.md).
+  registered();
   for (const [id, runner] of w.runners) await settle.drive(w.scheduler.enqueue(laneOf(id), `init:${id}`, () => runner.init()));
   // The daemon ticks every strategy once right away rather than at the first cron boundary.
   for (const id of w.runners.keys()) await settle.drive(w.scheduler.trigger(laneOf(id)));

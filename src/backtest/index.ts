@@ -11,7 +11,7 @@ import type { Logger } from '../observability/logger.js';
 import type { BacktestArgs } from './args.js';
 import { buildResult, truthFills } from './collect.js';
 import { describeFillModel, type FillModel } from './fill-model.js';
-import { loadPrices } from './load-prices.js';
+import { loadPrices, type PriceSeries } from './load-prices.js';
 import { renderReport } from './output.js';
 import type { BacktestResult } from './result.js';
 import { runBacktest, type Progress, type RunInputs } from './run.js';
@@ -26,6 +26,8 @@ export interface BacktestSummary {
   timerJumps: number;
   /** Scheduled job fires run (the pace of a run is set by these: docs/backtesting.md § Speed). */
   jobsRun: number;
+  /** Jobs scheduled more often than the candles (one fire per candle under `--job-resolution step`). */
+  finerJobs: string[];
 }
 
 export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
@@ -39,7 +41,7 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   const strategies = await loadConfiguredStrategies(config);
   const prices = loadPrices(args.prices);
   const used = new Set(paperMarketNames(config).map((name) => pathFor(name, prices.series)));
-  const span = runSpan([...used].sort().map((m) => prices.series.get(m) ?? []), args.fromMs, args.toMs);
+  const span = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
   const model: FillModel = { ...args.fill, volumePerStep: args.fill.volumePerStep ?? config.paper.volumePerStep };
   const configBytes = readFileSync(args.config);
   const inputs = {
@@ -51,10 +53,13 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
     // How jobs were fired is part of how the run was simulated: recorded beside the fill model.
     fillModel: { ...describeFillModel(model, span.stepMs), jobResolution: args.jobResolution },
   };
-  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution: args.jobResolution };
+  const { jobResolution, venue, strategiesIn } = args;
+  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution, venue, strategiesIn };
   if (onProgress !== undefined) run.onProgress = onProgress;
   const out = await runBacktest(run, (state) => ({
-    result: buildResult(state, inputs),
+    // Which schedules were finer than the candles, and so coalesced under `step`: said in the result.
+    result: buildResult(state, { ...inputs, fillModel: { ...inputs.fillModel, finerSchedules: state.finerJobs.join(',') } }),
+    finerJobs: state.finerJobs,
     truth: truthFills(state),
     timerJumps: state.timerJumps,
     jobsRun: state.jobsRun,
@@ -63,5 +68,5 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
   writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
   writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
-  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps, jobsRun: out.jobsRun };
+  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps, jobsRun: out.jobsRun, finerJobs: out.finerJobs };
 }

@@ -2,17 +2,41 @@
  * Loading `--prices`: a directory of `<MARKET>.csv` files, or one CSV file (with a `market`
  * column, or named `<MARKET>.csv`). Files are read in sorted order and hashed for the result's
  * inputs, so the same files give the same result byte for byte.
+ *
+ * Streaming: loading reads each file once, line by line, to check every row (a bad cell fails
+ * before the run, named by file, line and column), hash it and learn each market's first row,
+ * last time and smallest interval; the rows themselves are read again, line by line, as the run
+ * reaches them (`PriceSeries.rows`). Memory does not grow with the file.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { MARKET_RE } from '../core/market-names.js';
-import { parsePriceCsv, PriceFileError, type PriceRow } from './price-csv.js';
+import { fileLines } from './line-reader.js';
+import { PriceCsvParser, PriceFileError, type PriceRow } from './price-csv.js';
+
+/** One market's rows in one file, read on demand. */
+export class PriceSeries {
+  constructor(
+    readonly market: string,
+    readonly file: string,
+    private readonly defaultMarket: string | null,
+    /** The first row, the last row's time and the smallest interval between two rows (ms). */
+    readonly first: PriceRow,
+    readonly lastMs: number,
+    readonly minStepMs: number,
+    readonly count: number,
+  ) {}
+
+  /** The rows, oldest first, parsed as they are read. */
+  *rows(): Generator<PriceRow> {
+    for (const { market, row } of parsedRows(this.file, this.defaultMarket)) if (market === this.market) yield row;
+  }
+}
 
 export interface PriceSet {
-  /** Rows per market, oldest first. */
-  series: Map<string, PriceRow[]>;
+  series: Map<string, PriceSeries>;
   /** Each file as given (joined to the directory) and the SHA-256 of its bytes, sorted by name. */
   files: Array<{ file: string; sha256: string }>;
 }
@@ -38,15 +62,52 @@ function filesOf(given: string): string[] {
   return files;
 }
 
+/** Every row of `file` with its market, checked as parsed; `onBytes` sees the file's bytes (hashing). */
+type Parsed = { market: string; row: PriceRow; lineNo: number };
+
+function* parsedRows(file: string, defaultMarket: string | null, onBytes?: (chunk: Buffer) => void): Generator<Parsed> {
+  const parser = new PriceCsvParser(file, defaultMarket);
+  for (const { text, lineNo } of fileLines(file, onBytes)) {
+    if (lineNo === 1) parser.header(text);
+    else if (text.trim() !== '') yield { ...parser.row(text, lineNo), lineNo };
+  }
+}
+
+interface Summary {
+  first: PriceRow;
+  lastMs: number;
+  minStepMs: number;
+  count: number;
+}
+
+/** One pass over a file: checks every row and sums up each market; returns its SHA-256. */
+function scanFile(file: string, defaultMarket: string | null, out: Map<string, Summary>): string {
+  const hash = createHash('sha256');
+  let lines = 1;
+  for (const { market, row, lineNo } of parsedRows(file, defaultMarket, (chunk) => hash.update(chunk))) {
+    lines = lineNo;
+    const s = out.get(market);
+    if (s === undefined) out.set(market, { first: row, lastMs: row.timeMs, minStepMs: Number.POSITIVE_INFINITY, count: 1 });
+    else {
+      s.minStepMs = Math.min(s.minStepMs, row.timeMs - s.lastMs);
+      s.lastMs = row.timeMs;
+      s.count++;
+    }
+  }
+  if (out.size === 0) throw new PriceFileError(file, Math.max(1, lines), null, 'expected at least one price row, found none');
+  return hash.digest('hex');
+}
+
 export function loadPrices(given: string): PriceSet {
-  const series = new Map<string, PriceRow[]>();
+  const series = new Map<string, PriceSeries>();
   const files: PriceSet['files'] = [];
   for (const file of filesOf(given)) {
-    const bytes = readFileSync(file);
-    files.push({ file, sha256: createHash('sha256').update(bytes).digest('hex') });
-    for (const [market, rows] of parsePriceCsv(file, bytes.toString('utf8'), marketOfFile(file))) {
+    const defaultMarket = marketOfFile(file);
+    const markets = new Map<string, Summary>();
+    files.push({ file, sha256: scanFile(file, defaultMarket, markets) });
+    for (const [market, s] of markets) {
       if (series.has(market)) throw new PriceFileError(file, 1, null, `market ${market}: expected its prices in one file only, found them again`);
-      series.set(market, rows);
+      series.set(market, new PriceSeries(market, file, defaultMarket, s.first, s.lastMs, s.minStepMs, s.count));
     }
   }
   return { series, files };

@@ -1,6 +1,7 @@
 /**
- * The price CSV (docs/backtesting.md): a header line naming the columns `time`, `price`, optional
- * `volume` and, in a single file holding several markets, `market`; then one row per price.
+ * The price CSV (docs/backtesting.md): a header line naming the columns `time`, then `price` or
+ * the candle's `open`, `high`, `low`, `close` (OHLCV), optional `volume` and, in a single file
+ * holding several markets, `market`; then one row per price or candle.
  * `time` is ISO-8601 in UTC (`2024-01-01T00:00:00Z`, seconds and milliseconds optional) or a Unix
  * integer: 10 digits or fewer are seconds, more are milliseconds. Prices and volumes are decimals
  * (never JS numbers); times strictly increase within a market. A bad cell is a `PriceFileError`
@@ -12,9 +13,18 @@ import { MARKET_RE } from '../core/market-names.js';
 
 export interface PriceRow {
   timeMs: number;
+  /** The price, or a candle's close. */
   price: Decimal;
+  /** An OHLCV row's open, high and low (its close is `price`); absent for a `time,price` row. */
+  candle?: Candle;
   /** Traded base volume of the step, when the file has a `volume` column. */
   volume: Decimal | null;
+}
+
+export interface Candle {
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
 }
 
 /** A bad price file: exit code 2 in the CLI, like any other bad input. */
@@ -29,7 +39,8 @@ export class PriceFileError extends ConfigError {
   }
 }
 
-const COLUMNS = ['time', 'price', 'volume', 'market'] as const;
+const COLUMNS = ['time', 'price', 'open', 'high', 'low', 'close', 'volume', 'market'] as const;
+const CANDLE = ['open', 'high', 'low', 'close'] as const;
 type Column = (typeof COLUMNS)[number];
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
@@ -52,12 +63,14 @@ function parseHeader(file: string, line: string): Map<Column, number> {
   line.split(',').forEach((raw, i) => {
     const name = raw.trim().toLowerCase();
     if (!(COLUMNS as readonly string[]).includes(name)) {
-      throw new PriceFileError(file, 1, i + 1, `expected a header of columns time, price, optional volume and market, found "${raw.trim().slice(0, 30)}"`);
+      throw new PriceFileError(file, 1, i + 1, `expected a header of columns time, price (or open, high, low, close), optional volume and market, found "${raw.trim().slice(0, 30)}"`);
     }
     if (cols.has(name as Column)) throw new PriceFileError(file, 1, i + 1, `column ${name} appears twice`);
     cols.set(name as Column, i);
   });
-  for (const need of ['time', 'price'] as const) {
+  const candle = CANDLE.some((c) => cols.has(c));
+  if (candle && cols.has('price')) throw new PriceFileError(file, 1, (cols.get('price') as number) + 1, 'expected either a price column or open, high, low, close, found both');
+  for (const need of candle ? (['time', ...CANDLE] as const) : (['time', 'price'] as const)) {
     if (!cols.has(need)) throw new PriceFileError(file, 1, null, `expected a header with a "${need}" column, found "${line.slice(0, 60)}"`);
   }
   return cols;
@@ -89,9 +102,8 @@ function parseRow(c: Cursor): PriceRow & { market: string | null } {
   if (timeMs === undefined) {
     throw new PriceFileError(c.file, c.line, t.column, `time: expected ISO-8601 UTC (2024-01-01T00:00:00Z) or Unix seconds/milliseconds, found "${t.value.slice(0, 40)}"`);
   }
-  const p = cell(c, 'price');
-  const price = positiveDecimal(p.value, false);
-  if (price === undefined) throw new PriceFileError(c.file, c.line, p.column, `price: expected a decimal > 0, found "${p.value.slice(0, 40)}"`);
+  const candle = c.cols.has('close') ? parseCandle(c) : undefined;
+  const price = candle?.close ?? priceCell(c, 'price');
   let volume: Decimal | null = null;
   if (c.cols.has('volume')) {
     const v = cell(c, 'volume');
@@ -104,7 +116,61 @@ function parseRow(c: Cursor): PriceRow & { market: string | null } {
     if (!MARKET_RE.test(m.value)) throw new PriceFileError(c.file, c.line, m.column, `market: expected a market name like BTC_USDT, found "${m.value.slice(0, 40)}"`);
     market = m.value;
   }
-  return { timeMs, price, volume, market };
+  const row = { timeMs, price, volume, market };
+  return candle === undefined ? row : { ...row, candle: { open: candle.open, high: candle.high, low: candle.low } };
+}
+
+function priceCell(c: Cursor, name: Column): Decimal {
+  const p = cell(c, name);
+  const price = positiveDecimal(p.value, false);
+  if (price === undefined) throw new PriceFileError(c.file, c.line, p.column, `${name}: expected a decimal > 0, found "${p.value.slice(0, 40)}"`);
+  return price;
+}
+
+/** A candle's four prices; the high and the low must bound the open and the close. */
+function parseCandle(c: Cursor): Candle & { close: Decimal } {
+  const [open, high, low, close] = CANDLE.map((name) => priceCell(c, name)) as [Decimal, Decimal, Decimal, Decimal];
+  const col = (name: Column): number => (c.cols.get(name) as number) + 1;
+  if (high.lt(Decimal.max(open, close, low))) throw new PriceFileError(c.file, c.line, col('high'), `high: expected at least the open, close and low, found ${high.toFixed()}`);
+  if (low.gt(Decimal.min(open, close))) throw new PriceFileError(c.file, c.line, col('low'), `low: expected at most the open and close, found ${low.toFixed()}`);
+  return { open, high, low, close };
+}
+
+/**
+ * Reads one file line by line: `header` first, then `row` for each further line (blank lines are
+ * skipped by the caller). Times must increase within each market.
+ */
+export class PriceCsvParser {
+  private cols: Map<Column, number> | undefined;
+  private readonly lastMs = new Map<string, number>();
+
+  constructor(
+    readonly file: string,
+    private readonly defaultMarket: string | null,
+  ) {}
+
+  header(line: string): void {
+    if (line.trim() === '') throw new PriceFileError(this.file, 1, null, 'expected a header line (time,price[,volume] or time,open,high,low,close[,volume]), found an empty line');
+    const cols = parseHeader(this.file, line);
+    if (!cols.has('market') && this.defaultMarket === null) {
+      throw new PriceFileError(this.file, 1, null, 'expected a "market" column (or name the file <MARKET>.csv, e.g. BTC_USDT.csv)');
+    }
+    this.cols = cols;
+  }
+
+  /** The row of line `lineNo` (1-based) and its market. */
+  row(text: string, lineNo: number): { market: string; row: PriceRow } {
+    const cols = this.cols as Map<Column, number>;
+    const { market: named, ...row } = parseRow({ file: this.file, line: lineNo, cells: text.split(','), cols });
+    const market = named ?? (this.defaultMarket as string);
+    const last = this.lastMs.get(market);
+    if (last !== undefined && row.timeMs <= last) {
+      const at = (ms: number): string => new Date(ms).toISOString();
+      throw new PriceFileError(this.file, lineNo, (cols.get('time') as number) + 1, `time: expected times to increase within ${market}, found ${at(row.timeMs)} after ${at(last)}`);
+    }
+    this.lastMs.set(market, row.timeMs);
+    return { market, row };
+  }
 }
 
 /**
@@ -113,24 +179,15 @@ function parseRow(c: Cursor): PriceRow & { market: string | null } {
  */
 export function parsePriceCsv(file: string, text: string, defaultMarket: string | null): Map<string, PriceRow[]> {
   const lines = text.split(/\r?\n/);
-  const header = lines[0] ?? '';
-  if (header.trim() === '') throw new PriceFileError(file, 1, null, 'expected a header line (time,price[,volume]), found an empty line');
-  const cols = parseHeader(file, header);
-  if (!cols.has('market') && defaultMarket === null) {
-    throw new PriceFileError(file, 1, null, 'expected a "market" column (or name the file <MARKET>.csv, e.g. BTC_USDT.csv)');
-  }
+  const parser = new PriceCsvParser(file, defaultMarket);
+  parser.header(lines[0] ?? '');
   const out = new Map<string, PriceRow[]>();
   for (let i = 1; i < lines.length; i++) {
     const text = lines[i] as string;
     if (text.trim() === '') continue;
-    const row = parseRow({ file, line: i + 1, cells: text.split(','), cols });
-    const market = row.market ?? (defaultMarket as string);
+    const { market, row } = parser.row(text, i + 1);
     const rows = out.get(market) ?? [];
-    const last = rows.at(-1);
-    if (last !== undefined && row.timeMs <= last.timeMs) {
-      throw new PriceFileError(file, i + 1, (cols.get('time') as number) + 1, `time: expected times to increase within ${market}, found ${new Date(row.timeMs).toISOString()} after ${new Date(last.timeMs).toISOString()}`);
-    }
-    rows.push({ timeMs: row.timeMs, price: row.price, volume: row.volume });
+    rows.push(row);
     out.set(market, rows);
   }
   if (out.size === 0) throw new PriceFileError(file, lines.length, null, 'expected at least one price row, found none');

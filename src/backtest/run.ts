@@ -16,11 +16,11 @@ import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import { CronTimes } from './cron-times.js';
-import { backtestConfig, startUp, wireEngine, type Wired } from './engine-wiring.js';
+import { backtestConfig, startUp, wireEngine, type StrategiesIn, type Wired } from './engine-wiring.js';
 import { accountEquity } from './equity.js';
 import type { FillModel } from './fill-model.js';
 import type { PriceSet } from './load-prices.js';
-import { startBacktestVenue, type BacktestVenue } from './sim-venue.js';
+import { startBacktestVenue, type BacktestVenue, type VenueKind } from './sim-venue.js';
 import type { RunSpan } from './span.js';
 import { VirtualClock } from './virtual-clock.js';
 
@@ -34,8 +34,12 @@ export interface RunInputs {
   onProgress?: (p: Progress) => void;
   /** Client rate-limit pools other than the venue's defaults (tests of waiting on them). */
   pools?: RateLimitOverrides['pools'];
-  /** `--job-resolution` (default `cron`): see JobResolution. */
+  /** `--job-resolution` (default `step`): see JobResolution. */
   jobResolution?: JobResolution;
+  /** `--venue` (default in process): how the engine reaches the simulator. */
+  venue?: VenueKind;
+  /** `--strategies` (default `worker`, as the daemon): where the hooks run. */
+  strategiesIn?: StrategiesIn;
 }
 
 /**
@@ -50,6 +54,8 @@ export interface Progress {
   nowMs: number;
   fromMs: number;
   toMs: number;
+  /** One candle (price step), ms. */
+  stepMs: number;
   orders: number;
   fills: number;
 }
@@ -70,6 +76,8 @@ export interface RunState {
   timerJumps: number;
   /** Scheduled job fires the run loop triggered (start-up steps not counted). */
   jobsRun: number;
+  /** Jobs whose schedule fires more often than the price steps (coalesced to one fire per step under `step`). */
+  finerJobs: string[];
 }
 
 /**
@@ -91,7 +99,7 @@ const QUEUED_MS = 100;
 function queuedOnLimits(w: Wired | undefined, venue: BacktestVenue): boolean {
   if (w === undefined || venue.inFlight() > 0) return false;
   // Polled every turn: the cheap count, not rateLimitStatus() (its bucket refresh was ~13% of a run's CPU).
-  return w.client.rateLimitQueued() > 0;
+  return w.link.queued() > 0;
 }
 
 /** Turns and real time since the venue last received a request while calls sat queued. */
@@ -188,6 +196,11 @@ function jobsOf(w: Wired, fromMs: number): Job[] {
   });
 }
 
+/** The jobs with two fires closer together than one price step (their first two after the start). */
+function finerThan(jobs: readonly Job[], stepMs: number): string[] {
+  return jobs.filter((j) => j.cron.next(j.next) - j.next < stepMs).map((j) => j.name);
+}
+
 function sample(state: RunState, markets: string[], t: number): void {
   const { venue, samples } = state;
   venue.venue.catchUp();
@@ -196,11 +209,11 @@ function sample(state: RunState, markets: string[], t: number): void {
   for (const m of markets) samples.prices.get(m)?.push(venue.venue.requireMarket(m).price);
 }
 
-async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle): Promise<void> {
+async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle, jobs: Job[]): Promise<void> {
   const { fromMs, toMs, stepMs } = inputs.span;
   const perStep = inputs.jobResolution === 'step';
   const markets = [...state.samples.prices.keys()];
-  const jobs = jobsOf(state.wired, fromMs);
+  state.finerJobs = finerThan(jobs, stepMs);
   const report = progressReporter(state, inputs);
   sample(state, markets, fromMs);
   let nextStep = fromMs + stepMs;
@@ -234,7 +247,7 @@ function progressReporter(state: RunState, inputs: RunInputs): (t: number) => vo
     lastReport = t;
     const { store } = state.wired;
     const orders = Object.values(store.orders.countByState()).reduce((a, b) => a + b, 0);
-    inputs.onProgress({ nowMs: t, fromMs: inputs.span.fromMs, toMs: inputs.span.toMs, orders, fills: store.fills.count() });
+    inputs.onProgress({ nowMs: t, fromMs: inputs.span.fromMs, toMs: inputs.span.toMs, stepMs: inputs.span.stepMs, orders, fills: store.fills.count() });
   };
 }
 
@@ -247,16 +260,19 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
   const { config, dispose } = backtestConfig(inputs.config);
   const clock = new VirtualClock(span.fromMs);
   const holder: { wired?: Wired; timerJumps: number } = { timerJumps: 0 };
-  const venue = await startBacktestVenue({ config, clock, series: inputs.prices.series, model: inputs.model, stepMs: span.stepMs });
+  const venue = await startBacktestVenue(inputs.venue ?? 'in-process', { config, clock, series: inputs.prices.series, model: inputs.model, stepMs: span.stepMs });
   const settle = settler(clock, venue, holder);
   let wired: Wired | undefined;
   try {
-    wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools });
+    const strategiesIn = inputs.strategiesIn ?? 'worker';
+    wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools, strategiesIn });
     holder.wired = wired;
     const markets = Object.keys(config.markets).sort();
-    const state: RunState = { wired, venue, samples: { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) }, timerJumps: 0, jobsRun: 0 };
-    await startUp(wired, inputs.strategies, settle);
-    await loop(state, inputs, clock, settle);
+    const samples: Samples = { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) };
+    const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [] };
+    let jobs: Job[] = [];
+    await startUp(wired, inputs.strategies, settle, () => (jobs = jobsOf(state.wired, span.fromMs)));
+    await loop(state, inputs, clock, settle, jobs);
     await settle.drive(wired.reconcile.run());
     state.timerJumps = holder.timerJumps;
     return collect(state);

@@ -1,14 +1,22 @@
 /**
  * The backtest's venue: the built-in simulator (its Venue, matching, positions, OTO/OCO, flex,
  * rate limits and HTTP routes) on the virtual clock, with every market's price path replayed from
- * the CSV (csv-market.ts). The engine reaches it over loopback HTTP through the same client as in
- * paper and live mode. A spot market and its perpetual share one path: a market without a file
+ * the CSV (csv-market.ts). The engine reaches it in process (in-process-api.ts: the simulator's
+ * route handlers called directly, their replies read by the client's parsers) or, with
+ * `--venue http`, over loopback HTTP through the same client as in paper and live mode. A spot market and its perpetual share one path: a market without a file
  * of its own follows the file of a market with the same base asset (`BTC_PERP` ← `BTC_USDT.csv`).
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BotConfig } from '../config/index.js';
 import { ConfigError } from '../core/errors.js';
+import { createApiClient } from '../exchange/api-client.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { NoncePersistence } from '../model/nonce.js';
+import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
+import type { ClientAlert } from '../exchange/request-queue.js';
+import { createVenueGateway } from '../exchange/venue-gateway.js';
+import type { Logger } from '../observability/logger.js';
 import { paperMarkets } from '../daemon/paper-venue.js';
 import { Faults } from '../simulator/faults.js';
 import { DEFAULT_RATE_LIMITS, type MarketOptions } from '../simulator/options.js';
@@ -18,13 +26,35 @@ import { Venue } from '../simulator/venue.js';
 import type { Account } from '../simulator/account.js';
 import { CsvMarket } from './csv-market.js';
 import type { FillModel } from './fill-model.js';
-import type { PriceRow } from './price-csv.js';
+import { inProcessApi } from './in-process-api.js';
+import { inProcessGateway } from './in-process-venue.js';
+import type { PriceSeries } from './load-prices.js';
 import type { VirtualClock } from './virtual-clock.js';
 
+/** How the engine reaches the venue (`--venue`): in process (default) or over loopback HTTP. */
+export type VenueKind = 'in-process' | 'http';
+
+/** The engine's side of the link to the venue. */
+export interface VenueLink {
+  gateway: ExchangeGateway;
+  /** Calls waiting in a client rate-limit pool (always 0 in process: there is no queue). */
+  queued(): number;
+  /** Replies whose `Date` header was implausible (ReconcileJob's alarm); 0 in process. */
+  clockSkewRejected(): number;
+  close(): Promise<void>;
+}
+
+/** What the engine needs to open its link: the client over HTTP takes these; in process none. */
+export interface LinkDeps {
+  clock: VirtualClock;
+  logger: Logger;
+  noncePersistence: NoncePersistence;
+  nonceMode: BotConfig['nonceMode'];
+  pools: RateLimitOverrides['pools'];
+  onAlert: (a: ClientAlert) => void;
+}
+
 export interface BacktestVenue {
-  baseUrl: string;
-  apiKey: string;
-  apiSecret: string;
   venue: Venue;
   account: Account;
   /** Requests the venue has received and not yet answered. */
@@ -33,11 +63,12 @@ export interface BacktestVenue {
   received(): number;
   /** Which CSV market drives each simulator market. */
   paths: Record<string, string>;
+  connect(deps: LinkDeps): VenueLink;
   close(): Promise<void>;
 }
 
 /** The CSV market that drives `name`: its own, else one with the same base (`_USDT` first). */
-export function pathFor(name: string, series: ReadonlyMap<string, readonly PriceRow[]>): string {
+export function pathFor(name: string, series: ReadonlyMap<string, unknown>): string {
   if (series.has(name)) return name;
   const base = name.split('_')[0] ?? name;
   const same = [...series.keys()].filter((m) => m.split('_')[0] === base).sort();
@@ -46,8 +77,9 @@ export function pathFor(name: string, series: ReadonlyMap<string, readonly Price
   return pick;
 }
 
-function marketOptions(config: BotConfig, model: FillModel, series: ReadonlyMap<string, readonly PriceRow[]>): Array<MarketOptions & { path: string }> {
-  const firstPrice = (name: string): string => ((series.get(pathFor(name, series)) as readonly PriceRow[])[0] as PriceRow).price.toFixed();
+function marketOptions(config: BotConfig, model: FillModel, series: ReadonlyMap<string, PriceSeries>): Array<MarketOptions & { path: string }> {
+  // The backtest's markets start at their file's first price, not at paper.startPrices.
+  const firstPrice = (name: string): string => (series.get(pathFor(name, series)) as PriceSeries).first.price.toFixed();
   return paperMarkets(config, firstPrice).map((m) => {
     const path = pathFor(m.name, series);
     return {
@@ -72,18 +104,26 @@ async function listen(server: Server): Promise<number> {
 export interface VenueInputs {
   config: BotConfig;
   clock: VirtualClock;
-  series: ReadonlyMap<string, readonly PriceRow[]>;
+  series: ReadonlyMap<string, PriceSeries>;
   model: FillModel;
   stepMs: number;
 }
 
-export async function startBacktestVenue({ config, clock, series, model, stepMs }: VenueInputs): Promise<BacktestVenue> {
+interface BuiltVenue {
+  venue: Venue;
+  account: Account;
+  apiKey: string;
+  apiSecret: string;
+  paths: Record<string, string>;
+}
+
+function buildVenue({ config, clock, series, model, stepMs }: VenueInputs): BuiltVenue {
   const seed = config.paper.seed;
   const markets = marketOptions(config, model, series);
   // No jumps: every step is walked, the CSV holds each one (csv-market.ts).
   const venue = new Venue(clock, seed, markets, stepMs, Number.MAX_SAFE_INTEGER);
   for (const m of markets) {
-    venue.markets.set(m.name, new CsvMarket(m, seed, { rows: series.get(m.path) as readonly PriceRow[], startMs: clock.now(), stepMs, model }));
+    venue.markets.set(m.name, new CsvMarket(m, seed, { rows: (series.get(m.path) as PriceSeries).rows(), startMs: clock.now(), stepMs, model }));
   }
   // Fixed keys: nothing random leaves the run, and the keys never appear in its output.
   const apiKey = `backtest${String(seed).padStart(8, '0')}`;
@@ -95,11 +135,37 @@ export async function startBacktestVenue({ config, clock, series, model, stepMs 
     balances: Object.fromEntries(Object.entries(paper.balances).map(([k, v]) => [k, v.toFixed()])),
     flex: paper.flexInvestments.map((f) => ({ currency: f.currency, amount: f.amount.toFixed(), dailyRate: f.dailyRate.toFixed() })),
   });
+  return { venue, account, apiKey, apiSecret, paths: Object.fromEntries(markets.map((m) => [m.name, m.path])) };
+}
+
+function closeMarkets(venue: Venue): void {
+  for (const m of venue.markets.values()) if (m instanceof CsvMarket) m.close();
+}
+
+/** The venue driven directly (in-process-venue.ts): no server, no client, no queue. */
+export function inProcessBacktestVenue(inputs: VenueInputs): BacktestVenue {
+  const { venue, account, paths } = buildVenue(inputs);
+  const api = inProcessApi(venue, account);
+  return {
+    venue,
+    account,
+    paths,
+    inFlight: () => 0,
+    received: () => api.received(),
+    connect: () => ({ gateway: inProcessGateway(api, account), queued: () => 0, clockSkewRejected: () => 0, close: async () => undefined }),
+    close: async () => closeMarkets(venue),
+  };
+}
+
+/** The venue behind the simulator's HTTP server, reached by the API client (`--venue http`). */
+export async function httpBacktestVenue(inputs: VenueInputs): Promise<BacktestVenue> {
+  const { clock, config } = inputs;
+  const { venue, account, apiKey, apiSecret, paths } = buildVenue(inputs);
   const server = createSimServer({
     venue,
     clock,
     limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS }),
-    faults: new Faults(seed, {}),
+    faults: new Faults(config.paper.seed, {}),
     admin: undefined,
     routeContext: { venue, options: { flatHistoryWithMarket: false } },
     logger: undefined,
@@ -115,19 +181,41 @@ export async function startBacktestVenue({ config, clock, series, model, stepMs 
     res.setHeader('Date', new Date(clock.now()).toUTCString());
   });
   const port = await listen(server);
+  const connect = (deps: LinkDeps): VenueLink => {
+    const client = createApiClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey,
+      apiSecret,
+      clock: deps.clock,
+      logger: deps.logger,
+      noncePersistence: deps.noncePersistence,
+      nonceMode: deps.nonceMode,
+      rateLimits: { redisUrl: undefined, ...(deps.pools === undefined ? {} : { pools: deps.pools }) },
+      onAlert: deps.onAlert,
+    });
+    return {
+      gateway: createVenueGateway(client),
+      queued: () => client.rateLimitQueued(),
+      clockSkewRejected: () => client.clockSkewRejected(),
+      close: () => client.close(),
+    };
+  };
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    apiKey,
-    apiSecret,
     venue,
     account,
+    paths,
     inFlight: () => inFlight,
     received: () => received,
-    paths: Object.fromEntries(markets.map((m) => [m.name, m.path])),
+    connect,
     close: () =>
       new Promise<void>((resolve) => {
+        closeMarkets(venue);
         server.close(() => resolve());
         server.closeAllConnections();
       }),
   };
+}
+
+export function startBacktestVenue(kind: VenueKind, inputs: VenueInputs): Promise<BacktestVenue> {
+  return kind === 'http' ? httpBacktestVenue(inputs) : Promise.resolve(inProcessBacktestVenue(inputs));
 }

@@ -1,6 +1,6 @@
 /** The run's time span and step, from the price files and the --from / --to flags. */
 import { ConfigError } from '../core/errors.js';
-import type { PriceRow } from './price-csv.js';
+import type { PriceSeries } from './load-prices.js';
 
 export interface RunSpan {
   fromMs: number;
@@ -9,14 +9,14 @@ export interface RunSpan {
   stepMs: number;
 }
 
-export function runSpan(series: Iterable<readonly PriceRow[]>, fromMs: number | undefined, toMs: number | undefined): RunSpan {
+export function runSpan(series: Iterable<Pick<PriceSeries, 'first' | 'lastMs' | 'minStepMs'>>, fromMs: number | undefined, toMs: number | undefined): RunSpan {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let stepMs = Number.POSITIVE_INFINITY;
-  for (const rows of series) {
-    first = Math.min(first, (rows[0] as PriceRow).timeMs);
-    last = Math.max(last, (rows.at(-1) as PriceRow).timeMs);
-    for (let i = 1; i < rows.length; i++) stepMs = Math.min(stepMs, (rows[i] as PriceRow).timeMs - (rows[i - 1] as PriceRow).timeMs);
+  for (const s of series) {
+    first = Math.min(first, s.first.timeMs);
+    last = Math.max(last, s.lastMs);
+    stepMs = Math.min(stepMs, s.minStepMs);
   }
   if (!Number.isFinite(stepMs)) throw new ConfigError('--prices: expected at least two rows per market, found one');
   const span = { fromMs: Math.max(first, fromMs ?? first), toMs: Math.min(last, toMs ?? last), stepMs: Math.max(1000, stepMs) };

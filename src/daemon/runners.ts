@@ -5,6 +5,7 @@
  */
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Scheduler } from '../engine/scheduler.js';
+import type { HookExecutor } from '../engine/sandbox-worker/executor.js';
 import { WorkerExecutor } from '../engine/sandbox-worker/worker-executor.js';
 import { fillView } from '../engine/strategy-inputs.js';
 import { clearQuarantined, recordQuarantine } from '../engine/status-records.js';
@@ -36,10 +37,19 @@ function workerOf(b: Base, s: LoadedStrategy): WorkerExecutor {
   });
 }
 
-function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, accepting: (strategyId: string) => boolean, observer: Partial<RunnerEvents>): StrategyRunner {
+/** Where an instance's hooks run: its own worker thread in the daemon (the backtest passes its own). */
+export type ExecutorFactory = (b: Base, s: LoadedStrategy) => HookExecutor;
+
+interface RunnerSetup {
+  accepting: (strategyId: string) => boolean;
+  observer: Partial<RunnerEvents>;
+  executorOf: ExecutorFactory;
+}
+
+function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, { accepting, observer, executorOf }: RunnerSetup): StrategyRunner {
   const { metrics, config } = b;
   return new StrategyRunner({
-    executor: workerOf(b, s),
+    executor: executorOf(b, s),
     strategy: s,
     clock: b.clock,
     logger: b.logger,
@@ -78,11 +88,12 @@ export function buildRunners(
   /** False once shutdown began, or while an operator paused the strategy: its intents are dropped. */
   accepting: (strategyId: string) => boolean,
   observer: Partial<RunnerEvents> = {},
+  executorOf: ExecutorFactory = workerOf,
 ): Runners {
   const runners = new Map<string, StrategyRunner>();
   clearQuarantined(b.store.meta);
   for (const s of strategies) {
-    const runner = buildRunner(b, engine, s, accepting, observer);
+    const runner = buildRunner(b, engine, s, { accepting, observer, executorOf });
     runners.set(s.id, runner);
     b.metrics.setQuarantined(s.id, false);
     // Past a sandbox bound while loading: quarantined from the start, with the loader's reason.

@@ -118,6 +118,17 @@ export class Market {
     this.volumePrng.restore(s.prng.volume);
   }
 
+  /**
+   * The legs of the step `advance` returned, in the order the price went through them; resting
+   * orders and OCO legs are matched leg by leg. A random-walk step is one leg.
+   */
+  pathOf(span: PriceSpan): readonly PriceSpan[] {
+    return [span];
+  }
+
+  /** The price at the end of `leg` becomes the market's before the leg is matched (one leg: already so). */
+  enterLeg(_leg: PriceSpan): void {}
+
   /** Moves the price one step and refreshes the step's fillable volume. */
   advance(): PriceSpan {
     if (this.replay !== undefined) {

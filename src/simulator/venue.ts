@@ -167,7 +167,11 @@ export class Venue implements MatchContext {
     const timeMs = this.nextStepMs + (steps - 1) * this.stepMs;
     for (const m of this.markets.values()) {
       if (steps === 1) {
-        this.matchMarket(m, m.advance(), timeMs);
+        // The step's path in order (a candle's open, extremes and close): what is reached first fills first.
+        for (const leg of m.pathOf(m.advance())) {
+          m.enterLeg(leg);
+          this.matchMarket(m, leg, timeMs);
+        }
       } else {
         this.matchMarket(m, m.jump(steps), timeMs);
         m.endJump();

@@ -60,8 +60,10 @@ export interface OpenStoreOptions {
    * no fsync and the rollback journal in memory, so a commit costs no disk flush, but a crash can
    * corrupt the file. The daemon never sets it: its store is `full` (WAL, synchronous FULL,
    * docs/failure-modes.md #9). Transactions stay all-or-nothing within the process either way.
+   * `memory`: a backtest's store, never on disk (SQLite `:memory:`, same migrations); `dataDir`
+   * is neither created nor locked.
    */
-  durability?: 'full' | 'none';
+  durability?: 'full' | 'none' | 'memory';
 }
 
 /** The store handle the daemon owns for its lifetime. */
@@ -226,6 +228,7 @@ function configure(db: Database.Database, durability: 'full' | 'none'): void {
  * pending migrations. Throws `StoreError('locked')` when another process holds the data dir.
  */
 export function openStore(options: OpenStoreOptions): Store {
+  if (options.durability === 'memory') return openMemoryStore(options);
   const dataDir = path.resolve(options.dataDir);
   ensurePrivateDir(dataDir);
   const lock = acquireInstanceLock(dataDir);
@@ -244,6 +247,23 @@ export function openStore(options: OpenStoreOptions): Store {
   } catch (err) {
     db?.close();
     lock.release();
+    throw wrapIo(err, 'open');
+  }
+}
+
+/** A store that lives in memory for the process (OpenStoreOptions.durability `memory`). */
+function openMemoryStore(options: OpenStoreOptions): Store {
+  const db = new Database(':memory:');
+  try {
+    // Nothing to flush; the setting is what `durable` reads back (false: nothing survives the process).
+    db.pragma('synchronous = OFF');
+    db.pragma('foreign_keys = ON');
+    const version = migrate(db);
+    cachePreparedStatements(db);
+    options.logger.info({ file: ':memory:', schemaVersion: version }, 'store opened');
+    return new SqliteStore(':memory:', db, { release: () => undefined }, options.clock);
+  } catch (err) {
+    db.close();
     throw wrapIo(err, 'open');
   }
 }

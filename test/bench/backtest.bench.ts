@@ -1,90 +1,85 @@
 /**
- * `npm run bench -- backtest`: the default config (config/bot.json) over one-minute prices of a
- * whole year (generated here from a seed, not committed), through the real backtest (live engine,
- * worker-thread strategies, simulator over loopback HTTP, virtual clock). Prints simulated days
- * per wall second and what a year takes at that pace. `BENCH_BACKTEST_DAYS` (default 2) runs that
- * many days of the year; `BENCH_BACKTEST_DAYS=365` runs all of it. `BENCH_BACKTEST_RESOLUTION`
- * (`cron` default, or `step`) is the run's `--job-resolution`.
+ * `npm run bench -- backtest`: a year of one-minute OHLCV candles for BTC_USDT, built from the
+ * committed sample (candles-from-prices.ts; `BENCH_BACKTEST_FILE` takes a file instead), run
+ * through the real backtest with the default config (config/bot.json): the live engine, the
+ * simulator in process, `--job-resolution step`. Printed in one table: candles per second, wall
+ * time and peak RSS of the run, the plain-loop floor over the same file (backtest-floor.ts) and
+ * the ratio, then the same for the wire path (`--venue http`) over a short span.
  *
- * Beside it, where a request's time goes: a bare keep-alive GET to the simulator (the loopback
- * floor) against the same GET through the client (rate-limit pools, nonce, signing, parsing).
+ * `BENCH_BACKTEST_DAYS` (default 2; 365 runs the whole year) bounds the in-process span,
+ * `BENCH_BACKTEST_WIRE_HOURS` (default 6) the wire path's.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { backtest } from '../../src/backtest/index.js';
-import { syntheticCsv } from '../../src/backtest/synthetic-prices.js';
+import { writeCandles } from '../../src/backtest/candles-from-prices.js';
+import type { BacktestArgs } from '../../src/backtest/args.js';
+import { loadPrices } from '../../src/backtest/load-prices.js';
 import { installZeroDelayTimers } from '../../src/backtest/zero-delay-timers.js';
-import { SystemClock } from '../../src/core/clock.js';
 import { dec } from '../../src/core/decimal.js';
-import { createApiClient } from '../../src/exchange/api-client.js';
 import { silentLogger } from '../../src/observability/logger.js';
-import { startSimulator } from '../../src/simulator/index.js';
+import { floorLoop } from './backtest-floor.js';
 
 const YEAR_MINUTES = 365 * 1440;
 const START = Date.UTC(2024, 0, 1);
 
-async function perRequest(): Promise<{ bareMs: number; clientMs: number; privateMs: number }> {
-  const sim = await startSimulator({});
-  const agent = new http.Agent({ keepAlive: true });
-  const get = (): Promise<void> =>
-    new Promise((resolve, reject) => http.get(`${sim.baseUrl}/api/v4/public/futures`, { agent }, (r) => r.resume().on('end', resolve)).on('error', reject));
-  const client = createApiClient({ baseUrl: sim.baseUrl, ...sim.defaultAccount, clock: new SystemClock() });
-  const time = async (n: number, once: () => Promise<unknown>): Promise<number> => {
-    for (let i = 0; i < 20; i++) await once();
-    const t = performance.now();
-    for (let i = 0; i < n; i++) await once();
-    return (performance.now() - t) / n;
+function args(dir: string, venue: BacktestArgs['venue'], minutes: number): BacktestArgs {
+  return {
+    config: 'config/bot.json',
+    prices: dir,
+    fromMs: START,
+    toMs: START + minutes * 60_000,
+    out: path.join(dir, `out-${venue}`),
+    logLevel: 'silent',
+    jobResolution: 'step',
+    venue,
+    strategiesIn: 'thread',
+    fill: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: null, makerFee: dec('0.001'), takerFee: dec('0.001') },
   };
-  const out = { bareMs: await time(300, get), clientMs: await time(300, () => client.futures()), privateMs: await time(300, () => client.mainBalance()) };
-  await client.close();
-  agent.destroy();
-  await sim.close();
-  return out;
+}
+
+async function timed(a: BacktestArgs, minutes: number): Promise<{ candlesPerS: number; wallS: number; rssMb: number; fills: number }> {
+  const t = performance.now();
+  const s = await backtest(a, silentLogger());
+  const wallS = (performance.now() - t) / 1000;
+  return { candlesPerS: minutes / wallS, wallS, rssMb: process.resourceUsage().maxRSS / 1024, fills: s.result.total.fills };
 }
 
 export default async function bench(): Promise<void> {
   const days = Number(process.env['BENCH_BACKTEST_DAYS'] ?? '2');
-  const jobResolution = process.env['BENCH_BACKTEST_RESOLUTION'] === 'step' ? 'step' : 'cron';
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'v4bot-bench-bt-'));
+  const wireHours = Number(process.env['BENCH_BACKTEST_WIRE_HOURS'] ?? '6');
+  let dir = process.env['BENCH_BACKTEST_FILE'];
+  if (dir === undefined) {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'v4bot-bench-bt-'));
+    const t = performance.now();
+    const sample = [...(loadPrices('samples/prices/BTC_USDT.csv').series.get('BTC_USDT')?.rows() ?? [])];
+    await writeCandles(path.join(dir, 'BTC_USDT.csv'), sample, { startMs: START, candles: YEAR_MINUTES, tick: '0.01' });
+    console.log(`built a year of one-minute BTC_USDT candles from the sample in ${((performance.now() - t) / 1000).toFixed(1)} s: ${dir}/BTC_USDT.csv`);
+  }
+  const file = dir.endsWith('.csv') ? dir : path.join(dir, 'BTC_USDT.csv');
   let t = performance.now();
-  writeFileSync(path.join(dir, 'BTC_USDT.csv'), syntheticCsv({ startMs: START, minutes: YEAR_MINUTES, seed: 7, startPrice: '60000', volatility: '0.0008', tick: '0.01' }));
-  console.log(`generated a year of one-minute BTC_USDT prices in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  // As the CLI does (zero-delay-timers.ts); the per-request figures below are measured after it too.
+  const floor = floorLoop(file);
+  const floorS = (performance.now() - t) / 1000;
+  const floorRate = floor.candles / floorS;
   installZeroDelayTimers();
+  const minutes = Math.min(days * 1440, floor.candles - 1);
+  const inProcess = await timed(args(dir, 'in-process', minutes), minutes);
+  const wireMinutes = Math.min(wireHours * 60, minutes);
   t = performance.now();
-  const s = await backtest(
-    {
-      config: 'config/bot.json',
-      prices: dir,
-      fromMs: START,
-      toMs: START + days * 86_400_000,
-      out: path.join(dir, 'out'),
-      logLevel: 'silent',
-      jobResolution,
-      fill: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: null, makerFee: dec('0.001'), takerFee: dec('0.001') },
-    },
-    silentLogger(),
-  );
-  const wallS = (performance.now() - t) / 1000;
-  const simDays = (s.result.inputs.toMs - s.result.inputs.fromMs) / 86_400_000;
-  const pace = simDays / wallS;
-  console.table([
-    {
-      'simulated days': simDays.toFixed(2),
-      'wall s': wallS.toFixed(1),
-      'sim days / wall s': pace.toFixed(4),
-      'a year would take (min)': (365 / pace / 60).toFixed(0),
-      orders: s.result.total.orders,
-      fills: s.result.total.fills,
-      'job resolution': jobResolution,
-      jobs: s.jobsRun,
-      'wall ms per job': ((wallS * 1000) / Math.max(1, s.jobsRun)).toFixed(2),
-      'timer jumps': s.timerJumps,
-    },
-  ]);
-  const r = await perRequest();
-  console.table([{ 'bare loopback GET ms': r.bareMs.toFixed(2), 'client public GET ms': r.clientMs.toFixed(2), 'client private POST ms': r.privateMs.toFixed(2) }]);
+  const wire = await timed(args(dir, 'http', wireMinutes), wireMinutes);
+  const row = (name: string, r: typeof inProcess, n: number) => ({
+    path: name,
+    candles: n,
+    'candles/s': Math.round(r.candlesPerS),
+    'wall s': r.wallS.toFixed(1),
+    'peak RSS MB (process)': r.rssMb.toFixed(0),
+    fills: r.fills,
+    'a year would take (s)': (YEAR_MINUTES / r.candlesPerS).toFixed(0),
+    'floor candles/s': Math.round(floorRate),
+    '× floor': (floorRate / r.candlesPerS).toFixed(0),
+  });
+  console.table([row('in process', inProcess, minutes), row('wire (--venue http)', wire, wireMinutes)]);
+  console.log(`floor: ${floor.candles} candles in ${floorS.toFixed(2)} s (${floor.book.fills} fills)`);
 }

@@ -1,11 +1,15 @@
-/** The gateway contract (gateway.contract.ts) against the real adapter over the simulator and against the fake. */
+/** The gateway contract (gateway.contract.ts) against the real adapter over the simulator, the backtest's in-process venue and the fake. */
 import { ManualClock, SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
 import type { FuturesMarket } from '../../src/model/markets.js';
 import type { LimitOrderRequest } from '../../src/model/venue-orders.js';
 import { createApiClient } from '../../src/exchange/api-client.js';
 import { createVenueGateway } from '../../src/exchange/venue-gateway.js';
+import { inProcessApi } from '../../src/backtest/in-process-api.js';
+import { inProcessGateway } from '../../src/backtest/in-process-venue.js';
 import { startSimulator } from '../../src/simulator/index.js';
+import { defaultMarkets } from '../../src/simulator/options.js';
+import { Venue } from '../../src/simulator/venue.js';
 import { FakeGateway } from '../support/fake-gateway.js';
 import { DAY_MS, gatewayContract, type GatewayRig } from './gateway.contract.js';
 
@@ -83,5 +87,30 @@ async function fakeRig(): Promise<GatewayRig> {
   };
 }
 
+/** The backtest's in-process venue: the same simulator driven directly (src/backtest/in-process-venue.ts). */
+async function inProcessRig(): Promise<GatewayRig> {
+  const clock = new ManualClock(START_MS);
+  const venue = new Venue(clock, 11, defaultMarkets(), 60_000);
+  const account = venue.addAccount({
+    apiKey: 'contract-key',
+    apiSecret: 'contract-secret',
+    balances: { USDT: '1000000', BTC: '10' },
+    flex: [{ currency: 'USDT', amount: '1000', dailyRate: '0.001', planId: PLAN }],
+  });
+  return {
+    gateway: inProcessGateway(inProcessApi(venue, account), account, PAGING),
+    nowMs: () => venue.nowMs(),
+    advance: (ms) => clock.advance(ms),
+    passDays: (n) => clock.advance(n * DAY_MS),
+    price: (market) => {
+      venue.catchUp();
+      return venue.requireMarket(market).price;
+    },
+    flexPlan: PLAN,
+    close: async () => undefined,
+  };
+}
+
 gatewayContract('the API v4 adapter over the simulator', simulatorRig);
+gatewayContract('the backtest\'s in-process venue', inProcessRig);
 gatewayContract('FakeGateway', fakeRig);

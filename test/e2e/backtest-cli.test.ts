@@ -33,14 +33,17 @@ describe('npm run backtest (built CLI)', () => {
   it('trades on the sample data, reports the venue truth, and is byte-identical on a second run', async () => {
     const [a, b] = [tempDir('v4bot-bt-'), tempDir('v4bot-bt-')];
     const first = await run(['--config', 'config/bot.json', '--prices', 'samples/prices', ...SPAN, '--out', a]);
-    expect(first.stderr).toMatch(/^backtest 2024-01-01T00:00Z \.\. 2024-01-01T00:30Z: orders \d+, fills \d+, trades \d+, net PnL -?[\d.]+/m);
+    expect(first.stderr).toMatch(/^backtest 2024-01-01T00:00Z \.\. 2024-01-01T00:30Z: 30 candles in [\d.]+ s, orders \d+, fills \d+, trades \d+, net PnL -?[\d.]+/m);
+    // The default config's sub-minute schedules over one-minute candles: one fire per candle, and said so.
+    expect(first.stderr).toMatch(/^job resolution step: .*\bgrid1\b.* are scheduled more often than the 60 s candles; fired once per candle/m);
     expect(first.code).toBe(0);
     const result = JSON.parse(read(a, 'result.json')) as BacktestResult;
     expect(result.total.orders).toBeGreaterThan(0);
     expect(result.total.fills).toBeGreaterThan(0);
     expect(result.inputs.prices).toEqual([{ file: 'samples/prices/BTC_USDT.csv', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as string }]);
-    expect(result.inputs.fillModel).toMatchObject({ touch: 'through', stepMs: '60000', jobResolution: 'cron' });
-    // The engine's fills (reconciled from the venue's history over HTTP) are the venue's deals.
+    expect(result.inputs.fillModel).toMatchObject({ touch: 'through', stepMs: '60000', jobResolution: 'step' });
+    expect(result.inputs.fillModel['finerSchedules']).toContain('grid1');
+    // The engine's fills (reconciled from the in-process venue's deals) are the venue's deals.
     const truth = JSON.parse(read(a, 'venue-fills.json')) as TruthFill[];
     expect(result.fills.map(key).sort()).toEqual(truth.map(key).sort());
     expect(result.fills.every((f) => f.strategy !== 'unattributed')).toBe(true);
@@ -53,12 +56,14 @@ describe('npm run backtest (built CLI)', () => {
     for (const f of ['result.json', 'report.html', 'venue-fills.json']) expect(readFileSync(path.join(b, f)).equals(readFileSync(path.join(a, f)))).toBe(true);
   }, 600_000);
 
-  it('--job-resolution step: still the venue truth, recorded in the inputs, byte-identical on a second run', async () => {
-    const [a, b] = [tempDir('v4bot-bt-step-'), tempDir('v4bot-bt-step-')];
-    const args = ['--config', 'config/bot.json', '--prices', 'samples/prices', ...SPAN, '--job-resolution', 'step', '--out'];
-    expect((await run([...args, a])).code).toBe(0);
+  it('--job-resolution cron (exact schedules) over --venue http: still the venue truth, recorded in the inputs, byte-identical on a second run', async () => {
+    const [a, b] = [tempDir('v4bot-bt-cron-'), tempDir('v4bot-bt-cron-')];
+    const args = ['--config', 'config/bot.json', '--prices', 'samples/prices', ...SPAN, '--job-resolution', 'cron', '--venue', 'http', '--out'];
+    const first = await run([...args, a]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^job resolution cron: .*\bgrid1\b.* fired at every cron time/m);
     const result = JSON.parse(read(a, 'result.json')) as BacktestResult;
-    expect(result.inputs.fillModel).toMatchObject({ jobResolution: 'step' });
+    expect(result.inputs.fillModel).toMatchObject({ jobResolution: 'cron' });
     expect(result.total.orders).toBeGreaterThan(0);
     const truth = JSON.parse(read(a, 'venue-fills.json')) as TruthFill[];
     expect(result.fills.map(key).sort()).toEqual(truth.map(key).sort());
@@ -80,6 +85,11 @@ describe('npm run backtest (built CLI)', () => {
     expect(r.stderr).toBe('v4-bot backtest: command line: --fill: expected "through" or "at", found "sometimes"\n');
     const res = await run(['--prices', 'samples/prices', '--job-resolution', 'second']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('v4-bot backtest: command line: --job-resolution: expected "cron" or "step", found "second"\n');
+    expect(res.stderr).toBe('v4-bot backtest: command line: --job-resolution: expected "step" or "cron", found "second"\n');
+  });
+
+  it('--help lists the flags and runs nothing', async () => {
+    const out = await new Promise<string>((resolve) => execFile(process.execPath, [CLI, '--help'], { cwd: ROOT }, (_e, stdout) => resolve(stdout)));
+    for (const flag of ['--prices', '--job-resolution', '--venue', 'time,open,high,low,close']) expect(out).toContain(flag);
   });
 });

@@ -55,12 +55,12 @@ describe('price recorder', () => {
     const perMarket = await exportPrices(['--data-dir', dataDir, '--out', dir]);
     expect(perMarket.code).toBe(0);
     const fromDir = loadPrices(dir);
-    const rows = [...fromDir.series].flatMap(([m, rs]) => rs.map((r) => [m, r.timeMs, r.price.toFixed()]));
+    const rows = [...fromDir.series].flatMap(([m, rs]) => [...rs.rows()].map((r) => [m, r.timeMs, r.price.toFixed()]));
     expect(rows).toEqual(samples);
 
     const file = path.join(tempDir('v4bot-rec-out-'), 'seen.csv');
     expect((await exportPrices(['--data-dir', dataDir, '--out', file])).code).toBe(0);
-    const fromFile = [...loadPrices(file).series].flatMap(([m, rs]) => rs.map((r) => [m, r.timeMs, r.price.toFixed()]));
+    const fromFile = [...loadPrices(file).series].flatMap(([m, rs]) => [...rs.rows()].map((r) => [m, r.timeMs, r.price.toFixed()]));
     expect(fromFile).toEqual(samples);
 
     const stdout = await exportPrices(['--data-dir', dataDir, '--from', '1970-01-01T00:00:00Z']);

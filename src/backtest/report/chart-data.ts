@@ -117,12 +117,14 @@ export function chartData(result: BacktestResult): ChartData {
 
 /**
  * The market's own move as an equity curve: what the starting equity would be worth held in the
- * first market with prices. An equity curve that mostly revalues the coins held at the start
+ * first spot market with prices (else the first market with prices). An equity curve that mostly revalues the coins held at the start
  * moves with this line; the gap between the two is what trading did.
  */
 export function holdLine(result: BacktestResult): HoldLine | null {
   const start = result.equity[0];
-  const market = marketNames(result).find((m) => Object.hasOwn(result.prices, m) && (result.prices[m]?.length ?? 0) > 0);
+  // A spot market first: holding its base is what "buy and hold" means; a perpetual follows the same path anyway.
+  const withPrices = marketNames(result).filter((m) => Object.hasOwn(result.prices, m) && (result.prices[m]?.length ?? 0) > 0);
+  const market = withPrices.find((m) => !m.endsWith('_PERP')) ?? withPrices[0];
   if (start === undefined || market === undefined) return null;
   const prices = downsamplePrices(result.prices[market] as PricePoint[], MAX_CHART_POINTS);
   const first = dec((prices[0] as PricePoint).price);

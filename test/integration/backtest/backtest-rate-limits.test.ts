@@ -24,6 +24,8 @@ async function inputs(pools?: RunInputs['pools']): Promise<RunInputs> {
     span: runSpan(prices.series.values(), FROM, FROM + 10 * 60_000),
     model: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: dec('0.5'), makerFee: dec('0.001'), takerFee: dec('0.001') },
     logger: silentLogger(),
+    // The client's pools exist on the wire path only (in process there is no client).
+    venue: 'http',
     ...(pools === undefined ? {} : { pools }),
   };
 }
@@ -33,6 +35,7 @@ const outcome = (s: Parameters<Parameters<typeof runBacktest>[1]>[0]) => ({
   orders: s.wired.store.orders.all().length,
   endMs: s.samples.timesMs.at(-1),
   durable: s.wired.store.durable,
+  file: s.wired.store.file,
 });
 
 describe('backtest rate limits on the virtual clock', () => {
@@ -43,7 +46,8 @@ describe('backtest rate limits on the virtual clock', () => {
     expect(tight.endMs).toBe(FROM + 10 * 60_000);
     const free = await runBacktest(await inputs(), outcome);
     expect(free.timerJumps).toBe(0);
-    // The run's store lives in a temp dir deleted afterwards: opened without fsync (src/store/index.ts).
+    // The run's store is in memory (src/store/index.ts, durability 'memory'): nothing on disk.
     expect(free.durable).toBe(false);
+    expect(free.file).toBe(':memory:');
   }, 180_000);
 });

@@ -63,6 +63,21 @@ describe('CronTimes', () => {
     await cron.dispose();
   });
 
+  it.each(['*/10 * * * * *', '0 * * * * *', '30 5 3 * * *', '0 0 12 * * 1', '0 0 0 1 * *'])(
+    '%s: the answers kept by time of day are node-cron\'s own, across days, months and weekdays',
+    async (expr) => {
+      const cron = new CronTimes(expr);
+      // Twice over the same times of day on different days (the second pass answers from what was kept).
+      for (const day of [0, 1, 6, 31, 40]) {
+        for (const ofDay of [0, 999, 1000, 59_999, 60_000, 3 * 3_600_000 + 5 * 60_000 + 29_000, 86_399_999]) {
+          const t = T0 + day * 86_400_000 + ofDay;
+          expect(cron.next(t)).toBe(cron.matcherNext(t));
+        }
+      }
+      await cron.dispose();
+    },
+  );
+
   it('reads schedules in UTC', async () => {
     const cron = new CronTimes('0 0 3 * * *');
     expect(new Date(cron.next(T0)).toISOString()).toBe('2024-01-01T03:00:00.000Z');

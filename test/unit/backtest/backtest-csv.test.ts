@@ -78,4 +78,26 @@ describe('price CSV', () => {
     writeFileSync(path.join(dir, 'all.csv'), 'time,market,price\n1704067200,BTC_USDT,1\n');
     expect(() => loadPrices(dir)).toThrow(/market BTC_USDT: expected its prices in one file only/);
   });
+
+  it('reads OHLCV candles: the close is the price, open, high and low beside it, exact', () => {
+    const rows = parsePriceCsv('c.csv', 'time,open,high,low,close,volume\n1704067200,100,101.5,99.25,100.75,3\n', 'BTC_USDT').get('BTC_USDT');
+    const r = rows?.[0];
+    expect([r?.price.toFixed(), r?.candle?.open.toFixed(), r?.candle?.high.toFixed(), r?.candle?.low.toFixed(), r?.volume?.toFixed()]).toEqual(['100.75', '100', '101.5', '99.25', '3']);
+  });
+
+  it('names a bad candle by line and column: a high below the close, a low above the open, a missing column, price beside candles', () => {
+    const head = 'time,open,high,low,close\n';
+    expect(errorOf(`${head}1704067200,100,101,99,100\n1704067260,100,100.5,99,101\n`).message).toBe('p.csv:3:3: high: expected at least the open, close and low, found 100.5');
+    expect(errorOf(`${head}1704067200,100,101,100.5,101\n`).message).toBe('p.csv:2:4: low: expected at most the open and close, found 100.5');
+    expect(errorOf(`${head}1704067200,100,101,x,100\n`).message).toBe('p.csv:2:4: low: expected a decimal > 0, found "x"');
+    expect(errorOf('time,open,high,close\n1704067200,1,2,1\n').message).toBe('p.csv:1: expected a header with a "low" column, found "time,open,high,close"');
+    expect(errorOf('time,price,open,high,low,close\n').message).toBe('p.csv:1:2: expected either a price column or open, high, low, close, found both');
+  });
+
+  it('the streamed loader names a bad row by line and column too, before any run', () => {
+    const dir = tempDir('prices-');
+    writeFileSync(path.join(dir, 'BTC_USDT.csv'), 'time,open,high,low,close\r\n1704067200,100,101,99,100\r\n1704067260,100,101,99,oops\r\n');
+    expect(() => loadPrices(dir)).toThrow('BTC_USDT.csv:3:5: close: expected a decimal > 0, found "oops"');
+  });
 });
+

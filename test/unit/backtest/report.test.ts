@@ -145,6 +145,9 @@ describe('chartData', () => {
     expect(hold?.changePct).toBe(last.div(first).minus(1).mul(100).toDecimalPlaces(2).toFixed());
     expect(renderReport(result)).toContain(`buy and hold BTC_USDT with the starting equity`);
     expect(holdLine({ ...result, equity: [] })).toBeNull();
+    // A spot market before a perpetual on the same path (BTC_PERP sorts first).
+    expect(holdLine({ ...result, prices: { BTC_PERP: prices, BTC_USDT: prices } })?.market).toBe('BTC_USDT');
+    expect(holdLine({ ...result, prices: { BTC_PERP: prices } })?.market).toBe('BTC_PERP');
   });
 
   it('marks the Sharpe ratio as not meaningful under 30 days, and not over it', () => {

@@ -31,6 +31,24 @@ describe('store', () => {
     raw.close();
   });
 
+  it('durability memory (a backtest\'s store): all migrations, transactions, nothing on disk, no data dir made', () => {
+    const d = path.join(dir(), 'never-made');
+    const store = openStore({ dataDir: d, clock: new ManualClock(), logger: silentLogger(), durability: 'memory' });
+    expect(store.file).toBe(':memory:');
+    expect(store.durable).toBe(false);
+    store.meta.set('kept', '1');
+    expect(() =>
+      store.tx(() => {
+        store.meta.set('rolled-back', '1');
+        throw new Error('boom');
+      }),
+    ).toThrow(/boom/);
+    expect([store.meta.get('kept'), store.meta.get('rolled-back')]).toEqual(['1', undefined]);
+    expect(store.fills.count()).toBe(0);
+    expect(() => statSync(d)).toThrow();
+    store.close();
+  });
+
   it('is durable by default (what the daemon opens); durability none (a backtest throwaway store) skips fsync and the WAL', () => {
     const durable = open(dir());
     expect(durable.durable).toBe(true);

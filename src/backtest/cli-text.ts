@@ -1,0 +1,69 @@
+/**
+ * What the backtest command prints on stderr: `--help`, the progress bar on a terminal (candles
+ * per second and the time left), and the lines said once (the job resolution, the summary).
+ */
+import type { BacktestSummary } from './index.js';
+import type { Progress } from './run.js';
+
+export const HELP = `Usage: npm run backtest -- --prices <file.csv|dir> [options]
+
+Replays price candles through the configured strategies on the live engine and a simulated venue
+(docs/backtesting.md). Writes result.json, report.html and venue-fills.json into --out.
+
+  --prices <path>           CSV file or directory of <MARKET>.csv files: time,open,high,low,close[,volume]
+                            (one-minute candles) or time,price[,volume]
+  --config <file>           bot config (default config/bot.json)
+  --from <time>, --to <time>  span (ISO-8601 UTC or Unix seconds/ms; default: the whole file)
+  --out <dir>               output directory (default backtest-out)
+  --job-resolution <r>      step (default): a job scheduled more often than the candles fires once per
+                            candle; cron: every fire of every schedule, as the daemon
+  --venue <v>               in-process (default) or http (the simulator over loopback HTTP: the wire path)
+  --strategies <s>          worker (default): one sandboxed worker per instance, as the daemon;
+                            thread: hooks in the run's thread under the sandbox's evaluation (no heap
+                            bound, and a hook past its deadline is not stopped)
+  --fill <through|at>       a resting order fills when the price trades through it (default) or touches it
+  --volume-share <d>        share of a candle's volume one order may take (default 0.1)
+  --volume-per-step <d>     volume of a candle without one (default: the config's paper.volumePerStep)
+  --maker-fee <d>, --taker-fee <d>  fee rates (default 0.001)
+  --log-level <level>       engine log level on stderr (default error)
+  --help                    this text
+`;
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(/:\d\d\.\d{3}Z$/, 'Z');
+}
+
+function duration(s: number): string {
+  if (!Number.isFinite(s)) return '--';
+  const m = Math.floor(s / 60);
+  return m > 0 ? `${m}m${String(Math.round(s % 60)).padStart(2, '0')}s` : `${s.toFixed(0)}s`;
+}
+
+/** A progress bar for a terminal: `wallMs` is the real time since the run started. */
+export function progressBar(p: Progress, wallMs: number, width = 24): string {
+  const share = Math.min(1, (p.nowMs - p.fromMs) / Math.max(1, p.toMs - p.fromMs));
+  const filled = Math.round(share * width);
+  const candles = Math.floor((p.nowMs - p.fromMs) / p.stepMs);
+  const rate = candles / Math.max(0.001, wallMs / 1000);
+  const left = ((p.toMs - p.nowMs) / p.stepMs) / rate;
+  const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+  return `\r${bar} ${(share * 100).toFixed(1).padStart(5)} %  ${iso(p.nowMs)}  ${Math.round(rate)} candles/s  ETA ${duration(left)}  orders ${p.orders}  fills ${p.fills}   `;
+}
+
+/** Said once, when some schedules are finer than the candles: which jobs and how they fired. */
+export function resolutionLine(s: BacktestSummary, resolution: string): string | undefined {
+  if (s.finerJobs.length === 0) return undefined;
+  const stepS = Number(s.result.inputs.fillModel['stepMs'] ?? '0') / 1000;
+  const how = resolution === 'step' ? 'fired once per candle (--job-resolution cron for their exact schedules)' : 'fired at every cron time (--job-resolution cron)';
+  return `job resolution ${resolution}: ${s.finerJobs.join(', ')} are scheduled more often than the ${stepS} s candles; ${how}\n`;
+}
+
+export function summaryLine(s: BacktestSummary, wallMs: number): string {
+  const t = s.result.total;
+  const { fromMs, toMs } = s.result.inputs;
+  const candles = Math.round((toMs - fromMs) / Number(s.result.inputs.fillModel['stepMs'] ?? '60000'));
+  return (
+    `backtest ${iso(fromMs)} .. ${iso(toMs)}: ${candles} candles in ${(wallMs / 1000).toFixed(1)} s, orders ${t.orders}, fills ${t.fills}, ` +
+    `trades ${t.trades}, net PnL ${t.netPnl}, fees ${t.fees}, max drawdown ${t.maxDrawdown} → ${s.outDir}/result.json, ${s.outDir}/report.html\n`
+  );
+}

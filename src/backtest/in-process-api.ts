@@ -1,0 +1,162 @@
+/**
+ * The API v4 endpoints the gateway adapter uses (`VenueApi`, src/exchange/venue-gateway.ts),
+ * answered in process by the simulator's own route handlers (src/simulator/routes/), as
+ * NautilusTrader swaps only its execution client for a simulated one. A request is the wire body
+ * the client would sign (requests.ts), the reply is the handler's wire body, read by the client's
+ * own parsers (parse.ts, bulk-reply.ts) and, for an error status, by its own classification
+ * (errors.ts, quirks.ts); what is left out is only the seam: HTTP, signing, nonces, JSON text
+ * and the rate-limit queue. A backtest's venue shares the engine's clock, so the clock skew is 0.
+ */
+import { AmbiguousOutcomeError, AuthError, BadResponseError, type BotError } from '../core/errors.js';
+import type { Decimal } from '../core/decimal.js';
+import { chunkFailed } from '../exchange/bulk/outcomes.js';
+import { chunkReply } from '../exchange/bulk/reply.js';
+import { ENDPOINTS, type EndpointName } from '../exchange/endpoints.js';
+import { classify, type CallContext } from '../exchange/errors.js';
+import type { BulkItemResult, CancelRequest, VenueOrder } from '../model/venue-orders.js';
+import type { ConditionalPage } from '../model/conditional.js';
+import type { CreditLineState } from '../model/credit.js';
+import type { ExecutedHistoryQuery, Fill } from '../model/fills.js';
+import type { FlexHistoryQuery, FlexPage } from '../model/flex.js';
+import type { FuturesMarket } from '../model/markets.js';
+import { parseConditionalPage, parseExecutedHistory, parseOrder } from '../exchange/parse.js';
+import {
+  FLEX_ACTION_CODES,
+  parseBalanceMap,
+  parseFlexClose,
+  parseFlexPage,
+  parseFutures,
+  parseLoan,
+} from '../exchange/parse-account.js';
+import { quirkOf } from '../exchange/quirks.js';
+import { mismatchedField, placementIdentity, type OrderIdentity } from '../exchange/reply-match.js';
+import { collateralBody, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from '../exchange/requests.js';
+import type { HttpResponse } from '../exchange/transport.js';
+import { validateBulk, validateCancel, validateCollateral, validateConditional, validateExecutedHistory, validateFlexHistory } from '../exchange/validate.js';
+import type { VenueApi } from '../exchange/venue-gateway.js';
+import type { Account } from '../simulator/account.js';
+import { SimHttpError } from '../simulator/errors.js';
+import { balance, creditLine, flexClose, flexHistory } from '../simulator/routes/account.js';
+import { conditionalList, executedHistory } from '../simulator/routes/history.js';
+import { bulk, cancel, collateralLimit } from '../simulator/routes/orders.js';
+import { futures } from '../simulator/routes/public.js';
+import type { PrivateHandler, RouteContext, RouteResult } from '../simulator/routes/types.js';
+import type { Venue } from '../simulator/venue.js';
+
+function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
+  const spec = ENDPOINTS[endpoint];
+  return { endpoint, orderEndpoint: spec.orderEndpoint, privateEndpoint: spec.method === 'POST', ...extra };
+}
+
+/** An error answer as the client would have received it (the server's error body as JSON text). */
+function asResponse(r: RouteResult): HttpResponse {
+  const body = r.body instanceof SimHttpError ? (r.body.raw?.text ?? JSON.stringify(r.body.body)) : JSON.stringify(r.body);
+  return { status: r.status, body, contentType: 'application/json', dateMs: undefined, retryAfterMs: undefined };
+}
+
+/** The reply's body when it is a success; an error status throws what the client would throw. */
+function bodyOf(ctx: CallContext, r: RouteResult): unknown {
+  if (r.status >= 200 && r.status < 300) return r.body;
+  return classify(ctx, asResponse(r));
+}
+
+/** A write's reply order, which must be the order the write was about (as the client checks it). */
+function orderReply(endpoint: EndpointName, json: unknown, want: OrderIdentity): VenueOrder {
+  const order = parseOrder(endpoint, json);
+  const field = mismatchedField(order, want);
+  if (field !== undefined) throw new BadResponseError(endpoint, field, 'the reply is about another order than the one requested');
+  return order;
+}
+
+function defined(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+/** A handler's answer, its refusals (SimHttpError) as an error status, as the server's route() does. */
+function call(venue: Venue, ctx: RouteContext, account: Account, handler: PrivateHandler, body: Record<string, unknown>): RouteResult {
+  venue.catchUp();
+  try {
+    return handler(ctx, account, body);
+  } catch (err) {
+    if (!(err instanceof SimHttpError)) throw err;
+    return err.raw === undefined ? { status: err.status, body: err.body } : { status: err.status, body: err };
+  }
+}
+
+export interface InProcessApi extends VenueApi {
+  /** Requests answered so far (the run loop's sign of progress). */
+  received(): number;
+}
+
+/** The endpoints for one account of `venue`, answered in process. */
+export function inProcessApi(venue: Venue, account: Account): InProcessApi {
+  const ctx: RouteContext = { venue, options: { flatHistoryWithMarket: false } };
+  let received = 0;
+  const run = (handler: PrivateHandler, body: Record<string, unknown>): RouteResult => {
+    received++;
+    return call(venue, ctx, account, handler, body);
+  };
+  const ambiguous = (cause: BotError, cids: string[]): AmbiguousOutcomeError =>
+    new AmbiguousOutcomeError('bulkLimitOrders', cids, `bulkLimitOrders: outcome unknown (${cause.message})`, { cause });
+  return {
+    received: () => received,
+    clockSkewMs: () => 0,
+    futures: async (): Promise<FuturesMarket[]> => {
+      received++;
+      venue.catchUp();
+      return parseFutures('futures', futures(venue));
+    },
+    bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => {
+      validateBulk(orders);
+      const c = ctxOf('bulkLimitOrders', { rpiIoc: orders.some((o) => o.rpi === true && o.ioc === true) });
+      try {
+        const reply = bodyOf(c, run(bulk, { orders: orders.map(orderItem), stopOnFail: false }));
+        return chunkReply(c, orders, reply, false, ambiguous).items;
+      } catch (err) {
+        // A whole-request refusal: every item carries it, as the client's chunk failure does.
+        return chunkFailed(orders, err);
+      }
+    },
+    collateralLimitOrder: async (order: CollateralOrderInput): Promise<VenueOrder> => {
+      validateCollateral(order);
+      const c = ctxOf('collateralLimitOrder', { rpiIoc: order.rpi === true && order.ioc === true });
+      return orderReply('collateralLimitOrder', bodyOf(c, run(collateralLimit, { ...collateralBody(order) })), placementIdentity(order));
+    },
+    cancelOrder: async (request: CancelRequest): Promise<VenueOrder> => {
+      validateCancel(request);
+      const { market } = request;
+      const fields = request.orderId !== undefined ? { market, orderId: request.orderId } : { market, clientOrderId: request.clientOrderId };
+      return orderReply('cancelOrder', bodyOf(ctxOf('cancelOrder'), run(cancel, fields)), fields);
+    },
+    conditionalOrders: async (query: ConditionalQuery = {}): Promise<ConditionalPage> => {
+      validateConditional(query);
+      const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
+      return parseConditionalPage('conditionalOrders', bodyOf(ctxOf('conditionalOrders'), run(conditionalList, fields)));
+    },
+    executedHistory: async (query: ExecutedHistoryQuery = {}): Promise<Fill[]> => {
+      validateExecutedHistory(query);
+      const r = run(executedHistory, defined({ ...query }));
+      const missing = query.clientOrderId !== undefined && r.status >= 300 && quirkOf('executedHistory', asResponse(r)) === 'order_history_not_found';
+      if (missing) return [];
+      return parseExecutedHistory('executedHistory', bodyOf(ctxOf('executedHistory'), r), query.market);
+    },
+    mainBalance: (async (): Promise<Map<string, Decimal>> =>
+      parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})))) as VenueApi['mainBalance'],
+    flexHistory: async (query: FlexHistoryQuery = {}): Promise<FlexPage> => {
+      validateFlexHistory(query);
+      const { actionTypes, ...rest } = query;
+      const fields = defined({ ...rest, actionTypes: actionTypes?.map((a) => FLEX_ACTION_CODES[a]) });
+      return parseFlexPage('flexHistory', bodyOf(ctxOf('flexHistory'), run(flexHistory, fields)));
+    },
+    closeFlex: async (plan: string): Promise<{ transactionId: string }> => parseFlexClose('closeFlex', bodyOf(ctxOf('closeFlex'), run(flexClose, { plan }))),
+    creditLine: async (): Promise<CreditLineState> => {
+      const r = run(creditLine, {});
+      const quirk = r.status >= 300 ? quirkOf('creditLine', asResponse(r)) : undefined;
+      if (quirk === 'no_active_loan') return { active: false };
+      if (quirk === 'credit_line_disabled') {
+        throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', { endpoint: 'creditLine', status: 404 });
+      }
+      return { active: true, loan: parseLoan('creditLine', bodyOf(ctxOf('creditLine'), r)) };
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The engine's `ExchangeGateway` on the in-process venue: the HTTP adapter's own code
+ * (`createVenueGateway`, src/exchange/venue-gateway.ts) over the in-process endpoints
+ * (in-process-api.ts), so chunking, conditional paging and flex paging are the ones the daemon
+ * uses; only the executed-history scan differs. Over HTTP a reconciliation pages the venue's
+ * history; here it reads the account's deals directly from the first one in its range (deals are
+ * appended in time order), so a scan costs the deals it returns, not the whole history. It keeps
+ * the venue's whole-second bounds (secondsWindow) and its order (newest first), and each deal is
+ * read by the client's own parser from its wire form.
+ */
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { Fill, FillPage, FillRange } from '../model/fills.js';
+import { secondsWindow } from '../exchange/history-pages.js';
+import { parseExecutedHistory } from '../exchange/parse.js';
+import { createVenueGateway } from '../exchange/venue-gateway.js';
+import type { Account } from '../simulator/account.js';
+import type { Deal } from '../simulator/types.js';
+import { dealWire } from '../simulator/wire.js';
+import type { InProcessApi } from './in-process-api.js';
+
+/** The index of the first deal at or after `ms` (deals are in time order). */
+function firstAtOrAfter(deals: readonly Deal[], ms: number): number {
+  let lo = 0;
+  let hi = deals.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((deals[mid] as Deal).timeMs < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The deals of `range` as the venue bounds it (whole seconds, both ends inclusive), newest first. */
+export function dealsInRange(deals: readonly Deal[], range: FillRange): Fill[] {
+  const w = secondsWindow(range);
+  const endMs = (w.endDate + 1) * 1000;
+  const out: Fill[] = [];
+  for (let i = firstAtOrAfter(deals, (w.startDate ?? 0) * 1000); i < deals.length; i++) {
+    const d = deals[i] as Deal;
+    if (d.timeMs >= endMs) break;
+    out.push(...parseExecutedHistory('executedHistory', [dealWire(d)], d.market));
+  }
+  return out.reverse();
+}
+
+export interface InProcessGatewayOptions {
+  /** Fills per page of a history scan (the adapter's page size). Default 100. */
+  historyPageSize?: number;
+  /** Records per flex history request. Default 100. */
+  flexPageSize?: number;
+}
+
+class InProcessGateway implements ExchangeGateway {
+  private readonly inner: ExchangeGateway;
+  private readonly pageSize: number;
+
+  constructor(
+    api: InProcessApi,
+    private readonly account: Account,
+    options: InProcessGatewayOptions,
+  ) {
+    this.inner = createVenueGateway(api, options);
+    this.pageSize = options.historyPageSize ?? 100;
+  }
+
+  /** The range's deals, read at once, handed out in pages of the adapter's size (newest first). */
+  async *fills(range: FillRange): AsyncIterable<FillPage> {
+    const all = dealsInRange(this.account.deals, range);
+    for (let i = 0; i === 0 || i < all.length; i += this.pageSize) yield { fills: all.slice(i, i + this.pageSize), repeated: 0 };
+  }
+
+  submitLimitOrders: ExchangeGateway['submitLimitOrders'] = (o) => this.inner.submitLimitOrders(o);
+  submitCollateralOrder: ExchangeGateway['submitCollateralOrder'] = (o) => this.inner.submitCollateralOrder(o);
+  cancelOrder: ExchangeGateway['cancelOrder'] = (r) => this.inner.cancelOrder(r);
+  fillsOfOrder: ExchangeGateway['fillsOfOrder'] = (o) => this.inner.fillsOfOrder(o);
+  protectiveOrders: ExchangeGateway['protectiveOrders'] = (m) => this.inner.protectiveOrders(m);
+  balances: ExchangeGateway['balances'] = () => this.inner.balances();
+  markets: ExchangeGateway['markets'] = () => this.inner.markets();
+  flexRecords: ExchangeGateway['flexRecords'] = (q) => this.inner.flexRecords(q);
+  closeFlex: ExchangeGateway['closeFlex'] = (p) => this.inner.closeFlex(p);
+  creditLine: ExchangeGateway['creditLine'] = () => this.inner.creditLine();
+  clockSkewMs: ExchangeGateway['clockSkewMs'] = () => this.inner.clockSkewMs();
+}
+
+/** The gateway on one account of the in-process venue. */
+export function inProcessGateway(api: InProcessApi, account: Account, options: InProcessGatewayOptions = {}): ExchangeGateway {
+  return new InProcessGateway(api, account, options);
+}

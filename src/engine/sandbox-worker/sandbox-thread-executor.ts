@@ -1,0 +1,74 @@
+/**
+ * Runs an instance's hooks in the calling thread, its module evaluated by the sandbox's own
+ * Compartment evaluation (src/strategy-api/sandbox/: `lockdown()` of this thread's intrinsics, a
+ * Compartment holding only the author API, no `eval`, `Function` or memory outside the heap):
+ * the strategy worker's restrictions without the worker and its message round trip per hook. For
+ * a process that holds no secret (the backtest: docs/backtesting.md § Strategies in the run's
+ * thread). What the worker adds and this does not: a heap bound, and a hook past its deadline
+ * cannot be stopped, only ignored.
+ */
+import type { StrategyDefinition } from '../../strategy-api/define.js';
+import { buildContext } from '../../strategy-api/host.js';
+import type { StrategyLogger } from '../../strategy-api/index.js';
+import { loadDefinition, parseParams, type SandboxInit } from '../../strategy-api/sandbox/instance.js';
+import type { HookExecutor, HookRequest } from './executor.js';
+
+interface Loaded {
+  definition: StrategyDefinition<unknown>;
+  params: unknown;
+}
+
+export class SandboxThreadExecutor implements HookExecutor {
+  private loaded: Loaded | undefined;
+
+  constructor(
+    private readonly init: SandboxInit,
+    private readonly log: StrategyLogger,
+    /** Runs after each evaluation (the first one locked this thread down): what the host must put back. */
+    private readonly afterEvaluate: () => void = () => undefined,
+  ) {}
+
+  /** Evaluates the module and parses the params once; a failure is the failure of every call, as in the worker. */
+  private load(): Loaded {
+    if (this.loaded !== undefined) return this.loaded;
+    let definition: StrategyDefinition<unknown>;
+    try {
+      definition = loadDefinition(this.init);
+    } finally {
+      this.afterEvaluate();
+    }
+    const parsed = parseParams(definition, this.init);
+    if (!parsed.success) throw new Error(`${this.init.file}: params refused by the module's schema: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    this.loaded = { definition, params: parsed.data };
+    return this.loaded;
+  }
+
+  async prepare(): Promise<void> {
+    try {
+      this.load();
+    } catch {
+      // Reported by each call, as the worker does.
+    }
+  }
+
+  async run(r: HookRequest): Promise<unknown> {
+    const { definition: d, params } = this.load();
+    const ctx = buildContext(this.init.instanceId, params, r.data, r.state, this.log);
+    switch (r.hook) {
+      case 'init':
+        return d.init?.(ctx);
+      case 'onTick':
+        return d.onTick(ctx);
+      case 'onFill':
+        return r.fill === undefined ? undefined : d.onFill?.(ctx, r.fill);
+      case 'onStop':
+        return d.onStop?.(ctx);
+    }
+  }
+
+  abandon(): void {}
+
+  onFault(): void {}
+
+  async close(): Promise<void> {}
+}
