@@ -21,7 +21,10 @@ export interface BacktestArgs {
   jobResolution: JobResolution;
   /** `--venue`: the simulator in process (default) or over loopback HTTP (the wire path, for fidelity checks). */
   venue: VenueKind;
-  /** `--strategies`: one sandboxed worker per instance, as the daemon (default), or hooks in the run's thread under the sandbox's evaluation (no heap bound, no deadline stop). */
+  /**
+   * `--strategies`: one sandboxed worker per instance, as the daemon (default), or hooks in the
+   * run's thread under the sandbox's evaluation (no heap bound, no deadline stop).
+   */
   strategiesIn: StrategiesIn;
   /** The fill model, except a volume per step left to the config's `paper.volumePerStep`. */
   fill: Omit<FillModel, 'volumePerStep'> & { volumePerStep: Decimal | null };
