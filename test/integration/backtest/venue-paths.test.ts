@@ -20,7 +20,7 @@ import { silentLogger } from '../../../src/observability/logger.js';
 const FROM = Date.UTC(2024, 0, 1);
 const HOURS = 6;
 
-async function run(venue: VenueKind, strategiesIn: StrategiesIn = 'thread', hours = HOURS) {
+async function run(venue: VenueKind, strategiesIn: StrategiesIn = 'worker', hours = HOURS) {
   const config = loadConfig({ env: { BOT_CONFIG: 'config/bot.json', BOT_MODE: 'paper', ENV_FILE: '/dev/null' }, cwd: process.cwd() });
   const prices = loadPrices('samples/prices');
   const span = runSpan([prices.series.get('BTC_USDT') as PriceSeries], FROM, FROM + hours * 3_600_000);
@@ -52,9 +52,11 @@ describe('backtest venue paths', () => {
     expect(inProcess.jobs).toBe(wire.jobs);
   }, 240_000);
 
+  // Last in this file: the thread mode locks down this process's intrinsics (ses lockdown), after
+  // which a new pino logger can no longer set Error.prepareStackTrace.
   it('strategies in the run\'s thread and in sandboxed workers: the same result', async () => {
-    const thread = await run('in-process', 'thread', 2);
     const worker = await run('in-process', 'worker', 2);
+    const thread = await run('in-process', 'thread', 2);
     expect(thread.result.total.fills).toBeGreaterThan(5);
     expect(JSON.stringify(thread.result)).toBe(JSON.stringify(worker.result));
   }, 240_000);
