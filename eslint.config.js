@@ -5,22 +5,26 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The dependency rule (docs/architecture.md section 2), as data: for each layer, the layers it
- * must not import. `main.ts`, `daemon/` and `cli/` wire concrete parts together and are unrestricted.
+ * must not import. `daemon/`, `backtest/` and `cli/` wire concrete parts together, and `index.ts` (the package's
+ * `main`, the library entry) re-exports; they are unrestricted.
  */
 const layers = {
-  core: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'console', 'cli', 'main', 'daemon'],
-  exchange: ['simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
-  simulator: ['exchange', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
-  store: ['exchange', 'simulator', 'engine', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
-  engine: ['simulator', 'config', 'console', 'cli', 'main', 'daemon'],
-  'strategy-api': ['simulator', 'engine', 'store', 'config', 'console', 'cli', 'main', 'daemon'],
-  config: ['exchange', 'simulator', 'engine', 'store', 'console', 'cli', 'main', 'daemon'],
+  core: ['model', 'exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'console', 'cli', 'daemon'],
+  // The domain words (orders, fills, protective legs, flex, credit, markets) beside core: every
+  // layer above may import them, and they import only core.
+  model: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'console', 'web', 'notify', 'backtest', 'cli', 'daemon'],
+  exchange: ['simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'daemon'],
+  simulator: ['exchange', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'daemon'],
+  store: ['exchange', 'simulator', 'engine', 'strategy-api', 'config', 'console', 'cli', 'daemon'],
+  engine: ['simulator', 'config', 'console', 'cli', 'daemon'],
+  'strategy-api': ['simulator', 'engine', 'store', 'config', 'console', 'cli', 'daemon'],
+  config: ['exchange', 'simulator', 'engine', 'store', 'console', 'cli', 'daemon'],
   // The operator console (dashboard, control API) reads the engine and the store; the daemon
   // hands it the rest (the client's queue state, the scheduler) as narrow shapes.
-  console: ['exchange', 'simulator', 'strategy-api', 'config', 'cli', 'main', 'daemon'],
-  web: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'console', 'cli', 'main', 'daemon'],
-  observability: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'main', 'daemon'],
-  notify: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'web', 'cli', 'main', 'daemon'],
+  console: ['exchange', 'simulator', 'strategy-api', 'config', 'cli', 'daemon'],
+  web: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'observability', 'console', 'cli', 'daemon'],
+  observability: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'cli', 'daemon'],
+  notify: ['exchange', 'simulator', 'engine', 'store', 'strategy-api', 'config', 'console', 'web', 'cli', 'daemon'],
 };
 
 /** @param {string[]} banned */

@@ -5,7 +5,7 @@
  * simulator's truth, to check the engine's view against).
  */
 import { Decimal } from '../core/decimal.js';
-import type { FillRecord } from '../store/index.js';
+import type { FillRecord } from '../model/fills.js';
 import { replayBook } from './ledger.js';
 import { computeMetrics, downsampleEquity, downsamplePrices, roundTrips } from './output.js';
 import type { BacktestFill, BacktestMetrics, BacktestResult, PricePoint } from './result.js';

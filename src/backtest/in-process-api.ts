@@ -9,33 +9,25 @@
  */
 import { AmbiguousOutcomeError, AuthError, BadResponseError, type BotError } from '../core/errors.js';
 import type { Decimal } from '../core/decimal.js';
-import { chunkFailed } from '../exchange/bulk.js';
-import { chunkReply } from '../exchange/bulk-reply.js';
+import { chunkFailed } from '../exchange/bulk/outcomes.js';
+import { chunkReply } from '../exchange/bulk/reply.js';
 import { ENDPOINTS, type EndpointName } from '../exchange/endpoints.js';
 import { classify, type CallContext } from '../exchange/errors.js';
-import type {
-  BulkItemResult,
-  CancelRequest,
-  ConditionalPage,
-  CreditLineState,
-  ExecutedHistoryQuery,
-  Fill,
-  FlexHistoryQuery,
-  FlexPage,
-  FuturesMarket,
-  VenueOrder,
-} from '../exchange/gateway.js';
+import type { BulkItemResult, CancelRequest, VenueOrder } from '../model/venue-orders.js';
+import type { ConditionalPage } from '../model/conditional.js';
+import type { CreditLineState } from '../model/credit.js';
+import type { ExecutedHistoryQuery, Fill } from '../model/fills.js';
+import type { FlexHistoryQuery, FlexPage } from '../model/flex.js';
+import type { FuturesMarket } from '../model/markets.js';
+import { parseConditionalPage, parseExecutedHistory, parseOrder } from '../exchange/parse.js';
 import {
   FLEX_ACTION_CODES,
   parseBalanceMap,
-  parseConditionalPage,
-  parseExecutedHistory,
   parseFlexClose,
   parseFlexPage,
   parseFutures,
   parseLoan,
-  parseOrder,
-} from '../exchange/parse.js';
+} from '../exchange/parse-account.js';
 import { quirkOf } from '../exchange/quirks.js';
 import { mismatchedField, placementIdentity, type OrderIdentity } from '../exchange/reply-match.js';
 import { collateralBody, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from '../exchange/requests.js';

@@ -8,7 +8,8 @@
  * the venue's whole-second bounds (secondsWindow) and its order (newest first), and each deal is
  * read by the client's own parser from its wire form.
  */
-import type { ExchangeGateway, Fill, FillPage, FillRange } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { Fill, FillPage, FillRange } from '../model/fills.js';
 import { secondsWindow } from '../exchange/history-pages.js';
 import { parseExecutedHistory } from '../exchange/parse.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';

@@ -12,7 +12,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BotConfig } from '../config/index.js';
 import type { Decimal } from '../core/decimal.js';
-import type { RateLimitOverrides } from '../exchange/rate-limits.js';
+import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import { CronTimes } from './cron-times.js';

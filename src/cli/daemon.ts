@@ -23,7 +23,8 @@ import { AuthError, ConfigError, StoreError, errorCode, errorMessage } from '../
 import { configSummary } from '../daemon/config-summary.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { DEFAULT_FOLD_WINDOW_MS } from '../observability/warning-fold.js';
-import { loadConfiguredStrategies, startDaemon, type Daemon } from '../main.js';
+import { loadConfiguredStrategies } from '../daemon/strategies.js';
+import { startDaemon, type Daemon } from '../daemon/start.js';
 import { resetPaperAccount } from '../daemon/paper-reset.js';
 import { checkPaperStartPrices } from '../daemon/paper-venue.js';
 import { confirmReset, parseDaemonArgs, processIo, refuseLiveReset, type DaemonArgs } from './daemon-args.js';
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT', 0));
   process.on('SIGTERM', () => shutdown('SIGTERM', 0));
-  // Strategy hooks run in worker threads (src/engine/strategy-host/): their uncaught errors end
+  // Strategy hooks run in worker threads (src/engine/sandbox-worker/): their uncaught errors end
   // their worker and quarantine the instance, they never reach these handlers. A module's own
   // top-level code runs here: its faults quarantine that strategy, not the bot.
   process.on('unhandledRejection', (reason) => {

@@ -13,7 +13,10 @@ import { ReadModels } from '../engine/read-models.js';
 import { RECONCILED_AT } from '../engine/reconciler.js';
 import { readAccount, readQuarantined, type AccountSnapshot } from '../engine/status-records.js';
 import { readTradingState } from '../engine/trading-state.js';
-import { openStoreReadOnly, type CreditSnapshot, type FillRecord, type OrderRecord } from '../store/index.js';
+import { openStoreReadOnly } from '../store/index.js';
+import type { CreditSnapshot } from '../model/credit.js';
+import type { FillRecord } from '../model/fills.js';
+import type { OrderRecord } from '../model/journal.js';
 import { pnlTotals, positionPnl, type PositionPnl } from '../engine/position-pnl.js';
 
 export type Json = string | number | boolean | null | Json[] | { [k: string]: Json };

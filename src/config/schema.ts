@@ -211,16 +211,6 @@ export const fileSchema = z
   });
 
 export type FileConfig = z.output<typeof fileSchema>;
-export type MarketConfig = z.output<typeof marketSchema>;
-export type StrategyInstanceConfig = z.output<typeof strategyInstanceSchema>;
-export type RiskConfig = z.output<typeof riskSchema>;
-export type JobsConfig = z.output<typeof jobsSchema>;
-export type MarketDataConfig = z.output<typeof marketDataSchema>;
-export type PluginsConfig = z.output<typeof pluginsSchema>;
-export type SandboxConfig = z.output<typeof sandboxSchema>;
-export type PaperConfig = z.output<typeof paperSchema>;
-export type ShutdownConfig = z.output<typeof shutdownSchema>;
-export type AuditConfig = z.output<typeof auditSchema>;
 
 /** Keys of the environment whose values are never echoed, logged or dumped. */
 export const SECRET_ENV_KEYS: ReadonlySet<string> = new Set(['API_KEY', 'API_SECRET', 'RATE_LIMIT_REDIS_URL', 'BOT_CONTROL_TOKEN', ...NOTIFY_SECRET_ENV_VARS]);

@@ -16,7 +16,8 @@ import type { Clock } from '../core/clock.js';
 import { errorCode, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { OrderState } from '../core/orders.js';
-import type { ConsoleRepository, OrderRecord } from '../store/index.js';
+import type { ConsoleRepository } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 import type { PauseRegistry } from './pauses.js';
 
 export const CONTROL_ACTIONS = ['pause', 'resume', 'halt', 'resume-trading', 'cancel-all', 'unquarantine'] as const;
@@ -77,7 +78,7 @@ const ok = (message: string, data?: Record<string, unknown>): ControlOutcome => 
 const refused = (status: number, message: string): ControlOutcome => ({ status, result: 'refused', message });
 
 export class ControlService {
-  constructor(private readonly d: ControlDeps) {}
+  constructor(private readonly deps: ControlDeps) {}
 
   /** Runs an action; never throws (a failure is an outcome, logged and stored like the rest). */
   async run(action: string, target: string | null, by: Requester): Promise<ControlOutcome> {
@@ -92,7 +93,7 @@ export class ControlService {
   }
 
   private record(action: string, target: string | null, by: Requester, o: ControlOutcome): void {
-    const { clock, logger, repo } = this.d;
+    const { clock, logger, repo } = this.deps;
     const safeAction = isControlAction(action) ? action : 'unknown';
     logger.info({ action: safeAction, target, who: by.who, remote: by.remote, result: o.result, status: o.status, detail: o.message }, 'control action');
     try {
@@ -100,7 +101,7 @@ export class ControlService {
     } catch (err) {
       logger.error({ err }, 'could not store a control action');
     }
-    this.d.changed();
+    this.deps.changed();
   }
 
   /** Why the action cannot run as asked, or null. */
@@ -108,7 +109,7 @@ export class ControlService {
     if (!isControlAction(action)) return refused(404, `unknown action (expected one of ${CONTROL_ACTIONS.join(', ')})`);
     if (!NEEDS_STRATEGY.has(action)) return null;
     if (target === null) return refused(400, `${action} needs a strategy id`);
-    if (!this.d.runners.has(target)) return refused(404, `unknown strategy ${target} (configured: ${[...this.d.runners.keys()].join(', ') || 'none'})`);
+    if (!this.deps.runners.has(target)) return refused(404, `unknown strategy ${target} (configured: ${[...this.deps.runners.keys()].join(', ') || 'none'})`);
     return null;
   }
 
@@ -119,7 +120,7 @@ export class ControlService {
       case 'pause':
         return this.pause(target as string, by);
       case 'resume':
-        return this.d.pauses.resume(target as string) ? ok(`strategy ${target} resumed`) : ok(`strategy ${target} was not paused`);
+        return this.deps.pauses.resume(target as string) ? ok(`strategy ${target} resumed`) : ok(`strategy ${target} was not paused`);
       case 'unquarantine':
         return this.unquarantine(target as string);
       case 'halt':
@@ -132,39 +133,39 @@ export class ControlService {
   }
 
   private pause(id: string, by: Requester): ControlOutcome {
-    return this.d.pauses.pause(id, this.d.clock.now(), by.who) ? ok(`strategy ${id} paused`) : ok(`strategy ${id} was already paused`);
+    return this.deps.pauses.pause(id, this.deps.clock.now(), by.who) ? ok(`strategy ${id} paused`) : ok(`strategy ${id} was already paused`);
   }
 
   private unquarantine(id: string): ControlOutcome {
-    const runner = this.d.runners.get(id) as ControlledRunner;
+    const runner = this.deps.runners.get(id) as ControlledRunner;
     const was = runner.release();
     if (was === null) return refused(409, `strategy ${id} is not quarantined`);
-    this.d.setQuarantined(id, false);
+    this.deps.setQuarantined(id, false);
     return ok(`strategy ${id} released from quarantine (was: ${was.code})`);
   }
 
   private halt(by: Requester): ControlOutcome {
-    if (this.d.tradingState.get() === 'HALTED') return ok('trading was already HALTED');
-    this.d.halt(`operator: halt (${by.who})`);
+    if (this.deps.tradingState.get() === 'HALTED') return ok('trading was already HALTED');
+    this.deps.halt(`operator: halt (${by.who})`);
     return ok('trading HALTED: only cancels leave from now on');
   }
 
   private resumeTrading(by: Requester): ControlOutcome {
-    const from = this.d.tradingState.get();
+    const from = this.deps.tradingState.get();
     if (from === 'ACTIVE') return ok('trading was already ACTIVE');
-    this.d.tradingState.set('ACTIVE', `operator: resume-trading (${by.who})`);
+    this.deps.tradingState.set('ACTIVE', `operator: resume-trading (${by.who})`);
     // A drawdown halt would re-trip at once against the old peak: the operator accepted the loss.
-    this.d.resetPeak();
+    this.deps.resetPeak();
     return ok(`trading ACTIVE (was ${from})`);
   }
 
   private async cancelAll(): Promise<ControlOutcome> {
-    const ids = [...new Set(this.d.cancellable().map((o) => o.strategyId))].sort();
+    const ids = [...new Set(this.deps.cancellable().map((o) => o.strategyId))].sort();
     const counts: Record<string, number> = {};
     for (const id of ids) {
-      for (const c of await this.d.cancelAll(id)) counts[c.status] = (counts[c.status] ?? 0) + 1;
+      for (const c of await this.deps.cancelAll(id)) counts[c.status] = (counts[c.status] ?? 0) + 1;
     }
-    const left = this.d.cancellable().length;
+    const left = this.deps.cancellable().length;
     const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ') || 'nothing to cancel';
     const message = left === 0 ? summary : `${summary}; ${left} still open (placed meanwhile or refused; halt first to stop new orders)`;
     return { status: 200, result: left === 0 ? 'ok' : 'failed', message, data: { counts, stillOpen: left } };

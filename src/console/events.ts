@@ -37,7 +37,7 @@ export class EventFeed {
   private pushing = false;
   private closed = false;
 
-  constructor(private readonly d: FeedDeps) {}
+  constructor(private readonly deps: FeedDeps) {}
 
   get clientCount(): number {
     return this.clients.size;
@@ -66,7 +66,7 @@ export class EventFeed {
   /** Something changed: push soon (coalesced). */
   changed(): void {
     if (this.closed || this.clients.size === 0 || this.pending !== null) return;
-    this.pending = this.d.clock.setTimeout(() => {
+    this.pending = this.deps.clock.setTimeout(() => {
       this.pending = null;
       void this.push();
     }, COALESCE_MS);
@@ -78,25 +78,25 @@ export class EventFeed {
       this.detector = null;
       if (this.closed || this.clients.size === 0) return;
       this.detect();
-      this.detector = this.d.clock.setTimeout(loop, DETECT_EVERY_MS);
+      this.detector = this.deps.clock.setTimeout(loop, DETECT_EVERY_MS);
     };
-    this.detector = this.d.clock.setTimeout(loop, DETECT_EVERY_MS);
+    this.detector = this.deps.clock.setTimeout(loop, DETECT_EVERY_MS);
   }
 
   private stopDetector(): void {
-    if (this.detector !== null) this.d.clock.clearTimeout(this.detector);
+    if (this.detector !== null) this.deps.clock.clearTimeout(this.detector);
     this.detector = null;
   }
 
   private detect(): void {
     let fp: string;
     try {
-      fp = this.d.fingerprint();
+      fp = this.deps.fingerprint();
     } catch (err) {
-      this.d.logger.warn({ err }, 'dashboard change detector failed');
+      this.deps.logger.warn({ err }, 'dashboard change detector failed');
       return;
     }
-    const stale = this.d.clock.now() - this.lastPushMs >= HEARTBEAT_MS;
+    const stale = this.deps.clock.now() - this.lastPushMs >= HEARTBEAT_MS;
     if (fp !== this.lastFingerprint || stale) {
       this.lastFingerprint = fp;
       this.changed();
@@ -107,12 +107,12 @@ export class EventFeed {
     if (this.pushing) return this.changed();
     this.pushing = true;
     try {
-      const data = await this.d.state();
-      this.lastPushMs = this.d.clock.now();
+      const data = await this.deps.state();
+      this.lastPushMs = this.deps.clock.now();
       const frame = `event: state\ndata: ${data}\n\n`;
       for (const res of this.clients) {
         if (res.writableLength > MAX_BUFFERED) {
-          this.d.logger.warn('dashboard client not reading: dropped');
+          this.deps.logger.warn('dashboard client not reading: dropped');
           this.clients.delete(res);
           res.destroy();
           continue;
@@ -120,7 +120,7 @@ export class EventFeed {
         res.write(frame);
       }
     } catch (err) {
-      this.d.logger.warn({ err }, 'dashboard state push failed');
+      this.deps.logger.warn({ err }, 'dashboard state push failed');
     } finally {
       this.pushing = false;
     }
@@ -130,7 +130,7 @@ export class EventFeed {
   close(): void {
     this.closed = true;
     this.stopDetector();
-    if (this.pending !== null) this.d.clock.clearTimeout(this.pending);
+    if (this.pending !== null) this.deps.clock.clearTimeout(this.pending);
     for (const res of this.clients) res.end();
     this.clients.clear();
   }

@@ -98,24 +98,24 @@ export function parseControlBody(text: string): { strategy: string | null } | st
 }
 
 export class ConsoleHttp {
-  constructor(private readonly o: ConsoleHttpOptions) {}
+  constructor(private readonly options: ConsoleHttpOptions) {}
 
   /** The request's host may be served at all (loopback binding: loopback names only). */
   hostAllowed(req: IncomingMessage): boolean {
-    return !this.o.loopbackOnly || LOOPBACK_HOST.test(req.headers.host ?? '');
+    return !this.options.loopbackOnly || LOOPBACK_HOST.test(req.headers.host ?? '');
   }
 
   /** A valid bearer token or session cookie, or null. */
   credential(req: IncomingMessage): Credential | null {
     const bearer = bearerToken(req.headers.authorization);
-    if (bearer !== null) return tokensEqual(bearer, this.o.token) ? (this.o.tokenKind === 'configured' ? 'token' : 'run-token') : null;
+    if (bearer !== null) return tokensEqual(bearer, this.options.token) ? (this.options.tokenKind === 'configured' ? 'token' : 'run-token') : null;
     const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
-    return cookie !== null && tokensEqual(cookie, sessionValue(this.o.token)) ? 'session' : null;
+    return cookie !== null && tokensEqual(cookie, sessionValue(this.options.token)) ? 'session' : null;
   }
 
   /** Reads of state (`/api/*`, `/healthz`, `/metrics`): open on loopback, else authenticated. */
   mayRead(req: IncomingMessage): boolean {
-    return this.hostAllowed(req) && (this.o.loopbackOnly || this.credential(req) !== null);
+    return this.hostAllowed(req) && (this.options.loopbackOnly || this.credential(req) !== null);
   }
 
   /** Handles the console's routes; false for any other path (the health server answers it). */
@@ -150,7 +150,7 @@ export class ConsoleHttp {
       case '/api/state':
         return (req, res) => void this.stateRoute(req, res);
       case '/api/events':
-        return (req, res) => (this.mayRead(req) ? this.o.feed.attach(req, res) : json(res, 401, { error: 'unauthorized', message: 'a token or the dashboard session is required' }));
+        return (req, res) => (this.mayRead(req) ? this.options.feed.attach(req, res) : json(res, 401, { error: 'unauthorized', message: 'a token or the dashboard session is required' }));
       default:
         return this.moduleRoute(url);
     }
@@ -165,8 +165,8 @@ export class ConsoleHttp {
 
   private page(res: ServerResponse): void {
     const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP, ...SECURITY_HEADERS };
-    if (this.o.autoSession) headers['set-cookie'] = sessionCookie(this.o.token);
-    res.writeHead(200, headers).end(dashboardPage({ mode: this.o.mode }));
+    if (this.options.autoSession) headers['set-cookie'] = sessionCookie(this.options.token);
+    res.writeHead(200, headers).end(dashboardPage({ mode: this.options.mode }));
   }
 
   private asset(res: ServerResponse, type: string, body: string): void {
@@ -176,10 +176,10 @@ export class ConsoleHttp {
   private async stateRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.mayRead(req)) return json(res, 401, { error: 'unauthorized', message: 'a token or the dashboard session is required' });
     try {
-      const body = await this.o.state();
+      const body = await this.options.state();
       res.writeHead(200, { 'content-type': 'application/json', ...SECURITY_HEADERS }).end(body);
     } catch (err) {
-      this.o.logger.warn({ err }, 'dashboard state failed');
+      this.options.logger.warn({ err }, 'dashboard state failed');
       json(res, 500, { error: 'state_failed', message: 'the state could not be built; see the daemon log' });
     }
   }
@@ -215,14 +215,14 @@ export class ConsoleHttp {
   private async session(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const who = this.requester(req);
     if ('status' in who) return json(res, who.status, { error: 'refused', message: who.message });
-    this.o.logger.info({ who: who.who, remote: who.remote }, 'dashboard session opened');
-    json(res, 200, { ok: true }, { 'set-cookie': sessionCookie(this.o.token) });
+    this.options.logger.info({ who: who.who, remote: who.remote }, 'dashboard session opened');
+    json(res, 200, { ok: true }, { 'set-cookie': sessionCookie(this.options.token) });
   }
 
   private async control(req: IncomingMessage, res: ServerResponse, action: string): Promise<void> {
     const who = this.requester(req);
     if ('status' in who) {
-      this.o.logger.warn({ action, remote: req.socket.remoteAddress, status: who.status, reason: who.message }, 'control request refused');
+      this.options.logger.warn({ action, remote: req.socket.remoteAddress, status: who.status, reason: who.message }, 'control request refused');
       return json(res, who.status, { result: 'refused', message: who.message });
     }
     let body: ReturnType<typeof parseControlBody>;
@@ -232,7 +232,7 @@ export class ConsoleHttp {
       return json(res, 413, { result: 'refused', message: `body larger than ${MAX_BODY} bytes` });
     }
     if (typeof body === 'string') return json(res, 400, { result: 'refused', message: body });
-    const out = await this.o.control.run(action, body.strategy, who);
+    const out = await this.options.control.run(action, body.strategy, who);
     json(res, out.status, { result: out.result, message: out.message, ...(out.data === undefined ? {} : { data: out.data }) });
   }
 }

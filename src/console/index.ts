@@ -7,7 +7,8 @@
 import type { Clock } from '../core/clock.js';
 import { ReadModels } from '../engine/read-models.js';
 import type { Logger } from '../observability/logger.js';
-import type { OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 import { newRunToken, removeTokenFile, writeTokenFile } from './auth.js';
 import { CANCELLABLE, ControlService, type ControlledRunner } from './control.js';
 import { EventFeed } from './events.js';

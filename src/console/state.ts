@@ -7,7 +7,8 @@ import { flexEarningsTotal } from '../engine/flex-job.js';
 import { LIVE_STATES } from '../engine/order-state.js';
 import { readAccount } from '../engine/status-records.js';
 import type { ReadModels } from '../engine/read-models.js';
-import type { OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 import type { PauseRegistry } from './pauses.js';
 import { pnlByStrategy, type MarketPrice } from './pnl.js';
 

@@ -6,7 +6,7 @@
 import { releaseQuarantine } from '../engine/status-records.js';
 import { isLoopbackBind } from '../config/index.js';
 import { createConsole, type Console, type PauseRegistry } from '../console/index.js';
-import type { ApiClient } from '../exchange/client.js';
+import type { ApiClient } from '../exchange/api-client.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { Base, Engine } from './engine.js';

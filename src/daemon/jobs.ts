@@ -37,14 +37,14 @@ export class ReconcileJob {
   private rejectedSeen = 0;
 
   constructor(
-    private readonly b: Base,
+    private readonly base: Base,
     private readonly engine: Engine,
     /** How many reply `Date` headers were too absurd to be a clock skew (the client counts them). */
     private readonly skewRejected: () => number,
   ) {}
 
   readonly run = async (): Promise<void> => {
-    const { metrics } = this.b;
+    const { metrics } = this.base;
     try {
       const report = await this.engine.reconciler.reconcileOnce();
       this.watchSkew();
@@ -64,7 +64,7 @@ export class ReconcileJob {
   private watchAbsurdDates(): void {
     const rejected = this.skewRejected();
     if (rejected <= this.rejectedSeen) return;
-    const { store, clock, logger } = this.b;
+    const { store, clock, logger } = this.base;
     store.tx(() => store.alerts.add('absurd_date_header', 'venue', `${rejected - this.rejectedSeen} reply Date headers ignored (more than a day off)`, clock.now()));
     logger.error({ ignored: rejected }, 'ALERT: venue replies carry absurd Date headers; clock skew from them is ignored');
     this.rejectedSeen = rejected;
@@ -75,14 +75,14 @@ export class ReconcileJob {
     this.watchAbsurdDates();
     const skew = this.engine.gateway.clockSkewMs?.();
     if (skew === undefined) return;
-    this.b.metrics.setClockSkew(skew);
+    this.base.metrics.setClockSkew(skew);
     const off = Math.abs(skew) > CLOCK_SKEW_TOLERANCE_MS;
     if (off && !this.skewWarned) {
-      this.b.logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
-      const { store, clock } = this.b;
+      this.base.logger.warn({ clockSkewMs: skew }, 'local clock differs from the venue by more than 2 s: check NTP on this host');
+      const { store, clock } = this.base;
       store.tx(() => store.alerts.add('clock_skew', 'venue', `local clock ${Math.abs(skew)} ms ${skew > 0 ? 'behind' : 'ahead of'} the venue`, clock.now()));
     }
-    if (!off && this.skewWarned) this.b.logger.info({ clockSkewMs: skew }, 'local clock back within 2 s of the venue');
+    if (!off && this.skewWarned) this.base.logger.info({ clockSkewMs: skew }, 'local clock back within 2 s of the venue');
     this.skewWarned = off;
   }
 }

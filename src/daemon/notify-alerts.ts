@@ -27,32 +27,32 @@ export class AlertWatch {
   private readonly everyMs: number;
   private readonly unknownAfterMs: number;
 
-  constructor(private readonly o: AlertWatchOptions) {
-    this.everyMs = o.everyMs ?? 5_000;
-    this.unknownAfterMs = o.unknownAfterMs ?? 10 * 60_000;
+  constructor(private readonly options: AlertWatchOptions) {
+    this.everyMs = options.everyMs ?? 5_000;
+    this.unknownAfterMs = options.unknownAfterMs ?? 10 * 60_000;
   }
 
   /** Alerts already stored are history: only those raised from now on are sent. */
   start(): void {
-    this.lastId = this.o.store.alerts.maxId();
+    this.lastId = this.options.store.alerts.maxId();
     this.schedule();
   }
 
   private schedule(): void {
-    this.timer = this.o.clock.setTimeout(() => {
+    this.timer = this.options.clock.setTimeout(() => {
       try {
         this.poll();
       } catch (err) {
-        this.o.logger.warn({ err }, 'alert poll for notifications failed');
+        this.options.logger.warn({ err }, 'alert poll for notifications failed');
       }
       if (this.timer !== null) this.schedule();
     }, this.everyMs);
   }
 
   poll(): void {
-    for (let batch = this.o.store.alerts.after(this.lastId); batch.length > 0; batch = this.o.store.alerts.after(this.lastId)) {
+    for (let batch = this.options.store.alerts.after(this.lastId); batch.length > 0; batch = this.options.store.alerts.after(this.lastId)) {
       for (const a of batch) {
-        this.o.notify({ type: 'alert', atMs: a.atMs, kind: a.kind, subject: a.subject, detail: a.detail });
+        this.options.notify({ type: 'alert', atMs: a.atMs, kind: a.kind, subject: a.subject, detail: a.detail });
         this.lastId = a.id;
       }
     }
@@ -60,8 +60,8 @@ export class AlertWatch {
   }
 
   private unresolved(): void {
-    const now = this.o.clock.now();
-    const unknown = this.o.store.orders.listByState(['UNKNOWN']);
+    const now = this.options.clock.now();
+    const unknown = this.options.store.orders.listByState(['UNKNOWN']);
     const still = new Set(unknown.map((o) => o.clientOrderId));
     for (const id of this.reportedUnknown) if (!still.has(id)) this.reportedUnknown.delete(id);
     for (const o of unknown) {
@@ -69,12 +69,12 @@ export class AlertWatch {
       if (now - since < this.unknownAfterMs || this.reportedUnknown.has(o.clientOrderId)) continue;
       this.reportedUnknown.add(o.clientOrderId);
       const minutes = Math.floor((now - since) / 60_000);
-      this.o.notify({ type: 'alert', atMs: now, kind: 'unknown_unresolved', subject: o.clientOrderId, detail: `${o.strategyId} ${o.market}: outcome UNKNOWN for ${minutes} min; the resolver keeps looking` });
+      this.options.notify({ type: 'alert', atMs: now, kind: 'unknown_unresolved', subject: o.clientOrderId, detail: `${o.strategyId} ${o.market}: outcome UNKNOWN for ${minutes} min; the resolver keeps looking` });
     }
   }
 
   stop(): void {
-    if (this.timer !== null) this.o.clock.clearTimeout(this.timer);
+    if (this.timer !== null) this.options.clock.clearTimeout(this.timer);
     this.timer = null;
   }
 }

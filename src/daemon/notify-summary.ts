@@ -6,7 +6,8 @@
  * opened before the window and closed in it counts in it, exactly.
  */
 import { Decimal, ZERO } from '../core/decimal.js';
-import { derivePositions, type PositionFill } from '../engine/positions.js';
+import { derivePositions } from '../engine/positions.js';
+import type { PositionFill } from '../model/fills.js';
 import { readAccount } from '../engine/status-records.js';
 import { utcDay, type DailySummaryEvent, type PnlLine, type SummaryEquity, type SummaryWindow } from '../notify/index.js';
 import type { Store } from '../store/index.js';

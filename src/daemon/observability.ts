@@ -5,7 +5,7 @@
 import type { Console } from '../console/index.js';
 import { createTask } from 'node-cron';
 import type { Clock, TimerHandle } from '../core/clock.js';
-import type { ApiClient } from '../exchange/client.js';
+import type { ApiClient } from '../exchange/api-client.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import { unexplainedOf } from '../engine/balance-audit.js';
 import { degradedReasons, startHealthServer, type HealthInputs, type HealthReport, type HealthServer } from '../observability/health.js';

@@ -7,7 +7,8 @@
  * logged, never passed on: recording must not stop trading.
  */
 import type { Clock } from '../core/clock.js';
-import type { ExchangeGateway, FuturesMarket } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { FuturesMarket } from '../model/markets.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import { PRICE_RETENTION_MS } from '../store/price-samples-repo.js';

@@ -5,8 +5,8 @@
  */
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Scheduler } from '../engine/scheduler.js';
-import type { HookExecutor } from '../engine/strategy-host/executor.js';
-import { WorkerExecutor } from '../engine/strategy-host/worker-executor.js';
+import type { HookExecutor } from '../engine/sandbox-worker/executor.js';
+import { WorkerExecutor } from '../engine/sandbox-worker/worker-executor.js';
 import { fillView } from '../engine/strategy-inputs.js';
 import { clearQuarantined, recordQuarantine } from '../engine/status-records.js';
 import { StrategyRunner, type RunnerEvents } from '../engine/strategy-runner.js';

@@ -6,7 +6,7 @@
 import { revealed, type BotConfig } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
-import { createApiClient, type ApiClient } from '../exchange/client.js';
+import { createApiClient, type ApiClient } from '../exchange/api-client.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Logger } from '../observability/logger.js';

@@ -103,10 +103,10 @@ export class BalanceAudit {
   private last: AuditResult | null;
   private readonly fills: AuditFillBook;
 
-  constructor(private readonly d: BalanceAuditDeps) {
-    this.fills = new AuditFillBook(d.store);
+  constructor(private readonly deps: BalanceAuditDeps) {
+    this.fills = new AuditFillBook(deps.store);
     // An unsettled audit judged nothing: what was last judged stays the answer.
-    const stored = d.store.audit.recent(100).find((r) => r.outcome !== 'unsettled');
+    const stored = deps.store.audit.recent(100).find((r) => r.outcome !== 'unsettled');
     this.last = stored === undefined ? null : (stored.detail as AuditResult);
   }
 
@@ -119,12 +119,12 @@ export class BalanceAudit {
     const baseline = this.baseline();
     const first = await this.snapshot();
     if (first === null) return this.finish(baseline, null, []);
-    let verdicts = compareAssets(baseline, first, this.d.tolerance);
+    let verdicts = compareAssets(baseline, first, this.deps.tolerance);
     let at = first;
     if (verdicts.some((v) => v.verdict === 'unexplained')) {
       const second = await this.snapshot();
       if (second === null) return this.finish(baseline, null, []);
-      verdicts = confirm(verdicts, compareAssets(baseline, second, this.d.tolerance));
+      verdicts = confirm(verdicts, compareAssets(baseline, second, this.deps.tolerance));
       at = second;
     }
     return this.finish(baseline, at, verdicts);
@@ -132,16 +132,16 @@ export class BalanceAudit {
 
   private baseline(): Baseline {
     const assets: Record<string, Baseline['assets'][string]> = {};
-    for (const r of this.d.store.audit.baseline()) {
+    for (const r of this.deps.store.audit.baseline()) {
       assets[r.asset] = r.balance === null || r.books === null || r.atMs === null ? null : { balance: r.balance, books: r.books, atMs: r.atMs };
     }
-    return { atMs: this.d.store.audit.baselineMs(), assets };
+    return { atMs: this.deps.store.audit.baselineMs(), assets };
   }
 
   /** One look at the balance the books hold still around, or null after `settleAttempts` tries. */
   private async snapshot(): Promise<Snapshot | null> {
-    const { gateway, clock } = this.d;
-    for (let attempt = 1; attempt <= this.d.settleAttempts; attempt++) {
+    const { gateway, clock } = this.deps;
+    for (let attempt = 1; attempt <= this.deps.settleAttempts; attempt++) {
       const before = this.look();
       const read = await gateway.balances();
       const atMs = clock.now();
@@ -150,16 +150,16 @@ export class BalanceAudit {
       if (before.quiet && after.quiet && booksFingerprint(before.books) === booksFingerprint(after.books)) {
         return { atMs, balances: Object.fromEntries(read), books: after.books };
       }
-      this.d.logger.debug({ attempt }, 'balance audit: books moved around the balance read; looking again');
-      const pause = this.d.settlePauseMs ?? 1_000;
-      if (attempt < this.d.settleAttempts && pause > 0) await clock.sleep(pause);
+      this.deps.logger.debug({ attempt }, 'balance audit: books moved around the balance read; looking again');
+      const pause = this.deps.settlePauseMs ?? 1_000;
+      if (attempt < this.deps.settleAttempts && pause > 0) await clock.sleep(pause);
     }
     return null;
   }
 
   /** Everything the venue did up to `atMs` into the books: a reconciliation pass anchored after it, flex records, the loan. */
   private async catchUp(atMs: number): Promise<void> {
-    const { reconciler, flexJob, creditJob } = this.d;
+    const { reconciler, flexJob, creditJob } = this.deps;
     // A pass already running when the balance was read may be anchored before it: then one more.
     const report = await reconciler.reconcileOnce();
     if (report.scan.toMs < atMs) await reconciler.reconcileOnce();
@@ -168,7 +168,7 @@ export class BalanceAudit {
   }
 
   private look(): Look {
-    const { store, holdRules } = this.d;
+    const { store, holdRules } = this.deps;
     const unsure = store.orders.listByState(IN_FLIGHT).length + store.flex.intents(['PENDING', 'UNKNOWN']).length;
     const open = store.orders.listByState(HOLDING_STATES);
     const held = heldByOpenOrders(open, holdRules);
@@ -196,7 +196,7 @@ export class BalanceAudit {
   }
 
   private finish(baseline: Baseline, at: Snapshot | null, verdicts: AssetVerdict[]): AuditResult {
-    const { store, clock, logger } = this.d;
+    const { store, clock, logger } = this.deps;
     const atMs = at?.atMs ?? clock.now();
     const unexplained = verdicts.filter((v) => v.verdict === 'unexplained');
     const judged = verdicts.filter((v) => v.fromMs !== null && v.verdict !== 'started').map((v) => v.fromMs as number);
@@ -212,7 +212,7 @@ export class BalanceAudit {
     });
     if (outcome !== 'unsettled') this.last = result;
     for (const v of unexplained) logger.error(show(v), `ALERT: the books do not explain the ${v.asset} balance change`);
-    if (outcome === 'unsettled') logger.warn({ attempts: this.d.settleAttempts }, 'balance audit: the books never held still around a balance read; the window carries over');
+    if (outcome === 'unsettled') logger.warn({ attempts: this.deps.settleAttempts }, 'balance audit: the books never held still around a balance read; the window carries over');
     else logger.info({ outcome, assets: verdicts.length }, 'balance audit done');
     return result;
   }

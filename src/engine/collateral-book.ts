@@ -13,9 +13,11 @@
  */
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
+import type { PositionSide } from '../model/venue-orders.js';
 import { marginPerUnit } from './order-holds.js';
 
-export type CollateralSide = 'LONG' | 'SHORT' | 'BOTH';
+/** The venue's position side of a collateral order (`BOTH` in one-way mode). */
+export type CollateralSide = PositionSide;
 
 /** One collateral fill (a fill of a collateral order or of one of its protective legs). */
 export interface CollateralFill {

@@ -34,7 +34,7 @@ export class CreditJob {
   private readonly resumeBelow: Decimal;
 
   constructor(
-    private readonly d: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger; tradingState: TradingStateController },
+    private readonly deps: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger; tradingState: TradingStateController },
     options: CreditJobOptions = {},
   ) {
     this.reduceAt = options.reduceOnlyFraction ?? new Decimal('0.8');
@@ -43,7 +43,7 @@ export class CreditJob {
   }
 
   async runOnce(): Promise<CreditRunReport> {
-    const { store, gateway, clock, tradingState, logger } = this.d;
+    const { store, gateway, clock, tradingState, logger } = this.deps;
     if (this.disabled) return { active: false, disabled: true };
     let s: Awaited<ReturnType<ExchangeGateway['creditLine']>>;
     try {
@@ -104,7 +104,7 @@ export class CreditJob {
   }
 
   private maybeResume(why: string): boolean {
-    const ts = this.d.tradingState;
+    const ts = this.deps.tradingState;
     if (ts.get() === 'REDUCE_ONLY' && ts.reason().startsWith(REASON_PREFIX)) {
       ts.set('ACTIVE', `${REASON_PREFIX} resumed: ${why}`);
       return true;

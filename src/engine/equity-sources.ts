@@ -4,7 +4,10 @@
  * balances and prices) comes from the caller.
  */
 import { ZERO, type Decimal } from '../core/decimal.js';
-import type { FillRecord, FlexRecordRow, OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { FillRecord } from '../model/fills.js';
+import type { FlexRecordRow } from '../model/flex.js';
+import type { OrderRecord } from '../model/journal.js';
 import { collateralPositions, type CollateralFill, type CollateralPosition, type CollateralSide } from './collateral-book.js';
 import { HOLDING_STATES, heldByOpenOrders, type HoldRules, type OrderHolds } from './order-holds.js';
 

@@ -5,10 +5,12 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
-import type { Fill } from '../exchange/gateway.js';
+import type { Fill, FillRecord } from '../model/fills.js';
 import type { Logger } from '../observability/logger.js';
 import type { OrderState } from '../core/orders.js';
-import type { ChildRecord, FillRecord, OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { ChildRecord } from '../model/conditional.js';
+import type { OrderRecord } from '../model/journal.js';
 import { applyDeals, type FillEvent, type LegView, type OrderView } from './kernels/fills.js';
 import type { OrderJournal } from './order-journal.js';
 

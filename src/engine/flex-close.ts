@@ -5,7 +5,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import { errorCode, errorMessage } from '../core/errors.js';
-import type { ExchangeGateway, FlexRecord } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { FlexRecord } from '../model/flex.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { OrderJournal } from './order-journal.js';
@@ -35,38 +36,38 @@ export interface FlexCloserDeps {
 
 export class FlexCloser {
   constructor(
-    private readonly d: FlexCloserDeps,
+    private readonly deps: FlexCloserDeps,
     private readonly graceMs = 60_000,
   ) {}
 
   async close(strategyId: string, plan: FlexClosePlan): Promise<FlexCloseOutcome> {
-    const id = this.d.store.tx(() => {
-      const [cid] = this.d.journal.reserveIds(clientIdPrefixFor(strategyId), 1) as [string];
-      this.d.store.flex.insertIntent(cid, strategyId, plan.plan, this.d.clock.now());
+    const id = this.deps.store.tx(() => {
+      const [cid] = this.deps.journal.reserveIds(clientIdPrefixFor(strategyId), 1) as [string];
+      this.deps.store.flex.insertIntent(cid, strategyId, plan.plan, this.deps.clock.now());
       return cid;
     });
-    this.d.journal.begin([id]);
+    this.deps.journal.begin([id]);
     try {
-      const r = await this.d.gateway.closeFlex(plan.plan);
-      this.d.store.tx(() => this.d.store.flex.setIntent(id, 'DONE', { transactionId: r.transactionId }, this.d.clock.now()));
+      const r = await this.deps.gateway.closeFlex(plan.plan);
+      this.deps.store.tx(() => this.deps.store.flex.setIntent(id, 'DONE', { transactionId: r.transactionId }, this.deps.clock.now()));
       return { status: 'done', id, transactionId: r.transactionId };
     } catch (err) {
       const c = classifyPlacementError(err);
       if (c.kind === 'unknown') {
-        this.d.store.tx(() => this.d.store.flex.setIntent(id, 'UNKNOWN', { reason: c.code }, this.d.clock.now()));
+        this.deps.store.tx(() => this.deps.store.flex.setIntent(id, 'UNKNOWN', { reason: c.code }, this.deps.clock.now()));
         return { status: 'unknown', id, message: errorMessage(err) };
       }
       const reason = c.kind === 'not_sent' ? `not_sent:${c.code}` : c.code;
-      this.d.store.tx(() => this.d.store.flex.setIntent(id, 'REJECTED', { reason }, this.d.clock.now()));
+      this.deps.store.tx(() => this.deps.store.flex.setIntent(id, 'REJECTED', { reason }, this.deps.clock.now()));
       return { status: c.kind, id, code: c.code, message: c.message };
     } finally {
-      this.d.journal.end([id]);
+      this.deps.journal.end([id]);
     }
   }
 
   /** The plan's CLOSE_INVESTMENT record since shortly before the close was journaled, if listed. */
   private async findClose(plan: string, createdMs: number): Promise<FlexRecord | undefined> {
-    for await (const page of this.d.gateway.flexRecords({ plan, actionTypes: ['CLOSE_INVESTMENT'], fromMs: createdMs - 60_000 })) {
+    for await (const page of this.deps.gateway.flexRecords({ plan, actionTypes: ['CLOSE_INVESTMENT'], fromMs: createdMs - 60_000 })) {
       const rec = page.find((r) => r.actionType === 'CLOSE_INVESTMENT' && r.planId === plan);
       if (rec !== undefined) return rec;
     }
@@ -76,12 +77,12 @@ export class FlexCloser {
   /** Looks for the CLOSE_INVESTMENT of each unsettled close in the flex history. */
   async resolveUnknown(): Promise<ResolveOutcome[]> {
     const out: ResolveOutcome[] = [];
-    for (const i of this.d.store.flex.intents(['PENDING', 'UNKNOWN'])) {
-      if (this.d.journal.isInFlight(i.id)) continue;
+    for (const i of this.deps.store.flex.intents(['PENDING', 'UNKNOWN'])) {
+      if (this.deps.journal.isInFlight(i.id)) continue;
       try {
         out.push(await this.settle(i));
       } catch (err) {
-        this.d.logger.warn({ id: i.id, code: errorCode(err) }, 'flex close resolution failed; will retry');
+        this.deps.logger.warn({ id: i.id, code: errorCode(err) }, 'flex close resolution failed; will retry');
         out.push({ clientOrderId: i.id, verdict: 'pending', evidence: `error ${errorCode(err)}` });
       }
     }
@@ -90,7 +91,7 @@ export class FlexCloser {
 
   /** DONE when the history shows the close; LOST when it still does not after the grace period. */
   private async settle(i: { id: string; plan: string; createdMs: number }): Promise<ResolveOutcome> {
-    const { store, clock } = this.d;
+    const { store, clock } = this.deps;
     const rec = await this.findClose(i.plan, i.createdMs);
     const now = clock.now();
     if (rec !== undefined) {

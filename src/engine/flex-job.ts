@@ -11,7 +11,8 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import { AuthError } from '../core/errors.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
-import type { FlexRecordRow, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { FlexRecordRow } from '../model/flex.js';
 
 export const FLEX_CHECKPOINT = 'flex.newestCreatedMs';
 export const FLEX_DISABLED = 'flex.disabled';
@@ -26,7 +27,7 @@ export class FlexJob {
   private disabled = false;
 
   constructor(
-    private readonly d: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger },
+    private readonly deps: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger },
     private readonly overlapMs = 3_600_000,
   ) {}
 
@@ -36,7 +37,7 @@ export class FlexJob {
 
   async runOnce(): Promise<FlexRunReport> {
     if (this.disabled) return { status: 'disabled', pages: 0, newRecords: 0 };
-    const { store, gateway, clock, logger } = this.d;
+    const { store, gateway, clock, logger } = this.deps;
     const cp = store.checkpoints.get(FLEX_CHECKPOINT);
     const checkpoint = cp === undefined ? undefined : Number.parseInt(cp.value, 10);
     const fromMs = checkpoint === undefined ? undefined : Math.max(0, checkpoint - this.overlapMs);

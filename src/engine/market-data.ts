@@ -4,7 +4,8 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
-import type { ExchangeGateway, FuturesMarket } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { FuturesMarket } from '../model/markets.js';
 import type { PriceView } from '../strategy-api/host.js';
 
 /** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */

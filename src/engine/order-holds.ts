@@ -16,7 +16,7 @@
  */
 import { Decimal, ZERO } from '../core/decimal.js';
 import type { OrderState } from '../core/orders.js';
-import type { OrderRecord } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 
 /**
  * Journal states whose orders the venue has acknowledged and may still hold funds for. PENDING (no

@@ -11,7 +11,8 @@
 import type { Clock } from '../core/clock.js';
 import { makeClientOrderId } from '../core/ids.js';
 import type { OrderState } from '../core/orders.js';
-import type { NewOrder, OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { NewOrder, OrderRecord } from '../model/journal.js';
 import { forwardTo, type CollateralOrderSpec, type LimitOrderSpec } from './order-outcomes.js';
 import { canTransition, isTerminal } from './order-state.js';
 import { clientIdPrefixFor } from './prefix.js';

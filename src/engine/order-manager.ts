@@ -7,9 +7,16 @@
  */
 import type { Clock } from '../core/clock.js';
 import { type AmbiguousOutcomeError, errorCode, errorMessage, InvalidOrderError, InvalidRequestError } from '../core/errors.js';
-import type { BulkItemResult, CollateralOrderRequest, ExchangeGateway, LimitOrderRequest, VenueOrder } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type {
+  BulkItemResult,
+  CollateralOrderRequest,
+  LimitOrderRequest,
+  VenueOrder,
+} from '../model/venue-orders.js';
 import type { Logger } from '../observability/logger.js';
-import type { OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 import type { FlexCloseOutcome, FlexClosePlan, FlexCloser } from './flex-close.js';
 import type { OrderJournal } from './order-journal.js';
 import {
@@ -66,7 +73,7 @@ function orderFields(o: OrderRecord): Record<string, string> {
 }
 
 export class OrderManager {
-  constructor(private readonly d: OrderManagerDeps) {}
+  constructor(private readonly deps: OrderManagerDeps) {}
 
   /**
    * Places limit orders: journals them all (one transaction), then sends them; the gateway sends
@@ -75,7 +82,7 @@ export class OrderManager {
    */
   async placeLimitOrders(strategyId: string, specs: readonly LimitOrderSpec[]): Promise<PlaceOutcome[]> {
     if (specs.length === 0) return [];
-    const { journal, store } = this.d;
+    const { journal, store } = this.deps;
     const ids = journal.open(strategyId, specs, 'limit');
     // Every journaled id is in flight until its own outcome is applied, so a concurrent resolver
     // pass never mistakes a later request's orders for orphans of a previous process.
@@ -101,8 +108,8 @@ export class OrderManager {
    */
   private async confirmReportedFills(ids: readonly string[]): Promise<void> {
     for (const id of ids) {
-      const o = this.d.journal.get(id);
-      if (o !== undefined && o.reportedFilledBase.gt(o.filledBase)) await this.d.resolver.confirmFills(o);
+      const o = this.deps.journal.get(id);
+      if (o !== undefined && o.reportedFilledBase.gt(o.filledBase)) await this.deps.resolver.confirmFills(o);
     }
   }
 
@@ -113,7 +120,7 @@ export class OrderManager {
    */
   private async *sent(requests: LimitOrderRequest[], waiting: Set<string>): AsyncGenerator<BulkItemResult[]> {
     try {
-      for await (const results of this.d.gateway.submitLimitOrders(requests)) {
+      for await (const results of this.deps.gateway.submitLimitOrders(requests)) {
         yield results.filter((r) => waiting.delete(r.clientOrderId));
       }
     } catch (err) {
@@ -143,19 +150,19 @@ export class OrderManager {
 
   /** One line per placement: info when the venue took it, warn otherwise (the unknown case has its own warning). */
   private logPlacement(outcome: PlaceOutcome): void {
-    const o = this.d.journal.get(outcome.clientOrderId);
+    const o = this.deps.journal.get(outcome.clientOrderId);
     if (o === undefined || outcome.status === 'unknown') return;
-    if (outcome.status === 'placed') this.d.logger.info({ ...orderFields(o), orderId: outcome.orderId, state: outcome.state }, 'order placed');
-    else this.d.logger.warn({ ...orderFields(o), outcome: outcome.status, code: outcome.code }, 'order not placed');
+    if (outcome.status === 'placed') this.deps.logger.info({ ...orderFields(o), orderId: outcome.orderId, state: outcome.state }, 'order placed');
+    else this.deps.logger.warn({ ...orderFields(o), outcome: outcome.status, code: outcome.code }, 'order not placed');
   }
 
   private notSent(clientOrderId: string, code: string, message: string): PlaceOutcome {
-    this.d.journal.move(clientOrderId, 'REJECTED', `not_sent:${code}`, {}, `${code}: ${message}`);
+    this.deps.journal.move(clientOrderId, 'REJECTED', `not_sent:${code}`, {}, `${code}: ${message}`);
     return { status: 'not_sent', clientOrderId, code, message };
   }
 
   private applyPlaced(clientOrderId: string, v: VenueOrder): PlaceOutcome {
-    const { journal, store, clock } = this.d;
+    const { journal, store, clock } = this.deps;
     const o = journal.mustGet(clientOrderId);
     const oto = v.oto === undefined ? {} : { otoId: v.oto.otoId };
     const patch = { orderId: v.orderId, ...oto, unknownSinceMs: null, ...reportedPatch(o, v) };
@@ -169,23 +176,23 @@ export class OrderManager {
   private applyError(clientOrderId: string, err: unknown): PlaceOutcome {
     const c = classifyPlacementError(err);
     if (c.kind === 'rejected') {
-      this.d.journal.move(clientOrderId, 'REJECTED', c.code, {}, `${c.code}: ${c.message}`);
+      this.deps.journal.move(clientOrderId, 'REJECTED', c.code, {}, `${c.code}: ${c.message}`);
       return { status: 'rejected', clientOrderId, code: c.code, message: c.message };
     }
     if (c.kind === 'not_sent') return this.notSent(clientOrderId, c.code, c.message);
-    this.d.journal.markUnknown(clientOrderId, c.code);
-    this.d.logger.warn({ clientOrderId, code: c.code }, 'order outcome unknown; the resolver will settle it');
+    this.deps.journal.markUnknown(clientOrderId, c.code);
+    this.deps.logger.warn({ clientOrderId, code: c.code }, 'order outcome unknown; the resolver will settle it');
     return { status: 'unknown', clientOrderId, message: c.message };
   }
 
   /** Places one collateral order; stop-loss / take-profit are journaled as its children. */
   async placeCollateralOrder(strategyId: string, spec: CollateralOrderSpec): Promise<PlaceOutcome> {
-    const { journal, store } = this.d;
+    const { journal, store } = this.deps;
     const [clientOrderId] = journal.open(strategyId, [spec], 'collateral') as [string];
     journal.begin([clientOrderId]);
     let v: VenueOrder;
     try {
-      v = await this.d.gateway.submitCollateralOrder(collateralRequest(spec, clientOrderId));
+      v = await this.deps.gateway.submitCollateralOrder(collateralRequest(spec, clientOrderId));
     } catch (err) {
       journal.end([clientOrderId]);
       const failed = store.tx(() => this.applyError(clientOrderId, err));
@@ -205,23 +212,23 @@ export class OrderManager {
    * PENDING_CANCEL for the resolver.
    */
   async cancelOrder(strategyId: string, clientOrderId: string, reason = 'strategy intent'): Promise<CancelOutcome> {
-    const o = this.d.journal.get(clientOrderId);
+    const o = this.deps.journal.get(clientOrderId);
     if (o === undefined || o.strategyId !== strategyId) return { status: 'skipped', clientOrderId, state: 'missing' };
     if (o.state !== 'OPEN' && o.state !== 'PARTIALLY_FILLED') return { status: 'skipped', clientOrderId, state: o.state };
     const outcome = await this.cancelLive(o);
     const level = outcome.status === 'cancelled' || outcome.status === 'filled' ? 'info' : 'warn';
-    this.d.logger[level]({ ...orderFields(o), reason, outcome: outcome.status }, 'order cancel');
+    this.deps.logger[level]({ ...orderFields(o), reason, outcome: outcome.status }, 'order cancel');
     return outcome;
   }
 
   private async cancelLive(o: OrderRecord): Promise<CancelOutcome> {
-    const { journal } = this.d;
+    const { journal } = this.deps;
     const clientOrderId = o.clientOrderId;
     journal.move(clientOrderId, 'PENDING_CANCEL', 'cancel requested');
     journal.begin([clientOrderId]);
     try {
       const ref = o.orderId !== null ? { market: o.market, orderId: o.orderId } : { market: o.market, clientOrderId };
-      const v = await this.d.gateway.cancelOrder(ref);
+      const v = await this.deps.gateway.cancelOrder(ref);
       const target = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
       const patch = { unknownSinceMs: null, ...reportedPatch(journal.mustGet(clientOrderId), v) };
       journal.move(clientOrderId, target, 'cancel confirmed', patch, `status ${v.rawStatus}`);
@@ -236,10 +243,10 @@ export class OrderManager {
 
   /** A cancel that did not confirm: "not found" asks the evidence; a refusal restores; the rest waits. */
   private async cancelFailed(before: OrderRecord, err: unknown): Promise<CancelOutcome> {
-    const { journal, clock } = this.d;
+    const { journal, clock } = this.deps;
     const clientOrderId = before.clientOrderId;
     if (err instanceof InvalidOrderError && err.kind === 'order_not_found') {
-      const settled = await this.d.resolver.settleNotFound(journal.mustGet(clientOrderId), 'cancel');
+      const settled = await this.deps.resolver.settleNotFound(journal.mustGet(clientOrderId), 'cancel');
       if (settled === 'FILLED') return { status: 'filled', clientOrderId };
       if (settled === 'CANCELLED') return { status: 'cancelled', clientOrderId };
       return { status: 'pending', clientOrderId, message: 'not found; waiting for evidence' };
@@ -255,7 +262,7 @@ export class OrderManager {
 
   /** Cancels every live order of a strategy (optionally on one market), one by one. */
   async cancelAll(strategyId: string, market?: string, reason = 'strategy intent'): Promise<CancelOutcome[]> {
-    const live = this.d.store.orders
+    const live = this.deps.store.orders
       .listByStrategy(strategyId, ['OPEN', 'PARTIALLY_FILLED'])
       .filter((o) => market === undefined || o.market === market);
     const out: CancelOutcome[] = [];
@@ -265,6 +272,6 @@ export class OrderManager {
 
   /** Closes a flex investment through the same journal (PENDING before the request). */
   closeFlex(strategyId: string, plan: FlexClosePlan): Promise<FlexCloseOutcome> {
-    return this.d.flex.close(strategyId, plan);
+    return this.deps.flex.close(strategyId, plan);
   }
 }

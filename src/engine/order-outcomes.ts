@@ -3,9 +3,10 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import { AmbiguousOutcomeError, AuthError, BotError, ConfigError, InvalidOrderError, InvalidRequestError, NonceError, TransientError } from '../core/errors.js';
-import type { PositionSide, VenueOrder } from '../exchange/gateway.js';
+import type { PositionSide, VenueOrder } from '../model/venue-orders.js';
 import type { OrderState, Side } from '../core/orders.js';
-import type { OrderPatch, OrderRecord } from '../store/index.js';
+import type { OrderPatch } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 import { canTransition } from './order-state.js';
 
 /** A limit order as a strategy asks for it (domain words; amounts on step, prices on tick). */

@@ -56,11 +56,6 @@ export function isTerminal(s: OrderState): boolean {
 /** States in which the order may still rest on the venue (they count against open-order limits). */
 export const LIVE_STATES: readonly OrderState[] = ['PENDING', 'OPEN', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'UNKNOWN'];
 
-/** The order may still rest on the venue (counts against open-order limits). */
-export function isLive(s: OrderState): boolean {
-  return LIVE_STATES.includes(s);
-}
-
 /** States whose fills still move the order (fills on terminal orders count but do not move it). */
 export function acceptsFillTransition(s: OrderState): boolean {
   return s === 'OPEN' || s === 'PARTIALLY_FILLED' || s === 'PENDING_CANCEL' || s === 'PENDING';

@@ -8,24 +8,7 @@
  * division) is informational, rounded to 18 decimal places.
  */
 import { Decimal, ZERO } from '../core/decimal.js';
-import type { Side } from '../core/orders.js';
-
-/** The fields of a fill the fold needs. */
-export interface PositionFill {
-  dealId: number;
-  strategyId: string | null;
-  market: string;
-  side: Side;
-  timeMs: number;
-  /** Base amount (> 0). */
-  amount: Decimal;
-  price: Decimal;
-  /** Quote amount. */
-  quote: Decimal;
-  fee: Decimal;
-  /** Empty when unknown. */
-  feeAsset: string;
-}
+import type { PositionFill } from '../model/fills.js';
 
 interface Lot {
   /** Signed base: > 0 long lot, < 0 short lot. */

@@ -3,10 +3,12 @@
  * positions by strategy and market, all derived from the store (positions from fills, never
  * stored). The store may not import the engine, so the position fold is applied here.
  */
-import type { FillRecord, OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { FillRecord, PositionFill } from '../model/fills.js';
+import type { OrderRecord } from '../model/journal.js';
 import { LIVE_STATES } from './order-state.js';
 import { ZERO } from '../core/decimal.js';
-import { derivePositions, type Position, type PositionFill } from './positions.js';
+import { derivePositions, type Position } from './positions.js';
 
 type ReadStore = Pick<Store, 'orders' | 'fills'>;
 

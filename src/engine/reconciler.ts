@@ -9,7 +9,9 @@
  */
 import type { Clock } from '../core/clock.js';
 import { dec, toWire } from '../core/decimal.js';
-import type { ConditionalRecord, ExchangeGateway, Fill, FillPage } from '../exchange/gateway.js';
+import type { ExchangeGateway } from '../exchange/gateway.js';
+import type { ConditionalRecord } from '../model/conditional.js';
+import type { Fill, FillPage } from '../model/fills.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';
@@ -99,7 +101,7 @@ export class Reconciler {
   private readonly missingLooks = new Map<number, number>();
 
   constructor(
-    private readonly d: ReconcilerDeps,
+    private readonly deps: ReconcilerDeps,
     options: ReconcilerOptions = {},
   ) {
     this.overlapMs = options.overlapMs ?? 300_000;
@@ -108,12 +110,12 @@ export class Reconciler {
 
   /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
   onFill(listener: FillListener): () => void {
-    return this.d.fills.onFill(listener);
+    return this.deps.fills.onFill(listener);
   }
 
   /** Time of the last complete pass (ms), if any. */
   lastReconciledMs(): number | undefined {
-    const c = this.d.store.checkpoints.get(RECONCILED_AT);
+    const c = this.deps.store.checkpoints.get(RECONCILED_AT);
     return c === undefined ? undefined : Number.parseInt(c.value, 10);
   }
 
@@ -131,7 +133,7 @@ export class Reconciler {
    * in one transaction with the checkpoint. A failed scan or apply changes nothing.
    */
   async scanOnce(): Promise<ReconcileReport['scan']> {
-    const { store, clock, gateway } = this.d;
+    const { store, clock, gateway } = this.deps;
     const cp = store.checkpoints.get(HISTORY_CHECKPOINT);
     // The anchor is never ahead of the venue's clock: with a local clock ahead by more than the
     // overlap, a deal stamped after the venue's "now" but before a local anchor would fall
@@ -148,7 +150,7 @@ export class Reconciler {
       const batches = (function* (chunk: number) {
         for (const rows of stage.chunks(chunk)) yield rows.map((r) => decodeFill(r.payload));
       })(this.applyChunk);
-      const summary = this.d.fills.applyBatches(batches, () => {
+      const summary = this.deps.fills.applyBatches(batches, () => {
         store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
       });
       return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
@@ -159,8 +161,8 @@ export class Reconciler {
 
   private childViews(): ChildView[] {
     const out: ChildView[] = [];
-    for (const c of this.d.store.children.live()) {
-      const p = this.d.store.orders.get(c.parentClientOrderId);
+    for (const c of this.deps.store.children.live()) {
+      const p = this.deps.store.orders.get(c.parentClientOrderId);
       if (p === undefined || p.state === 'PENDING' || p.state === 'UNKNOWN') continue;
       out.push({
         childId: c.id,
@@ -185,7 +187,7 @@ export class Reconciler {
   private async listProtective(): Promise<ConditionalRecord[] | null> {
     const views = this.childViews();
     if (views.length === 0) return null;
-    return this.d.gateway.protectiveOrders([...new Set(views.map((v) => v.parent.market))].sort());
+    return this.deps.gateway.protectiveOrders([...new Set(views.map((v) => v.parent.market))].sort());
   }
 
   /**
@@ -208,7 +210,7 @@ export class Reconciler {
   /** Diffs a listing against the children still live after the scan, and records the events. */
   private applyListing(listing: readonly ConditionalRecord[]): ConditionalEvent[] {
     const events = this.confirmMissing(diffConditional(this.childViews(), listing));
-    const { store, clock, logger } = this.d;
+    const { store, clock, logger } = this.deps;
     const now = clock.now();
     store.tx(() => {
       for (const e of events) recordConditionalEvent(store, e, now);
@@ -221,16 +223,16 @@ export class Reconciler {
   }
 
   private async pass(): Promise<ReconcileReport> {
-    const startedMs = this.d.clock.now();
+    const startedMs = this.deps.clock.now();
     const listing = await this.listProtective();
     const scan = await this.scanOnce();
     const conditional = listing === null ? [] : this.applyListing(listing);
-    const resolved = await this.d.resolver.resolveAll();
-    const unresolved = this.d.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
-    const finishedMs = this.d.clock.now();
-    this.d.store.tx(() => this.d.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));
+    const resolved = await this.deps.resolver.resolveAll();
+    const unresolved = this.deps.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
+    const finishedMs = this.deps.clock.now();
+    this.deps.store.tx(() => this.deps.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));
     if (scan.newFills > 0 || unresolved > 0 || conditional.length > 0) {
-      this.d.logger.info({ newFills: scan.newFills, pages: scan.pages, external: scan.external, unresolved, conditional: conditional.length }, 'reconciled');
+      this.deps.logger.info({ newFills: scan.newFills, pages: scan.pages, external: scan.external, unresolved, conditional: conditional.length }, 'reconciled');
     }
     return { startedMs, finishedMs, scan, conditional, resolved, unresolved };
   }

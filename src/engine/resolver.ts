@@ -14,7 +14,8 @@ import { errorCode, InvalidOrderError } from '../core/errors.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import type { OrderState } from '../core/orders.js';
-import type { OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { OrderRecord } from '../model/journal.js';
 import type { FillApplier } from './fill-applier.js';
 import type { FlexCloser } from './flex-close.js';
 import type { OrderJournal, OrderPatch } from './order-journal.js';
@@ -51,7 +52,7 @@ export interface ResolverDeps {
 export class Resolver {
   private readonly opts: ResolveOptions;
   constructor(
-    private readonly d: ResolverDeps,
+    private readonly deps: ResolverDeps,
     opts: Partial<ResolveOptions> = {},
   ) {
     this.opts = { graceMs: opts.graceMs ?? 30_000, minLooks: opts.minLooks ?? 3 };
@@ -59,11 +60,11 @@ export class Resolver {
 
   /** Settled by evidence: the resolution clock stops. */
   private move(cid: string, to: OrderState, reason: string, patch: OrderPatch = {}, venue: string | null = null): OrderState {
-    return this.d.journal.move(cid, to, reason, { ...patch, unknownSinceMs: null }, venue);
+    return this.deps.journal.move(cid, to, reason, { ...patch, unknownSinceMs: null }, venue);
   }
 
   private bump(o: OrderRecord): void {
-    this.d.journal.note(o.clientOrderId, { resolveLooks: o.resolveLooks + 1, unknownSinceMs: o.unknownSinceMs ?? this.d.clock.now() });
+    this.deps.journal.note(o.clientOrderId, { resolveLooks: o.resolveLooks + 1, unknownSinceMs: o.unknownSinceMs ?? this.deps.clock.now() });
   }
 
   /**
@@ -71,14 +72,14 @@ export class Resolver {
    * at every flex close of unknown outcome.
    */
   async resolveAll(): Promise<ResolveOutcome[]> {
-    const { journal, store } = this.d;
+    const { journal, store } = this.deps;
     // Journaled, maybe sent, reply never recorded (crash): ambiguous by definition.
     journal.orphansToUnknown();
     const out: ResolveOutcome[] = [];
     for (const o of store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL'])) {
       if (!journal.isInFlight(o.clientOrderId)) out.push(await this.lookSafely(o));
     }
-    out.push(...(await this.d.flex.resolveUnknown()));
+    out.push(...(await this.deps.flex.resolveUnknown()));
     return out;
   }
 
@@ -86,15 +87,15 @@ export class Resolver {
     try {
       return await this.resolveOne(o);
     } catch (err) {
-      this.d.logger.warn({ clientOrderId: o.clientOrderId, code: errorCode(err) }, 'resolver look failed; will retry');
+      this.deps.logger.warn({ clientOrderId: o.clientOrderId, code: errorCode(err) }, 'resolver look failed; will retry');
       this.bump(o);
       return { clientOrderId: o.clientOrderId, verdict: 'pending', evidence: `error ${errorCode(err)}` };
     }
   }
 
   private async history(o: OrderRecord): Promise<void> {
-    const ours = await this.d.gateway.fillsOfOrder({ market: o.market, clientOrderId: o.clientOrderId });
-    if (ours.length > 0) this.d.fills.apply(ours);
+    const ours = await this.deps.gateway.fillsOfOrder({ market: o.market, clientOrderId: o.clientOrderId });
+    if (ours.length > 0) this.deps.fills.apply(ours);
   }
 
   /** Fetches and applies the deals of one order now (a reply showed it filled); failures are logged. */
@@ -107,12 +108,12 @@ export class Resolver {
     try {
       await this.history(o);
     } catch (err) {
-      this.d.logger.warn({ clientOrderId: o.clientOrderId, code: errorCode(err) }, 'history lookup failed');
+      this.deps.logger.warn({ clientOrderId: o.clientOrderId, code: errorCode(err) }, 'history lookup failed');
     }
   }
 
   private async findInConditional(o: OrderRecord): Promise<{ orderId: number; otoId: number } | undefined> {
-    for (const r of await this.d.gateway.protectiveOrders([o.market])) {
+    for (const r of await this.deps.gateway.protectiveOrders([o.market])) {
       if (r.kind === 'oto' && r.parent.clientOrderId === o.clientOrderId) return { orderId: r.parent.orderId, otoId: r.id };
     }
     return undefined;
@@ -121,7 +122,7 @@ export class Resolver {
   async resolveOne(start: OrderRecord): Promise<ResolveOutcome> {
     const cid = start.clientOrderId;
     await this.history(start);
-    const o = this.d.journal.mustGet(cid);
+    const o = this.deps.journal.mustGet(cid);
     if (o.state === 'FILLED') return { clientOrderId: cid, verdict: 'FILLED', evidence: 'executed history' };
     if (o.state !== 'UNKNOWN' && o.state !== 'PENDING_CANCEL') return { clientOrderId: cid, verdict: o.state, evidence: 'settled meanwhile' };
     const resting = o.kind === 'collateral' && o.state === 'UNKNOWN' ? await this.restingUnderOto(o) : undefined;
@@ -133,7 +134,7 @@ export class Resolver {
     const found = await this.findInConditional(o);
     if (found === undefined) return undefined;
     const cid = o.clientOrderId;
-    this.d.store.children.setOtoId(cid, found.otoId, this.d.clock.now());
+    this.deps.store.children.setOtoId(cid, found.otoId, this.deps.clock.now());
     const v = this.move(cid, o.filledBase.gt(0) ? 'PARTIALLY_FILLED' : 'OPEN', 'resolved: resting under its OTO', found);
     return { clientOrderId: cid, verdict: v, evidence: 'conditional listing' };
   }
@@ -142,18 +143,18 @@ export class Resolver {
   private async probe(o: OrderRecord): Promise<ResolveOutcome> {
     const cid = o.clientOrderId;
     try {
-      const v = await this.d.gateway.cancelOrder({ market: o.market, clientOrderId: cid });
+      const v = await this.deps.gateway.cancelOrder({ market: o.market, clientOrderId: cid });
       const to = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
       const ids = { orderId: v.orderId, ...(v.oto === undefined ? {} : { otoId: v.oto.otoId }) };
       const s = this.move(cid, to, 'resolved: cancel probe succeeded', { ...ids, ...reportedPatch(o, v) }, `status ${v.rawStatus}`);
-      this.d.store.fills.attribute(v.orderId, o.strategyId, cid);
+      this.deps.store.fills.attribute(v.orderId, o.strategyId, cid);
       return { clientOrderId: cid, verdict: s, evidence: 'cancel probe' };
     } catch (err) {
       if (err instanceof InvalidOrderError && err.kind === 'order_not_found') {
-        const s = await this.settleNotFound(this.d.journal.mustGet(cid), 'probe', true);
+        const s = await this.settleNotFound(this.deps.journal.mustGet(cid), 'probe', true);
         return { clientOrderId: cid, verdict: s ?? 'pending', evidence: 'cancel probe: not found' };
       }
-      this.bump(this.d.journal.mustGet(cid));
+      this.bump(this.deps.journal.mustGet(cid));
       return { clientOrderId: cid, verdict: 'pending', evidence: `cancel probe: ${errorCode(err)}` };
     }
   }
@@ -164,13 +165,13 @@ export class Resolver {
    */
   async settleNotFound(o: OrderRecord, why: 'cancel' | 'probe', historyFresh = false): Promise<OrderState | null> {
     if (!historyFresh) await this.historyIfReachable(o);
-    const cur = this.d.journal.mustGet(o.clientOrderId);
+    const cur = this.deps.journal.mustGet(o.clientOrderId);
     if (cur.state === 'FILLED') return 'FILLED';
-    const now = this.d.clock.now();
+    const now = this.deps.clock.now();
     const since = cur.unknownSinceMs ?? now;
     const looks = cur.resolveLooks + 1;
     if (now - since >= this.opts.graceMs && looks >= this.opts.minLooks) return this.giveUp(cur, why);
-    this.d.journal.note(cur.clientOrderId, { resolveLooks: looks, unknownSinceMs: since });
+    this.deps.journal.note(cur.clientOrderId, { resolveLooks: looks, unknownSinceMs: since });
     return null;
   }
 
@@ -180,8 +181,8 @@ export class Resolver {
     const reason = existed ? `not found after ${why}: no longer open` : 'lost: no evidence it was ever placed';
     const s = this.move(cur.clientOrderId, 'CANCELLED', reason);
     if (!existed) {
-      this.d.store.tx(() => this.d.store.alerts.add('order_lost', cur.clientOrderId, reason, this.d.clock.now()));
-      this.d.logger.warn({ clientOrderId: cur.clientOrderId }, 'order given up as lost (will still receive fills)');
+      this.deps.store.tx(() => this.deps.store.alerts.add('order_lost', cur.clientOrderId, reason, this.deps.clock.now()));
+      this.deps.logger.warn({ clientOrderId: cur.clientOrderId }, 'order given up as lost (will still receive fills)');
     }
     return s;
   }

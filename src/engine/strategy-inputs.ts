@@ -8,7 +8,10 @@
  */
 import type { Clock } from '../core/clock.js';
 import { Decimal, ZERO } from '../core/decimal.js';
-import type { FillRecord, FlexRecordRow, OrderRecord, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import type { FillRecord } from '../model/fills.js';
+import type { FlexRecordRow } from '../model/flex.js';
+import type { OrderRecord } from '../model/journal.js';
 import type { FillView, FlexView, OrderView, PositionView, PriceView, SnapshotData } from '../strategy-api/host.js';
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';

@@ -16,7 +16,7 @@ import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { BufferedState, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
 import type { FillView, Intent, LoadedStrategy, OrderEventView, PlaceCollateralIntent, PlaceLimitsIntent } from '../strategy-api/host.js';
-import { InlineExecutor, type HookExecutor, type HookName } from './strategy-host/executor.js';
+import { InlineExecutor, type HookExecutor, type HookName } from './sandbox-worker/executor.js';
 import { checkOrders, checkStanding, type GateDecision, type GateOrder, type MarketRules, type RiskSnapshot } from './risk-gate.js';
 import type { CancelOutcome, CollateralOrderSpec, FlexCloseOutcome, LimitOrderSpec, PlaceOutcome } from './order-manager.js';
 
@@ -98,20 +98,20 @@ export class StrategyRunner {
   private readonly log: Logger;
   private readonly executor: HookExecutor;
 
-  constructor(private readonly o: StrategyRunnerOptions) {
-    this.id = o.strategy.id;
-    this.log = o.logger.child({ strategy: this.id });
-    this.executor = o.executor ?? new InlineExecutor(o.strategy, this.log);
+  constructor(private readonly options: StrategyRunnerOptions) {
+    this.id = options.strategy.id;
+    this.log = options.logger.child({ strategy: this.id });
+    this.executor = options.executor ?? new InlineExecutor(options.strategy, this.log);
     this.executor.onFault((err) => this.fault(err));
     this.guard = new HookGuard({
-      clock: o.clock,
+      clock: options.clock,
       instanceId: this.id,
-      deadlineMs: o.deadlineMs,
-      errorBudget: o.errorBudget,
-      errorWindowMs: o.errorWindowMs,
+      deadlineMs: options.deadlineMs,
+      errorBudget: options.errorBudget,
+      errorWindowMs: options.errorWindowMs,
       onQuarantine: (err) => {
         this.log.error({ err }, 'strategy quarantined: its intents are refused from now on');
-        o.events.quarantined(this.id, errorMessage(err).slice(0, 300));
+        options.events.quarantined(this.id, errorMessage(err).slice(0, 300));
         // Stops the worker thread; not `close()`: an operator may lift the quarantine, and the
         // next call then starts a fresh worker.
         this.executor.abandon();
@@ -123,7 +123,7 @@ export class StrategyRunner {
   private fault(err: Error): void {
     const e = new StrategyError('threw', `strategy ${this.id} raised outside a hook: ${errorMessage(err).slice(0, 200)}`, { instanceId: this.id });
     this.log.error({ err: e }, 'strategy fault outside a hook');
-    this.o.events.strategyError(this.id, e.code);
+    this.options.events.strategyError(this.id, e.code);
     this.guard.quarantine(e);
   }
 
@@ -139,7 +139,7 @@ export class StrategyRunner {
   }
 
   async init(): Promise<void> {
-    if (defines(this.o.strategy, 'init')) await this.run('init');
+    if (defines(this.options.strategy, 'init')) await this.run('init');
   }
 
   async tick(): Promise<void> {
@@ -147,12 +147,12 @@ export class StrategyRunner {
   }
 
   async fill(fill: FillView): Promise<void> {
-    if (defines(this.o.strategy, 'onFill')) await this.run('onFill', { fill });
+    if (defines(this.options.strategy, 'onFill')) await this.run('onFill', { fill });
   }
 
   /** Whether the module defines `onOrder` (an instance without it spends its order events at once). */
   get hearsOrders(): boolean {
-    return defines(this.o.strategy, 'onOrder');
+    return defines(this.options.strategy, 'onOrder');
   }
 
   /**
@@ -161,17 +161,17 @@ export class StrategyRunner {
    * run (not defined, quarantined) or fails; it is not run when the call itself faults.
    */
   async order(event: OrderEventView, delivered: () => void): Promise<void> {
-    if (!defines(this.o.strategy, 'onOrder') || this.guard.quarantined) return delivered();
+    if (!defines(this.options.strategy, 'onOrder') || this.guard.quarantined) return delivered();
     await this.run('onOrder', { order: event }, delivered);
   }
 
   /** Calls `onStop` (guarded); anything it returns is ignored. Then stops the instance's worker. */
   async stop(): Promise<void> {
     try {
-      if (!defines(this.o.strategy, 'onStop') || this.guard.quarantined) return;
+      if (!defines(this.options.strategy, 'onStop') || this.guard.quarantined) return;
       await this.prepared();
-      const data = await this.o.snapshot(this.id);
-      const state = new BufferedState(this.o.state);
+      const data = await this.options.snapshot(this.id);
+      const state = new BufferedState(this.options.state);
       const r = await this.guarded('onStop', data, state);
       if (r.ok) state.commit();
     } finally {
@@ -182,7 +182,7 @@ export class StrategyRunner {
   /** Waits (bounded) until the executor can take a call, so a worker's start is not charged to the hook's deadline. */
   private async prepared(): Promise<void> {
     const abort = new AbortController();
-    const bound = this.o.clock.sleep(START_BOUND_MS, abort.signal).catch(() => undefined);
+    const bound = this.options.clock.sleep(START_BOUND_MS, abort.signal).catch(() => undefined);
     await Promise.race([this.executor.prepare(), bound]);
     abort.abort();
   }
@@ -196,13 +196,13 @@ export class StrategyRunner {
   private async run(hook: Hook, input: HookInput = {}, spent: () => void = () => undefined): Promise<void> {
     if (this.guard.quarantined) return spent();
     await this.prepared();
-    const data = await this.o.snapshot(this.id);
-    const state = new BufferedState(this.o.state);
+    const data = await this.options.snapshot(this.id);
+    const state = new BufferedState(this.options.state);
     const result = await this.guarded(hook, data, state, input);
     if (!result.ok) spent();
     if (!result.ok) {
       this.log.warn({ err: result.error, hook }, 'strategy hook failed');
-      this.o.events.strategyError(this.id, result.error.code);
+      this.options.events.strategyError(this.id, result.error.code);
       return;
     }
     let intents: Intent[];
@@ -211,13 +211,13 @@ export class StrategyRunner {
     } catch (err) {
       const e = err instanceof StrategyError ? err : new StrategyError('bad_intent', errorMessage(err), { instanceId: this.id });
       this.log.warn({ err: e, hook }, 'strategy returned invalid intents');
-      this.o.events.strategyError(this.id, e.code);
+      this.options.events.strategyError(this.id, e.code);
       this.guard.recordFailure(e);
       return spent();
     }
     state.commit();
     spent();
-    if (!this.o.accepting()) {
+    if (!this.options.accepting()) {
       if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
       return;
     }
@@ -227,7 +227,7 @@ export class StrategyRunner {
         await this.execute(intent);
       } catch (err) {
         this.log.error({ err, intent: intent.type }, 'executing an intent failed');
-        this.o.events.engineError(this.id, err);
+        this.options.events.engineError(this.id, err);
         return;
       }
     }
@@ -235,12 +235,12 @@ export class StrategyRunner {
 
   private refuse(decision: Extract<GateDecision, { ok: false }>, what: string): void {
     this.log.warn({ code: decision.code, detail: decision.detail, what }, 'risk gate refused');
-    this.o.events.refusal(this.id, decision.code, `${what}: ${decision.detail}`);
-    if (decision.code === 'DRAWDOWN_HALT') this.o.onDrawdown();
+    this.options.events.refusal(this.id, decision.code, `${what}: ${decision.detail}`);
+    if (decision.code === 'DRAWDOWN_HALT') this.options.onDrawdown();
   }
 
   private snap(): RiskSnapshot {
-    const s = this.o.risk(this.id);
+    const s = this.options.risk(this.id);
     return { ...s, strategy: { ...s.strategy, quarantined: s.strategy.quarantined || this.guard.quarantined } };
   }
 
@@ -253,19 +253,19 @@ export class StrategyRunner {
       case 'cancel': {
         const d = checkStanding(this.snap(), 'cancel');
         if (!d.ok) return this.refuse(d, 'cancel');
-        await this.o.orders.cancelOrder(this.id, intent.clientOrderId);
+        await this.options.orders.cancelOrder(this.id, intent.clientOrderId);
         return;
       }
       case 'cancelAll': {
         const d = checkStanding(this.snap(), 'cancel');
         if (!d.ok) return this.refuse(d, 'cancelAll');
-        await this.o.orders.cancelAll(this.id, intent.market);
+        await this.options.orders.cancelAll(this.id, intent.market);
         return;
       }
       case 'closeFlex': {
         const d = checkStanding(this.snap(), 'closeFlex');
         if (!d.ok) return this.refuse(d, 'closeFlex');
-        await this.o.orders.closeFlex(this.id, { plan: intent.plan });
+        await this.options.orders.closeFlex(this.id, { plan: intent.plan });
         return;
       }
     }
@@ -284,8 +284,8 @@ export class StrategyRunner {
       accepted.push(o.postOnly === undefined ? spec : { ...spec, postOnly: o.postOnly });
     });
     if (accepted.length === 0) return;
-    const outcomes = await this.o.orders.placeLimitOrders(this.id, accepted);
-    for (const out of outcomes) this.o.events.placed(this.id, out.status);
+    const outcomes = await this.options.orders.placeLimitOrders(this.id, accepted);
+    for (const out of outcomes) this.options.events.placed(this.id, out.status);
   }
 
   private async placeCollateral(intent: PlaceCollateralIntent): Promise<void> {
@@ -305,7 +305,7 @@ export class StrategyRunner {
     if (tp !== undefined) spec.takeProfit = tp;
     if (intent.postOnly !== undefined) spec.postOnly = intent.postOnly;
     if (intent.ioc !== undefined) spec.ioc = intent.ioc;
-    const out = await this.o.orders.placeCollateralOrder(this.id, spec);
-    this.o.events.placed(this.id, out.status);
+    const out = await this.options.orders.placeCollateralOrder(this.id, spec);
+    this.options.events.placed(this.id, out.status);
   }
 }

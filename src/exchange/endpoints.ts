@@ -11,7 +11,7 @@ import type { Logger } from '../observability/logger.js';
 import { isNonceRefusal } from './errors.js';
 import type { NonceSource } from './nonce.js';
 import type { NonceCollisionWatch, NonceOutcome } from './nonce-watch.js';
-import { PRIORITY, type PoolName, type PriorityClass } from './rate-limits.js';
+import { PRIORITY, type PoolName, type PriorityClass } from './rate-limits/pools.js';
 import type { PoolLimiter } from './rate-limits/pool-limiter.js';
 import { notSent, type JobTicket } from './rate-limits/ticket.js';
 import type { PriorityLock } from './send-lock.js';

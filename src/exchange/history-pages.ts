@@ -7,7 +7,7 @@
  * The venue bounds history by whole Unix seconds (`startDate` inclusive, `endDate` through the
  * end of that second); callers speak ms.
  */
-import type { ExecutedHistoryQuery, Fill, FillPage, FillRange } from './gateway.js';
+import type { ExecutedHistoryQuery, Fill, FillPage, FillRange } from '../model/fills.js';
 
 /** One request of executed history (the client's `executedHistory`). */
 export type HistoryFetcher = (query: ExecutedHistoryQuery) => Promise<Fill[]>;

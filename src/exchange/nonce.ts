@@ -10,7 +10,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import { BotError, StoreError } from '../core/errors.js';
-import type { NoncePersistence } from './gateway.js';
+import type { NoncePersistence } from '../model/nonce.js';
 
 export type NonceMode = 'strict' | 'window';
 

@@ -3,7 +3,8 @@
  * flex investment history (100 a page, no total: the last page is the short one). The venue's
  * whole-second `dateFrom` is made here from a ms bound.
  */
-import type { ConditionalPage, ConditionalRecord, FlexHistoryQuery, FlexPage, FlexRecord, FlexRecordQuery } from './gateway.js';
+import type { ConditionalPage, ConditionalRecord } from '../model/conditional.js';
+import type { FlexHistoryQuery, FlexPage, FlexRecord, FlexRecordQuery } from '../model/flex.js';
 
 export type ConditionalFetcher = (query: { market: string; offset: number; limit: number }) => Promise<ConditionalPage>;
 export type FlexFetcher = (query: FlexHistoryQuery) => Promise<FlexPage>;

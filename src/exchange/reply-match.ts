@@ -4,7 +4,8 @@
  * ours would report a placement or a cancel that did not happen, so the outcome stays unknown.
  */
 import type { Decimal } from '../core/decimal.js';
-import type { Side, VenueOrder } from './gateway.js';
+import type { Side } from '../core/orders.js';
+import type { VenueOrder } from '../model/venue-orders.js';
 
 /** What the request pins down; absent fields are not compared. */
 export interface OrderIdentity {

@@ -1,10 +1,11 @@
 /**
- * What a library user of `createApiClient` may send beyond the gateway contract (gateway.ts):
- * the bot always journals a clientOrderId before sending and always names a market, a library
- * user need not. The gateway types stay strict so the bot cannot forget either by accident.
+ * What a library user of `createApiClient` may send beyond the gateway contract (the request
+ * types of src/model/venue-orders.ts): the bot always journals a clientOrderId before sending and
+ * always names a market, a library user need not. The model's types stay strict so the bot cannot
+ * forget either by accident.
  */
 import { toWire } from '../core/decimal.js';
-import type { CollateralOrderRequest, LimitOrderRequest } from './gateway.js';
+import type { CollateralOrderRequest, LimitOrderRequest } from '../model/venue-orders.js';
 import type { WireCollateralBody, WireOrderItem } from './wire.js';
 
 /** A bulk item; without `clientOrderId` (or with `''`) the order has none. */

@@ -3,12 +3,14 @@
  * rate-limit budget. Errors name the field (and the item index for bulk).
  *
  * A clientOrderId is optional here (absent or `''` = none), for library users; the bot's own
- * requirement is in the gateway types, which make it a string the engine always fills in.
+ * requirement is in the request types of src/model/venue-orders.ts, which make it a string the engine always fills in.
  */
 import { InvalidOrderError, InvalidRequestError } from '../core/errors.js';
 import { Decimal } from '../core/decimal.js';
 import { isValidClientOrderId } from '../core/ids.js';
-import type { CancelRequest, ExecutedHistoryQuery, FlexHistoryQuery } from './gateway.js';
+import type { CancelRequest } from '../model/venue-orders.js';
+import type { ExecutedHistoryQuery } from '../model/fills.js';
+import type { FlexHistoryQuery } from '../model/flex.js';
 import type { CollateralOrderInput, ConditionalQuery, LimitOrderInput } from './requests.js';
 
 function bad(field: string, message: string): never {
@@ -49,7 +51,7 @@ export function validateLimitOrder(o: LimitOrderInput, prefix = ''): void {
 export function validateBulk(orders: readonly LimitOrderInput[]): void {
   if (orders.length === 0) bad('orders', 'at least one order is required');
   orders.forEach((o, i) => validateLimitOrder(o, `orders[${i}].`));
-  // Replies are matched to items by clientOrderId (bulk-reply.ts): a duplicate would make both ambiguous.
+  // Replies are matched to items by clientOrderId (bulk/reply.ts): a duplicate would make both ambiguous.
   const seen = new Set<string>();
   orders.forEach((o, i) => {
     const cid = o.clientOrderId ?? '';

@@ -5,25 +5,22 @@
  * bounds.
  */
 import type { Decimal } from '../core/decimal.js';
-import { submitInChunks } from './bulk-submit.js';
-import type { ApiClient } from './client.js';
+import { submitInChunks } from './bulk/request.js';
+import type { ApiClient } from './api-client.js';
 import type { EndpointName } from './endpoints.js';
+import type { ExchangeGateway } from './gateway.js';
 import type {
   BulkItemResult,
   CancelRequest,
   CollateralOrderRequest,
-  ConditionalRecord,
-  CreditLineState,
-  ExchangeGateway,
-  Fill,
-  FillPage,
-  FillRange,
-  FlexRecord,
-  FlexRecordQuery,
-  FuturesMarket,
   LimitOrderRequest,
   VenueOrder,
-} from './gateway.js';
+} from '../model/venue-orders.js';
+import type { ConditionalRecord } from '../model/conditional.js';
+import type { CreditLineState } from '../model/credit.js';
+import type { Fill, FillPage, FillRange } from '../model/fills.js';
+import type { FlexRecord, FlexRecordQuery } from '../model/flex.js';
+import type { FuturesMarket } from '../model/markets.js';
 import { fillsOfOrder, historyPages, HISTORY_PAGE_MAX } from './history-pages.js';
 import { conditionalListing, flexPages } from './paged-lists.js';
 

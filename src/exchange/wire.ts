@@ -17,51 +17,10 @@ export interface WireOrderItem {
   rpi?: boolean;
 }
 
-export interface WireBulkBody {
-  orders: WireOrderItem[];
-  stopOnFail: boolean;
-}
-
 /** Without a clientOrderId the key is left out (docs/api-v4.md §4.4 gives no empty form). */
 export interface WireCollateralBody extends Omit<WireOrderItem, 'clientOrderId'> {
   clientOrderId?: string;
   stopLoss?: string;
   takeProfit?: string;
   positionSide?: 'LONG' | 'SHORT' | 'BOTH';
-}
-
-export type WireCancelBody = { market: string; orderId: number } | { market: string; clientOrderId: string };
-
-export interface WireConditionalBody {
-  market: string;
-  offset?: number;
-  limit?: number;
-}
-
-export interface WireExecutedHistoryBody {
-  market?: string;
-  clientOrderId?: string;
-  startDate?: number;
-  endDate?: number;
-  offset?: number;
-  limit?: number;
-}
-
-export interface WireBalanceBody {
-  ticker?: string;
-}
-
-export interface WireFlexHistoryBody {
-  limit?: number;
-  offset?: number;
-  plan?: string;
-  investment?: string;
-  transaction?: string;
-  dateFrom?: number;
-  dateTo?: number;
-  actionTypes?: number[];
-}
-
-export interface WireFlexCloseBody {
-  plan: string;
 }

@@ -65,13 +65,13 @@ export class Channel {
   private pumping: Promise<void> = Promise.resolve();
   private overflowing = false;
 
-  constructor(private readonly d: ChannelDeps) {
-    this.policy = { ...DEFAULT_DELIVERY, ...d.policy };
+  constructor(private readonly deps: ChannelDeps) {
+    this.policy = { ...DEFAULT_DELIVERY, ...deps.policy };
     this.queue = new BoundedQueue(this.policy.capacity);
   }
 
   get name(): string {
-    return this.d.sink.name;
+    return this.deps.sink.name;
   }
 
   /** Events waiting (the one being delivered not included). */
@@ -84,7 +84,7 @@ export class Channel {
     if (this.stopping.signal.aborted) return;
     const dropped = this.queue.push({ priority: priorityOf(e), event: e });
     if (dropped !== null) this.overflow(dropped.event);
-    this.d.metrics.setQueued(this.name, this.queue.size);
+    this.deps.metrics.setQueued(this.name, this.queue.size);
     if (this.running) return;
     this.running = true;
     this.pumping = this.pump();
@@ -92,16 +92,16 @@ export class Channel {
 
   /** One log line per overflow episode (the metric counts every drop); the episode ends when the queue empties. */
   private overflow(dropped: NotifyEvent): void {
-    this.d.metrics.drop(this.name, 'queue_full');
+    this.deps.metrics.drop(this.name, 'queue_full');
     if (this.overflowing) return;
     this.overflowing = true;
-    this.d.logger.warn({ sink: this.name, capacity: this.policy.capacity, dropped: dropped.type }, 'notification queue full: dropping the oldest of the lowest priority (counted in bot_notifications_dropped_total)');
+    this.deps.logger.warn({ sink: this.name, capacity: this.policy.capacity, dropped: dropped.type }, 'notification queue full: dropping the oldest of the lowest priority (counted in bot_notifications_dropped_total)');
   }
 
   private async pump(): Promise<void> {
     try {
       for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) {
-        this.d.metrics.setQueued(this.name, this.queue.size);
+        this.deps.metrics.setQueued(this.name, this.queue.size);
         await this.deliver(item.event);
         if (this.stopping.signal.aborted) return;
       }
@@ -114,7 +114,7 @@ export class Channel {
 
   private async attempt(e: NotifyEvent): Promise<SendResult> {
     const ac = new AbortController();
-    const timer = this.d.clock.setTimeout(() => ac.abort(new AttemptTimeout(`no answer within ${this.policy.timeoutMs} ms`)), this.policy.timeoutMs);
+    const timer = this.deps.clock.setTimeout(() => ac.abort(new AttemptTimeout(`no answer within ${this.policy.timeoutMs} ms`)), this.policy.timeoutMs);
     const stop = (): void => ac.abort(this.stopping.signal.reason);
     this.stopping.signal.addEventListener('abort', stop, { once: true });
     // A sink that ignores the signal still cannot hold the queue past the deadline.
@@ -122,10 +122,10 @@ export class Channel {
       ac.signal.addEventListener('abort', () => resolve({ ok: false, retry: true, error: abortText(ac.signal.reason) }), { once: true });
     });
     try {
-      const sent = this.d.sink.send(e, ac.signal).catch((err: unknown): SendResult => ({ ok: false, retry: true, error: safeErrorText(err) }));
+      const sent = this.deps.sink.send(e, ac.signal).catch((err: unknown): SendResult => ({ ok: false, retry: true, error: safeErrorText(err) }));
       return await Promise.race([sent, aborted]);
     } finally {
-      this.d.clock.clearTimeout(timer);
+      this.deps.clock.clearTimeout(timer);
       this.stopping.signal.removeEventListener('abort', stop);
     }
   }
@@ -134,21 +134,21 @@ export class Channel {
     const { maxAttempts } = this.policy;
     for (let n = 1; n <= maxAttempts; n++) {
       const r = await this.attempt(e);
-      if (r.ok) return void this.d.metrics.delivered(this.name);
+      if (r.ok) return void this.deps.metrics.delivered(this.name);
       if (this.stopping.signal.aborted) return;
       if (!r.retry || n === maxAttempts) {
-        this.d.metrics.drop(this.name, 'failed');
-        this.d.logger.warn({ sink: this.name, event: e.type, attempts: n, error: r.error }, `notification not delivered (${r.error})`);
+        this.deps.metrics.drop(this.name, 'failed');
+        this.deps.logger.warn({ sink: this.name, event: e.type, attempts: n, error: r.error }, `notification not delivered (${r.error})`);
         return;
       }
-      const wait = Math.max(backoffMs(n, this.policy, this.d.random), Math.min(r.retryAfterMs ?? 0, this.policy.maxRetryAfterMs));
+      const wait = Math.max(backoffMs(n, this.policy, this.deps.random), Math.min(r.retryAfterMs ?? 0, this.policy.maxRetryAfterMs));
       // The first failure of an event says why at once (ECONNREFUSED, HTTP 503, timeout): the
       // last attempt may be minutes away. Later retries of the same event are debug detail.
       const level = n === 1 ? 'warn' : 'debug';
-      this.d.logger[level]({ sink: this.name, event: e.type, attempt: n, error: r.error, retryInMs: wait }, `notification failed (${r.error}); retrying`);
-      this.d.metrics.retried(this.name);
+      this.deps.logger[level]({ sink: this.name, event: e.type, attempt: n, error: r.error, retryInMs: wait }, `notification failed (${r.error}); retrying`);
+      this.deps.metrics.retried(this.name);
       try {
-        await this.d.clock.sleep(wait, this.stopping.signal);
+        await this.deps.clock.sleep(wait, this.stopping.signal);
       } catch {
         return;
       }
@@ -162,14 +162,14 @@ export class Channel {
   async close(flushMs: number): Promise<number> {
     if (this.running && flushMs > 0) {
       const deadline = new AbortController();
-      await Promise.race([this.pumping, this.d.clock.sleep(flushMs, deadline.signal).catch(() => undefined)]);
+      await Promise.race([this.pumping, this.deps.clock.sleep(flushMs, deadline.signal).catch(() => undefined)]);
       deadline.abort();
     }
     const inFlight = this.running ? 1 : 0;
     this.stopping.abort(new Error('notifier stopped'));
     const lost = this.queue.clear().length + inFlight;
-    this.d.metrics.drop(this.name, 'shutdown', lost);
-    this.d.metrics.setQueued(this.name, 0);
+    this.deps.metrics.drop(this.name, 'shutdown', lost);
+    this.deps.metrics.setQueued(this.name, 0);
     return lost;
   }
 }

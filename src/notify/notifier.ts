@@ -28,10 +28,11 @@ export class Notifier {
   private readonly channels: { channel: Channel; events: ReadonlySet<NotifyKind> }[];
   private readonly refusals: RefusalLimiter;
 
-  constructor(private readonly o: NotifierOptions) {
-    const shared = { clock: o.clock, logger: o.logger, metrics: o.metrics, random: o.random, ...(o.policy === undefined ? {} : { policy: o.policy }) };
-    this.channels = o.sinks.map(({ sink, events }) => ({ channel: new Channel({ sink, ...shared }), events }));
-    this.refusals = new RefusalLimiter(o.clock, o.refusalWindowMs, (e) => this.notify(e));
+  constructor(private readonly options: NotifierOptions) {
+    const { clock, logger, metrics, random, policy } = options;
+    const shared = { clock, logger, metrics, random, ...(policy === undefined ? {} : { policy }) };
+    this.channels = options.sinks.map(({ sink, events }) => ({ channel: new Channel({ sink, ...shared }), events }));
+    this.refusals = new RefusalLimiter(options.clock, options.refusalWindowMs, (e) => this.notify(e));
   }
 
   /** Names of the configured sinks with the kinds each is sent. */
@@ -51,7 +52,7 @@ export class Notifier {
       try {
         c.push(e);
       } catch (err) {
-        this.o.logger.error({ err, sink: c.name }, 'notification not queued');
+        this.options.logger.error({ err, sink: c.name }, 'notification not queued');
       }
     }
   }
@@ -66,6 +67,6 @@ export class Notifier {
     this.refusals.stop();
     const lost = await Promise.all(this.channels.map(({ channel }) => channel.close(flushMs)));
     const total = lost.reduce((a, b) => a + b, 0);
-    if (total > 0) this.o.logger.warn({ lost: total }, 'notifications still queued at stop are lost (the queue is in memory)');
+    if (total > 0) this.options.logger.warn({ lost: total }, 'notifications still queued at stop are lost (the queue is in memory)');
   }
 }

@@ -38,12 +38,12 @@ export class TelegramSink implements Sink {
   readonly name = 'telegram';
   private readonly url: string;
 
-  constructor(private readonly o: TelegramOptions) {
-    this.url = `${o.baseUrl.replace(/\/+$/, '')}/bot${o.botToken}/sendMessage`;
+  constructor(private readonly options: TelegramOptions) {
+    this.url = `${options.baseUrl.replace(/\/+$/, '')}/bot${options.botToken}/sendMessage`;
   }
 
   async send(e: NotifyEvent, signal: AbortSignal): Promise<SendResult> {
-    const body = JSON.stringify({ chat_id: this.o.chatId, text: toText(e, this.o.source), disable_web_page_preview: true });
+    const body = JSON.stringify({ chat_id: this.options.chatId, text: toText(e, this.options.source), disable_web_page_preview: true });
     const res = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal, redirect: 'error' });
     if (res.ok) {
       await res.body?.cancel().catch(() => undefined);
@@ -52,7 +52,7 @@ export class TelegramSink implements Sink {
     const reply = readReply(await res.json().catch(() => null));
     const base = statusResult(res.status, reply.retryAfterMs);
     if (base.ok) return base;
-    const description = reply.description === undefined ? '' : `: ${scrub(reply.description, [this.o.botToken])}`;
+    const description = reply.description === undefined ? '' : `: ${scrub(reply.description, [this.options.botToken])}`;
     return { ...base, error: `${base.error}${description}` };
   }
 }

@@ -46,12 +46,12 @@ export class WebhookSink implements Sink {
   /** The body of each event once built: retries resend it unchanged. */
   private readonly bodies = new WeakMap<NotifyEvent, string>();
 
-  constructor(private readonly o: WebhookOptions) {}
+  constructor(private readonly options: WebhookOptions) {}
 
   private bodyOf(e: NotifyEvent): string {
     let body = this.bodies.get(e);
     if (body === undefined) {
-      body = JSON.stringify({ id: randomUUID(), ...toWebhookJson(e, this.o.source) });
+      body = JSON.stringify({ id: randomUUID(), ...toWebhookJson(e, this.options.source) });
       this.bodies.set(e, body);
     }
     return body;
@@ -60,8 +60,8 @@ export class WebhookSink implements Sink {
   async send(e: NotifyEvent, signal: AbortSignal): Promise<SendResult> {
     const body = this.bodyOf(e);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'v4-bot', 'x-v4bot-event': e.type };
-    if (this.o.secret !== null) headers[SIGNATURE_HEADER] = signBody(this.o.secret, body);
-    const res = await fetch(this.o.url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+    if (this.options.secret !== null) headers[SIGNATURE_HEADER] = signBody(this.options.secret, body);
+    const res = await fetch(this.options.url, { method: 'POST', headers, body, signal, redirect: 'manual' });
     await res.body?.cancel().catch(() => undefined);
     return statusResult(res.status, res.status === 429 ? retryAfterMs(res.headers.get('retry-after')) : undefined);
   }

@@ -5,7 +5,7 @@
  * daemon degraded only when one stays blocked beyond `health.limiterBlockedMaxMs`.
  */
 
-/** The part of a pool's status the watch reads (src/exchange/rate-limits.ts `PoolStatus`). */
+/** The part of a pool's status the watch reads (src/exchange/rate-limits/pools.ts `PoolStatus`). */
 export interface PoolSample {
   paused: boolean;
   refused: number;

@@ -8,11 +8,11 @@
  *   GET  /_sim/faults                           current fault settings
  *   POST /_sim/faults  {faults}                 replace the fault settings
  *   POST /_sim/accounts {apiKey?, apiSecret?, balances?, flex?, loan?, hedgeMode?}  → {apiKey, apiSecret}
- *   and the routes of admin-extra.ts (prices, settle, oco/cancel, brackets)
+ *   and the routes of admin-scenarios.ts (prices, settle, oco/cancel, brackets)
  * Errors: 400 `{error: message}`; a refused caller gets 403 or 415 `{error: reason}` (admin-guard.ts).
  */
 import { isRecord } from '../core/records.js';
-import { handleExtraAdmin, type ExtraAdminOps } from './admin-extra.js';
+import { handleScenarioAdmin, type ScenarioAdminOps } from './admin-scenarios.js';
 import type { AccountOptions, FaultOptions } from './options.js';
 import type { RouteResult } from './routes/types.js';
 import type { Truth } from './truth.js';
@@ -27,8 +27,8 @@ export interface AdminOps {
   faults(): FaultOptions;
   setFaults(faults: FaultOptions): void;
   createAccount(opts?: Partial<AccountOptions>): { apiKey: string; apiSecret: string };
-  /** The routes of admin-extra.ts. */
-  extra?: ExtraAdminOps;
+  /** The routes of admin-scenarios.ts. */
+  scenarios?: ScenarioAdminOps;
 }
 
 function obj(body: unknown): Record<string, unknown> {
@@ -95,9 +95,9 @@ export function handleAdmin(ops: AdminOps, method: string, path: string, query: 
   const body = parseBody(method, rawBody);
   if (body === undefined) return bad('body must be JSON');
   const key = `${method} ${path}`;
-  const extra = ops.extra;
-  const extraRoute: AdminRoute | undefined = extra === undefined ? undefined : (_ops, b, q) => handleExtraAdmin(extra, key, q, b);
-  const route = ROUTES[key] ?? extraRoute;
+  const scenarios = ops.scenarios;
+  const scenarioRoute: AdminRoute | undefined = scenarios === undefined ? undefined : (_ops, b, q) => handleScenarioAdmin(scenarios, key, q, b);
+  const route = ROUTES[key] ?? scenarioRoute;
   if (route === undefined) return { status: 404, body: { error: 'no such admin route' } };
   try {
     return route(ops, body, query);

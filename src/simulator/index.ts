@@ -18,7 +18,7 @@ import { SystemClock, type Clock } from '../core/clock.js';
 import { toWire } from '../core/decimal.js';
 import type { AdminOps } from './admin.js';
 import type { Bracket } from './brackets.js';
-import { extraAdminOps } from './extra-ops.js';
+import { scenarioAdminOps } from './admin-scenario-ops.js';
 import { Faults } from './faults.js';
 import {
   DEFAULT_BALANCES,
@@ -201,8 +201,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const { venue, defaultAccount, state } = venueOf(options, clock, seed);
   const commit = state.commit;
   const faults = new Faults(seed, options.faults ?? {});
-  const extra = committing(extraAdminOps(venue, defaultAccount.apiKey), commit);
-  const ops: AdminOps = committing({ ...adminOps(venue, faults, defaultAccount), extra }, commit);
+  const scenarios = committing(scenarioAdminOps(venue, defaultAccount.apiKey), commit);
+  const ops: AdminOps = committing({ ...adminOps(venue, faults, defaultAccount), scenarios }, commit);
   const server = createSimServer({
     venue,
     clock,
@@ -231,10 +231,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     advance: ops.advance,
     setFaults: ops.setFaults,
     createAccount: ops.createAccount,
-    setPrices: (prices) => extra.setPrices(prices),
-    settle: (apiKey, opts = {}) => extra.settle(apiKey, opts),
-    cancelOco: (ocoId, apiKey) => extra.cancelOco(apiKey, ocoId),
-    brackets: (apiKey) => extra.brackets(apiKey),
+    setPrices: (prices) => scenarios.setPrices(prices),
+    settle: (apiKey, opts = {}) => scenarios.settle(apiKey, opts),
+    cancelOco: (ocoId, apiKey) => scenarios.cancelOco(apiKey, ocoId),
+    brackets: (apiKey) => scenarios.brackets(apiKey),
     persistence: state.info,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -2,7 +2,9 @@
 import type { Database } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
-import type { AuditBaselineRow, BalanceAuditRecord, FillRecord, OrderKind } from './types.js';
+import type { AuditBaselineRow, BalanceAuditRecord } from './types.js';
+import type { FillRecord } from '../model/fills.js';
+import type { OrderKind } from '../model/journal.js';
 
 interface OwnFillDbRow {
   market: string;

@@ -6,7 +6,8 @@
 import { toRecord as toFillRecord, type FillRow } from './fills-repo.js';
 import type { Database } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
-import type { AlertRecord, FillRecord } from './types.js';
+import type { AlertRecord } from './types.js';
+import type { FillRecord } from '../model/fills.js';
 
 /** Equity checks kept: about 7 days at the default 15 s equity schedule. */
 export const EQUITY_HISTORY_MAX_ROWS = 40_000;

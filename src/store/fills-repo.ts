@@ -2,7 +2,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { dec, toWire } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
-import type { FillRecord } from './types.js';
+import type { FillRecord } from '../model/fills.js';
 
 export interface FillRow {
   deal_id: number;

@@ -1,7 +1,8 @@
 /** Flex ledger (unique transaction id), flex close intents, and credit-line snapshots. */
 import type { Database, Statement } from 'better-sqlite3';
 import { dec, toWire } from '../core/decimal.js';
-import type { CreditSnapshot, FlexIntentRecord, FlexIntentState, FlexRecordRow } from './types.js';
+import type { CreditSnapshot } from '../model/credit.js';
+import type { FlexIntentRecord, FlexIntentState, FlexRecordRow } from '../model/flex.js';
 
 export class FlexRepository {
   private readonly insertStmt: Statement;

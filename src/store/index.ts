@@ -22,20 +22,17 @@ import { CandlesRepository } from './candles-repo.js';
 import { acquireInstanceLock, type InstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { cachePreparedStatements } from './statement-cache.js';
-import {
-  AlertsRepository,
-  CheckpointsRepository,
-  ChildrenRepository,
-  MetaRepository,
-  strategyStateStore,
-  type StrategyStateStore,
-} from './misc-repos.js';
+import { AlertsRepository } from './alerts-repo.js';
+import { ChildrenRepository } from './children-repo.js';
+import { CheckpointsRepository, MetaRepository } from './meta-repo.js';
+import { strategyStateStore, type StrategyStateStore } from './strategy-state-repo.js';
 import { OrdersRepository } from './orders-repo.js';
 import { OrderFinalsRepository } from './order-finals-repo.js';
+import type { NoncePersistence } from '../model/nonce.js';
 
 export * from './types.js';
-export type { NewOrder, OrderPatch } from './orders-repo.js';
-export type { StrategyStateStore } from './misc-repos.js';
+export type { OrderPatch } from './orders-repo.js';
+export type { StrategyStateStore } from './strategy-state-repo.js';
 export type { OrdersRepository } from './orders-repo.js';
 export type { OrderFinalsRepository, OrderFinalRecord } from './order-finals-repo.js';
 export type { FillsRepository } from './fills-repo.js';
@@ -45,16 +42,9 @@ export type { FlexRepository, CreditRepository } from './flex-credit-repos.js';
 export type { ScanStage, StagedDeal } from './scan-stage.js';
 export type { PriceSamplesRepository, PriceSample } from './price-samples-repo.js';
 export type { CandlesRepository, MinuteCandle, UpsertCounts } from './candles-repo.js';
-export type { AlertsRepository, CheckpointsRepository, ChildrenRepository, MetaRepository } from './misc-repos.js';
-
-/**
- * Structurally the `NoncePersistence` of src/exchange/gateway.ts (the store may not import the
- * exchange layer; TypeScript's structural typing makes the two interchangeable).
- */
-export interface NoncePersistence {
-  load(): number | undefined;
-  save(highWaterMs: number): void;
-}
+export type { AlertsRepository } from './alerts-repo.js';
+export type { ChildrenRepository } from './children-repo.js';
+export type { CheckpointsRepository, MetaRepository } from './meta-repo.js';
 
 /** File name of the database inside the data dir. */
 export const DB_FILE = 'bot.sqlite';

@@ -5,7 +5,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
 import type { OrderState, Side } from '../core/orders.js';
-import type { OrderEventRecord, OrderKind, OrderRecord } from './types.js';
+import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
 
 interface OrderRow {
   client_order_id: string;
@@ -61,23 +61,6 @@ function toRecord(r: OrderRow): OrderRecord {
     unknownSinceMs: r.unknown_since_ms,
     resolveLooks: r.resolve_looks,
   };
-}
-
-/** What the order manager journals for a new intent. */
-export interface NewOrder {
-  clientOrderId: string;
-  strategyId: string;
-  kind: OrderKind;
-  market: string;
-  side: Side;
-  amount: Decimal;
-  price: Decimal;
-  postOnly: boolean;
-  ioc: boolean;
-  rpi: boolean;
-  stopLoss?: Decimal | undefined;
-  takeProfit?: Decimal | undefined;
-  positionSide?: string | undefined;
 }
 
 /** Fields that may change alongside (or without) a state change. */

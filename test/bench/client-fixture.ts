@@ -1,6 +1,6 @@
 /** The requests and replies of the client bench, shared by the bench and its server process. */
 import { dec } from '../../src/core/decimal.js';
-import type { LimitOrderRequest } from '../../src/exchange/gateway.js';
+import type { LimitOrderRequest } from '../../src/model/venue-orders.js';
 import { wireOrder } from '../support/fixture-client.js';
 
 export const BALANCE_PATH = '/api/v4/main-account/balance';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { SystemClock } from '../../src/core/clock.js';
-import { createApiClient, type ApiClient } from '../../src/exchange/client.js';
+import { createApiClient, type ApiClient } from '../../src/exchange/api-client.js';
 import { sign } from '../../src/exchange/signing.js';
 import { BALANCE_PATH, BULK_PATH, orders, wireOrders } from './client-fixture.js';
 

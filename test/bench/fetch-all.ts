@@ -1,6 +1,6 @@
 /** Every fill up to `toMs` through the gateway, held in memory (the benchmarks' baseline). */
-import type { ApiClient } from '../../src/exchange/client.js';
-import type { Fill } from '../../src/exchange/gateway.js';
+import type { ApiClient } from '../../src/exchange/api-client.js';
+import type { Fill } from '../../src/model/fills.js';
 import { createVenueGateway } from '../../src/exchange/venue-gateway.js';
 
 export async function fetchAllFills(client: ApiClient, toMs: number): Promise<{ deals: Fill[]; pages: number }> {

@@ -9,7 +9,7 @@
  */
 import Bottleneck from 'bottleneck';
 import { SystemClock } from '../../src/core/clock.js';
-import { PRIORITY, type PoolSpec } from '../../src/exchange/rate-limits.js';
+import { PRIORITY, type PoolSpec } from '../../src/exchange/rate-limits/pools.js';
 import { planBucket } from '../../src/exchange/rate-limits/bucket.js';
 import { PoolLimiter } from '../../src/exchange/rate-limits/pool-limiter.js';
 import { RedisStore } from '../../src/exchange/rate-limits/redis-store.js';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SystemClock } from '../../src/core/clock.js';
-import { createApiClient } from '../../src/exchange/client.js';
+import { createApiClient } from '../../src/exchange/api-client.js';
 import { FillApplier } from '../../src/engine/fill-applier.js';
 import { OrderJournal } from '../../src/engine/order-journal.js';
 import { silentLogger } from '../../src/observability/logger.js';

@@ -11,8 +11,8 @@ import type { StrategyDefinition } from '../../src/strategy-api/define.js';
 import type { SandboxInit } from '../../src/strategy-api/sandbox/instance.js';
 import { locatedMessage } from '../../src/strategy-api/locate.js';
 import { withConfiguredMarkets } from '../../src/strategy-api/market-scope.js';
-import { decodeFill, decodeSnapshot, toPlain } from '../../src/engine/strategy-host/codec.js';
-import type { CallMessage, LogLevel, StateChanges, WorkerMessage } from '../../src/engine/strategy-host/protocol.js';
+import { decodeFill, decodeSnapshot, toPlain } from '../../src/engine/sandbox-worker/codec.js';
+import type { CallMessage, LogLevel, StateChanges, WorkerMessage } from '../../src/engine/sandbox-worker/protocol.js';
 
 interface Loaded {
   definition: StrategyDefinition<unknown>;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Decimal } from '../../src/core/decimal.js';
-import { WorkerExecutor } from '../../src/engine/strategy-host/worker-executor.js';
+import { WorkerExecutor } from '../../src/engine/sandbox-worker/worker-executor.js';
 import { silentLogger } from '../../src/observability/logger.js';
 import { BufferedState, workerEntry, type JsonValue, type SnapshotData } from '../../src/strategy-api/host.js';
 import { MemoryState, price, snapshot } from '../support/daemon-ctx.js';

@@ -8,7 +8,8 @@
  */
 import { loadConfig } from '../../src/config/index.js';
 import { SystemClock } from '../../src/core/clock.js';
-import { loadConfiguredStrategies, startDaemon } from '../../src/main.js';
+import { loadConfiguredStrategies } from '../../src/daemon/strategies.js';
+import { startDaemon } from '../../src/daemon/start.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { openStoreReadOnly } from '../../src/store/index.js';
 

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
 import type { Bracket, BracketLeg } from '../../src/simulator/index.js';
-import type { AlertRecord, BalanceAuditRecord, FillRecord, OrderRecord } from '../../src/store/index.js';
+import type { AlertRecord, BalanceAuditRecord } from '../../src/store/index.js';
+import type { FillRecord } from '../../src/model/fills.js';
+import type { OrderRecord } from '../../src/model/journal.js';
 import { auditFigures, noUnexplainedBalance } from './checks/balance-audit.js';
 import { daemonNeverDied } from './checks/daemon-runs.js';
 import { noFalseDrawdownHalt } from './checks/drawdown.js';

@@ -7,7 +7,9 @@ import { SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
 import type { Bracket, DealSums, Truth } from '../../src/simulator/index.js';
 import { readTradingState, type PersistedTradingState } from '../../src/engine/trading-state.js';
-import { openStoreReadOnly, type AlertRecord, type BalanceAuditRecord, type FillRecord, type OrderRecord } from '../../src/store/index.js';
+import { openStoreReadOnly, type AlertRecord, type BalanceAuditRecord } from '../../src/store/index.js';
+import type { FillRecord } from '../../src/model/fills.js';
+import type { OrderRecord } from '../../src/model/journal.js';
 import type { DaemonRun } from './daemon.js';
 import type { EquitySample } from './true-equity.js';
 

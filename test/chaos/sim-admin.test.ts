@@ -1,5 +1,5 @@
 /**
- * What the chaos suite needs from the simulator: the admin routes of admin-extra.ts (several
+ * What the chaos suite needs from the simulator: the admin routes of admin-scenarios.ts (several
  * prices at once, the brackets' lineage, cancelling OCO legs, settling an account) over HTTP, and
  * the standalone simulator's spot and perpetual markets on one price path.
  */

@@ -7,7 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../src/core/decimal.js';
 import { InvalidOrderError } from '../../src/core/errors.js';
-import type { ExchangeGateway, Fill, LimitOrderRequest, Side } from '../../src/exchange/gateway.js';
+import type { ExchangeGateway } from '../../src/exchange/gateway.js';
+import type { Fill } from '../../src/model/fills.js';
+import type { LimitOrderRequest } from '../../src/model/venue-orders.js';
+import type { Side } from '../../src/core/orders.js';
 
 export const DAY_MS = 86_400_000;
 

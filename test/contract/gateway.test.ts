@@ -1,8 +1,9 @@
 /** The gateway contract (gateway.contract.ts) against the real adapter over the simulator, the backtest's in-process venue and the fake. */
 import { ManualClock, SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
-import type { FuturesMarket, LimitOrderRequest } from '../../src/exchange/gateway.js';
-import { createApiClient } from '../../src/exchange/client.js';
+import type { FuturesMarket } from '../../src/model/markets.js';
+import type { LimitOrderRequest } from '../../src/model/venue-orders.js';
+import { createApiClient } from '../../src/exchange/api-client.js';
 import { createVenueGateway } from '../../src/exchange/venue-gateway.js';
 import { inProcessApi } from '../../src/backtest/in-process-api.js';
 import { inProcessGateway } from '../../src/backtest/in-process-venue.js';

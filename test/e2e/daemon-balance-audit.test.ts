@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
-import { createApiClient } from '../../src/exchange/client.js';
+import { createApiClient } from '../../src/exchange/api-client.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/index.js';
 import { openStoreReadOnly } from '../../src/store/index.js';
 import { buildStatus } from '../../src/cli/status-model.js';

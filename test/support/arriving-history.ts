@@ -4,7 +4,7 @@
  */
 import type { ManualClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
-import type { ExecutedHistoryQuery, Fill } from '../../src/exchange/gateway.js';
+import type { ExecutedHistoryQuery, Fill } from '../../src/model/fills.js';
 import { FakeGateway } from './fake-gateway.js';
 
 export class ArrivingHistory extends FakeGateway {

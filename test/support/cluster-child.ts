@@ -4,7 +4,7 @@
  * end (epoch ms).
  */
 import { SystemClock } from '../../src/core/clock.js';
-import { createApiClient } from '../../src/exchange/client.js';
+import { createApiClient } from '../../src/exchange/api-client.js';
 import { saturate } from './saturate.js';
 
 const env = (k: string): string => {

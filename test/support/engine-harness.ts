@@ -1,4 +1,4 @@
-/** Builds a store in a given data dir (a `tempDir()`) plus the engine parts, wired as src/main.ts wires them, for engine tests. */
+/** Builds a store in a given data dir (a `tempDir()`) plus the engine parts, wired as src/daemon/ wires them, for engine tests. */
 import { ManualClock, type Clock } from '../../src/core/clock.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import { silentLogger, type Logger } from '../../src/observability/logger.js';

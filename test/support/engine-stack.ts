@@ -5,13 +5,14 @@
  */
 import { SystemClock, type ManualClock } from '../../src/core/clock.js';
 import { Decimal, ZERO } from '../../src/core/decimal.js';
-import { createApiClient, type ApiClient } from '../../src/exchange/client.js';
+import { createApiClient, type ApiClient } from '../../src/exchange/api-client.js';
 import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import { createVenueGateway, type VenueGatewayOptions } from '../../src/exchange/venue-gateway.js';
 import type { ResolveOptions } from '../../src/engine/resolver.js';
 import type { ReconcilerOptions } from '../../src/engine/reconciler.js';
 import type { SimulatorHandle, SimulatorOptions, Truth } from '../../src/simulator/index.js';
-import type { FillRecord, Store } from '../../src/store/index.js';
+import type { Store } from '../../src/store/index.js';
+import type { FillRecord } from '../../src/model/fills.js';
 import { buildEngine, type EngineParts } from './engine-harness.js';
 import { startOnManualClock } from './sim-harness.js';
 

@@ -8,29 +8,21 @@
  */
 import { Decimal, ZERO } from '../../src/core/decimal.js';
 import { AmbiguousOutcomeError, InvalidOrderError, TransientError, type BotError } from '../../src/core/errors.js';
-import { submitInChunks } from '../../src/exchange/bulk-submit.js';
+import { submitInChunks } from '../../src/exchange/bulk/request.js';
+import type { ExchangeGateway } from '../../src/exchange/gateway.js';
 import type {
   BulkItemResult,
   CancelRequest,
   CollateralOrderRequest,
-  ConditionalPage,
-  ConditionalRecord,
-  CreditLineState,
-  ExchangeGateway,
-  ExecutedHistoryQuery,
-  Fill,
-  FillPage,
-  FillRange,
-  FlexHistoryQuery,
-  FlexPage,
-  FlexRecord,
-  FlexRecordQuery,
-  FuturesMarket,
   LimitOrderRequest,
-  OtoRecord,
-  Side,
   VenueOrder,
-} from '../../src/exchange/gateway.js';
+} from '../../src/model/venue-orders.js';
+import type { ConditionalPage, ConditionalRecord, OtoRecord } from '../../src/model/conditional.js';
+import type { CreditLineState } from '../../src/model/credit.js';
+import type { ExecutedHistoryQuery, Fill, FillPage, FillRange } from '../../src/model/fills.js';
+import type { FlexHistoryQuery, FlexPage, FlexRecord, FlexRecordQuery } from '../../src/model/flex.js';
+import type { FuturesMarket } from '../../src/model/markets.js';
+import type { Side } from '../../src/core/orders.js';
 import { fillsOfOrder, historyPages } from '../../src/exchange/history-pages.js';
 import { conditionalListing, flexPages } from '../../src/exchange/paged-lists.js';
 

@@ -3,7 +3,7 @@
  * retries, credentials that tests can scan for, and venue-shaped reply bodies.
  */
 import { SystemClock } from '../../src/core/clock.js';
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/exchange/client.js';
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/exchange/api-client.js';
 import { DEAL_SAMPLE, ORDER_SAMPLE } from '../../src/exchange/samples.js';
 
 export const TEST_KEY = 'tk-4f8a1c2e9b7d4a55';

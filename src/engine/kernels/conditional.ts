@@ -7,9 +7,14 @@
  * clientOrderId: they are matched by market, side, prices and amount.
  */
 import type { Decimal } from '../../core/decimal.js';
-import type { ConditionalLeg, ConditionalRecord, OcoRecord } from '../../exchange/gateway.js';
+import type {
+  ChildKind,
+  ChildState,
+  ConditionalLeg,
+  ConditionalRecord,
+  OcoRecord,
+} from '../../model/conditional.js';
 import type { OrderState, Side } from '../../core/orders.js';
-import type { ChildKind, ChildState } from '../../store/types.js';
 
 export interface ChildView {
   childId: number;

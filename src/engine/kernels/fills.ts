@@ -11,9 +11,9 @@
  * made is held as unattributed and raised; anything else is an external fill (owned by nobody).
  */
 import { ZERO, type Decimal } from '../../core/decimal.js';
-import type { Fill } from '../../exchange/gateway.js';
+import type { Fill, FillRecord } from '../../model/fills.js';
 import type { OrderState, Side } from '../../core/orders.js';
-import type { ChildKind, FillRecord } from '../../store/types.js';
+import type { ChildKind } from '../../model/conditional.js';
 import { acceptsFillTransition, canTransition } from '../order-state.js';
 
 /** The parts of an order the kernel reads. */

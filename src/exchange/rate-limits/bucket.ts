@@ -19,7 +19,7 @@
  * load is steady polling plus small order batches, and each point of burst is a point of
  * sustained rate lost in every window.
  */
-import type { PoolSpec } from '../rate-limits.js';
+import type { PoolSpec } from './pools.js';
 
 /** Bottleneck settings of one pool and the figures they guarantee. */
 export interface BucketPlan {

@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import { ConfigError, errorMessage } from '../../core/errors.js';
-import { DEFAULT_PAUSE, POOL_NAMES, resolvePools, type PoolName, type PoolStatus, type RateLimitOverrides } from '../rate-limits.js';
+import { DEFAULT_PAUSE, POOL_NAMES, resolvePools, type PoolName, type PoolStatus, type RateLimitOverrides } from './pools.js';
 import { planBucket } from './bucket.js';
 import { PoolLimiter } from './pool-limiter.js';
 import type { RedisStore } from './redis-store.js';

@@ -29,7 +29,7 @@
 import Bottleneck from 'bottleneck';
 import type { Clock } from '../../core/clock.js';
 import { BotError, type TransientError } from '../../core/errors.js';
-import type { PauseSettings, PoolName, PoolSpec, PoolStatus } from '../rate-limits.js';
+import type { PauseSettings, PoolName, PoolSpec, PoolStatus } from './pools.js';
 import type { BucketPlan } from './bucket.js';
 import type { RedisStore } from './redis-store.js';
 import { FastPath } from './fast-path.js';

@@ -17,7 +17,7 @@ import type Bottleneck from 'bottleneck';
 import * as IORedis from 'ioredis';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { ConfigError, type TransientError } from '../../core/errors.js';
-import type { PoolName } from '../rate-limits.js';
+import type { PoolName } from './pools.js';
 import { sharedConnection } from './redis-connection.js';
 import { notSent } from './ticket.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { TransientError } from '../../core/errors.js';
-import type { PoolName } from '../rate-limits.js';
+import type { PoolName } from './pools.js';
 
 /** Why a request was not sent. */
 export type NotSentReason = 'queue_full' | 'deadline' | 'store_down' | 'closed';

@@ -15,14 +15,14 @@ export class PaperStateError extends Error {
 
 /** Typed access to the fields of one stored JSON object. */
 export class Fields {
-  private readonly o: Record<string, unknown>;
+  private readonly record: Record<string, unknown>;
 
   constructor(
     private readonly where: string,
     value: unknown,
   ) {
     if (!isRecord(value)) throw new PaperStateError(`${where}: expected an object`);
-    this.o = value;
+    this.record = value;
   }
 
   static parse(where: string, json: string): Fields {
@@ -35,24 +35,24 @@ export class Fields {
   }
 
   private bad(key: string, expected: string): PaperStateError {
-    const found = JSON.stringify(this.o[key]) ?? 'nothing';
+    const found = JSON.stringify(this.record[key]) ?? 'nothing';
     return new PaperStateError(`${this.where}.${key}: expected ${expected}, found ${found.slice(0, 40)}`);
   }
 
   has(key: string): boolean {
-    return this.o[key] !== undefined && this.o[key] !== null;
+    return this.record[key] !== undefined && this.record[key] !== null;
   }
 
   raw(key: string): unknown {
-    return this.o[key];
+    return this.record[key];
   }
 
   sub(key: string): Fields {
-    return new Fields(`${this.where}.${key}`, this.o[key]);
+    return new Fields(`${this.where}.${key}`, this.record[key]);
   }
 
   dec(key: string): Decimal {
-    const v = this.o[key];
+    const v = this.record[key];
     if (typeof v !== 'string') throw this.bad(key, 'a decimal string');
     try {
       return dec(v);
@@ -66,7 +66,7 @@ export class Fields {
   }
 
   num(key: string): number {
-    const v = this.o[key];
+    const v = this.record[key];
     if (typeof v !== 'number' || !Number.isFinite(v)) throw this.bad(key, 'a number');
     return v;
   }
@@ -76,7 +76,7 @@ export class Fields {
   }
 
   str(key: string): string {
-    const v = this.o[key];
+    const v = this.record[key];
     if (typeof v !== 'string') throw this.bad(key, 'a string');
     return v;
   }
@@ -87,19 +87,19 @@ export class Fields {
 
   /** An integer as a string of digits (a nonce may exceed 2^53). */
   digits(key: string): string {
-    const v = this.o[key];
+    const v = this.record[key];
     if (typeof v !== 'string' || !/^\d{1,30}$/.test(v)) throw this.bad(key, 'a string of digits');
     return v;
   }
 
   bool(key: string): boolean {
-    const v = this.o[key];
+    const v = this.record[key];
     if (typeof v !== 'boolean') throw this.bad(key, 'true or false');
     return v;
   }
 
   oneOf<T extends string | number>(key: string, values: readonly T[]): T {
-    const v = this.o[key];
+    const v = this.record[key];
     if (!values.includes(v as T)) throw this.bad(key, `one of ${values.join(', ')}`);
     return v as T;
   }
@@ -107,18 +107,18 @@ export class Fields {
   /** A map of decimal strings (asset → amount). */
   decMap(key: string): Map<string, Decimal> {
     const m = this.sub(key);
-    return new Map(Object.keys(m.o).map((k) => [k, m.dec(k)]));
+    return new Map(Object.keys(m.record).map((k) => [k, m.dec(k)]));
   }
 
   /** A map of numbers (key → number). */
   numMap(key: string): Map<string, number> {
     const m = this.sub(key);
-    return new Map(Object.keys(m.o).map((k) => [k, m.num(k)]));
+    return new Map(Object.keys(m.record).map((k) => [k, m.num(k)]));
   }
 
   /** An array whose items are read by `item` (each named by its index). */
   list<T>(key: string, item: (f: Fields) => T): T[] {
-    const v = this.o[key];
+    const v = this.record[key];
     if (!Array.isArray(v)) throw this.bad(key, 'an array');
     return v.map((x, i) => item(new Fields(`${this.where}.${key}[${i}]`, x)));
   }

@@ -1,7 +1,7 @@
 /**
  * Inside a strategy worker: the module evaluated in the sandbox and an instance's params parsed
  * with its own schema (with the configured markets in scope). Shared by the load probe
- * (load-entry.ts) and the hook worker (engine/strategy-host/worker-entry.ts).
+ * (load-entry.ts) and the hook worker (engine/sandbox-worker/worker-entry.ts).
  */
 import type { z } from 'zod';
 import { isStrategyDefinition, type StrategyDefinition } from '../define.js';

@@ -5,7 +5,7 @@
  * against the venue position just before it (replay in time order): it must be on the other side
  * of a non-zero position and no larger than it.
  */
-import type { OrderRecord } from '../../../src/store/index.js';
+import type { OrderRecord } from '../../../src/model/journal.js';
 import type { Evidence } from '../evidence.js';
 import { replayPosition, type ReplayStep } from './replay.js';
 import type { Check } from './types.js';

@@ -1,6 +1,6 @@
 /** The store's fills against the venue's deals: deal by deal, per market, and per order. */
 import { Decimal, ZERO } from '../../../src/core/decimal.js';
-import type { FillRecord } from '../../../src/store/index.js';
+import type { FillRecord } from '../../../src/model/fills.js';
 import { isVenueOwn, type Evidence, type VenueDeal } from '../evidence.js';
 import type { Check } from './types.js';
 

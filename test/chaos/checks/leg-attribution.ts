@@ -2,7 +2,7 @@
  * Every leg fill credited to its true parent: the venue knows each leg's lineage (leg → OCO →
  * OTO → parent order); the store's fill of that deal must name the same parent as its owner.
  */
-import type { FillRecord } from '../../../src/store/index.js';
+import type { FillRecord } from '../../../src/model/fills.js';
 import type { Evidence, VenueDeal } from '../evidence.js';
 import type { Check } from './types.js';
 

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
-import { createApiClient, type ApiClient } from '../../../src/exchange/client.js';
-import type { PoolName } from '../../../src/exchange/rate-limits.js';
+import { createApiClient, type ApiClient } from '../../../src/exchange/api-client.js';
+import type { PoolName } from '../../../src/exchange/rate-limits/pools.js';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.js';
 import { CountingProxy, maxInWindow } from '../../support/counting-proxy.js';
 import { saturate } from '../../support/saturate.js';

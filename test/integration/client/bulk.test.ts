@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import type { InvalidOrderError} from '../../../src/core/errors.js';
 import { AmbiguousOutcomeError, InvalidRequestError } from '../../../src/core/errors.js';
-import type { ApiClient } from '../../../src/exchange/client.js';
-import type { LimitOrderRequest } from '../../../src/exchange/gateway.js';
+import type { ApiClient } from '../../../src/exchange/api-client.js';
+import { createVenueGateway } from '../../../src/exchange/venue-gateway.js';
+import type { LimitOrderRequest } from '../../../src/model/venue-orders.js';
 import { useFixtureServer, type RecordedRequest, type Reply } from '../../support/fixture-server.js';
 import { fixtureClient, wireOrder } from '../../support/fixture-client.js';
 
@@ -214,6 +215,17 @@ describe('bulkLimitOrders: results matched by clientOrderId', () => {
     bad[25] = { ...bad[25]!, clientOrderId: 'bad id' };
     await expect(client.bulkLimitOrders(bad)).rejects.toBeInstanceOf(InvalidRequestError);
     await expect(client.bulkLimitOrders([])).rejects.toBeInstanceOf(InvalidRequestError);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('through the gateway port too: an invalid item in a later chunk stops the placement before the first request', async () => {
+    const gateway = createVenueGateway(client);
+    const bad = orders(30);
+    bad[25] = { ...bad[25]!, clientOrderId: 'bad id' };
+    const drain = async (): Promise<void> => {
+      for await (const batch of gateway.submitLimitOrders(bad)) expect(batch).toBeDefined();
+    };
+    await expect(drain()).rejects.toBeInstanceOf(InvalidRequestError);
     expect(server.requests).toHaveLength(0);
   });
 });

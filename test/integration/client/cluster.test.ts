@@ -11,7 +11,7 @@ import { eventually } from '../../support/eventually.js';
 import { SystemClock } from '../../../src/core/clock.js';
 import { TransientError } from '../../../src/core/errors.js';
 import { Redis } from 'ioredis';
-import { createApiClient } from '../../../src/exchange/client.js';
+import { createApiClient } from '../../../src/exchange/api-client.js';
 import { keyHash } from '../../../src/exchange/rate-limits/redis-store.js';
 import type { ClientAlert } from '../../../src/exchange/request-queue.js';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.js';

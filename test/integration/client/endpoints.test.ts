@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { AuthError, ConfigError } from '../../../src/core/errors.js';
-import type { ApiClient } from '../../../src/exchange/client.js';
-import { createApiClient } from '../../../src/exchange/client.js';
+import type { ApiClient } from '../../../src/exchange/api-client.js';
+import { createApiClient } from '../../../src/exchange/api-client.js';
 import { useFixtureServer, type RecordedRequest } from '../../support/fixture-server.js';
 import { TEST_KEY, TEST_SECRET, fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 

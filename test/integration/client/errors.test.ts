@@ -15,8 +15,8 @@ import {
   NonceError,
   TransientError,
 } from '../../../src/core/errors.js';
-import type { ApiClient } from '../../../src/exchange/client.js';
-import type { CollateralOrderRequest } from '../../../src/exchange/gateway.js';
+import type { ApiClient } from '../../../src/exchange/api-client.js';
+import type { CollateralOrderRequest } from '../../../src/model/venue-orders.js';
 import { refusalError } from '../../../src/exchange/errors.js';
 import { useFixtureServer, type Reply } from '../../support/fixture-server.js';
 import { failure, fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';

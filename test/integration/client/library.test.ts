@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
-import type { ApiClient } from '../../../src/exchange/client.js';
+import type { ApiClient } from '../../../src/exchange/api-client.js';
 import { useFixtureServer, type RecordedRequest } from '../../support/fixture-server.js';
 import { fixtureClient, wireOrder } from '../../support/fixture-client.js';
 

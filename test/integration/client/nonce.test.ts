@@ -1,7 +1,7 @@
 /** Nonces as the server receives them: strictly increasing, restored from a mark, window mode. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import type { NoncePersistence } from '../../../src/exchange/gateway.js';
+import type { NoncePersistence } from '../../../src/model/nonce.js';
 import { useFixtureServer } from '../../support/fixture-server.js';
 import { fixtureClient, wireDeal, wireOrder } from '../../support/fixture-client.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
-import { createApiClient, type ApiClient } from '../../../src/exchange/client.js';
+import { createApiClient, type ApiClient } from '../../../src/exchange/api-client.js';
 import type { ClientAlert } from '../../../src/exchange/request-queue.js';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.js';
 import { saturate } from '../../support/saturate.js';

@@ -13,7 +13,7 @@ import { CreditJob } from '../../../src/engine/credit-job.js';
 import { FlexJob } from '../../../src/engine/flex-job.js';
 import { TradingStateController } from '../../../src/engine/trading-state.js';
 import { liveHoldRules } from '../../../src/daemon/hold-rules.js';
-import { createApiClient } from '../../../src/exchange/client.js';
+import { createApiClient } from '../../../src/exchange/api-client.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import type { SimulatorHandle } from '../../../src/simulator/index.js';
 import { tempDir } from '../../support/temp-dir.js';

@@ -11,7 +11,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { routeOrderEvents } from '../../../src/daemon/order-events.js';
 import { laneOf } from '../../../src/daemon/runners.js';
 import { Scheduler } from '../../../src/engine/scheduler.js';
-import { WorkerExecutor } from '../../../src/engine/strategy-host/worker-executor.js';
+import { WorkerExecutor } from '../../../src/engine/sandbox-worker/worker-executor.js';
 import { StrategyRunner } from '../../../src/engine/strategy-runner.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import type { JsonValue } from '../../../src/strategy-api/host.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { AmbiguousOutcomeError, InvalidOrderError } from '../../../src/core/errors.js';
-import { createApiClient, type ApiClient } from '../../../src/exchange/client.js';
+import { createApiClient, type ApiClient } from '../../../src/exchange/api-client.js';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.js';
 
 const PLAN = '11111111-2222-4333-8444-555555555555';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { recordingPrices } from '../../../src/daemon/price-recorder.js';
-import type { FuturesMarket } from '../../../src/exchange/gateway.js';
+import type { FuturesMarket } from '../../../src/model/markets.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore } from '../../../src/store/index.js';
 import { PRICE_RETENTION_MS } from '../../../src/store/price-samples-repo.js';

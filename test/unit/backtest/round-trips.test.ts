@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, sum } from '../../../src/core/decimal.js';
-import { derivePositions, type PositionFill } from '../../../src/engine/positions.js';
+import { derivePositions } from '../../../src/engine/positions.js';
+import type { PositionFill } from '../../../src/model/fills.js';
 import { computeMetrics, exposure, positionSpans, roundTrips } from '../../../src/backtest/metrics.js';
 import { fifo } from '../../../src/backtest/round-trips.js';
 import type { BacktestFill } from '../../../src/backtest/result.js';

@@ -1,5 +1,5 @@
 /**
- * Strategies in the backtest's own thread (src/engine/strategy-host/sandbox-thread-executor.ts)
+ * Strategies in the backtest's own thread (src/engine/sandbox-worker/sandbox-thread-executor.ts)
  * are evaluated by the sandbox's Compartment: a module reaching for `Function` to get at
  * `process.env` fails its hook, while the host thread keeps the `Function` its own libraries
  * need (put back after lockdown, as the backtest's wiring does), and `eval` stays gone.
@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { BufferedState } from '../../../src/strategy-api/host.js';
 import { MemoryState, snapshot } from '../../support/daemon-ctx.js';
 import { compileStrategy } from '../../../src/strategy-api/sandbox/transform.js';
-import { SandboxThreadExecutor } from '../../../src/engine/strategy-host/sandbox-thread-executor.js';
+import { SandboxThreadExecutor } from '../../../src/engine/sandbox-worker/sandbox-thread-executor.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const file = path.join(here, '../engine/strategy-host/fixtures/hostile/function.ts');
+const file = path.join(here, '../engine/sandbox-worker/fixtures/hostile/function.ts');
 const HOST_FUNCTION = Function;
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 

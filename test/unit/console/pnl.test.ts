@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { pnlByStrategy } from '../../../src/console/pnl.js';
 import { unrealisedAt as unrealised } from '../../../src/engine/position-pnl.js';
-import { derivePositions, type PositionFill } from '../../../src/engine/positions.js';
+import { derivePositions } from '../../../src/engine/positions.js';
+import type { PositionFill } from '../../../src/model/fills.js';
 
 let id = 0;
 function fill(strategyId: string | null, side: 'buy' | 'sell', amount: string, price: string, fee: string, feeAsset = 'USDT'): PositionFill {

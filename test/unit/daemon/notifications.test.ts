@@ -12,7 +12,8 @@ import { writeAccount } from '../../../src/engine/status-records.js';
 import type { AlertEvent } from '../../../src/notify/index.js';
 import { toWebhookJson } from '../../../src/notify/format.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type FillRecord, type Store } from '../../../src/store/index.js';
+import { openStore, type Store } from '../../../src/store/index.js';
+import type { FillRecord } from '../../../src/model/fills.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { closeAfterTest } from '../../support/test-scope.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal, dec } from '../../../src/core/decimal.js';
 import { activeFlex, type JournalParts } from '../../../src/engine/equity-sources.js';
 import { readEquity } from '../../../src/engine/equity-reader.js';
-import type { FlexRecordRow } from '../../../src/store/index.js';
+import type { FlexRecordRow } from '../../../src/model/flex.js';
 
 const row = (investmentId: string, actionType: string, amount: string, currency = 'USDT'): FlexRecordRow => ({
   transactionId: `${investmentId}-${actionType}-${amount}`, createdAtMs: 0, planId: `p-${investmentId}`, investmentId, currency, amount: dec(amount), actionType,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { Side } from '../../../src/core/orders.js';
-import type { ConditionalLeg, ConditionalRecord, Fill } from '../../../src/exchange/gateway.js';
+import type { ConditionalLeg, ConditionalRecord } from '../../../src/model/conditional.js';
+import type { Fill } from '../../../src/model/fills.js';
 import { diffConditional, type ChildView } from '../../../src/engine/kernels/conditional.js';
 import { applyDeals, type FillsKernelInput, type OrderView } from '../../../src/engine/kernels/fills.js';
 

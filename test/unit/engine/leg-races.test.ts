@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
-import type { ConditionalLeg, ConditionalRecord } from '../../../src/exchange/gateway.js';
+import type { ConditionalLeg, ConditionalRecord } from '../../../src/model/conditional.js';
 import { applyDeals } from '../../../src/engine/kernels/fills.js';
 import { buildEngine, type EngineParts } from '../../support/engine-harness.js';
 import { tempDir } from '../../support/temp-dir.js';

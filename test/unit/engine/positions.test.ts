@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../../src/core/decimal.js';
 import type { Side } from '../../../src/core/orders.js';
-import { derivePositions, marketSums, type PositionFill } from '../../../src/engine/positions.js';
+import { derivePositions, marketSums } from '../../../src/engine/positions.js';
+import type { PositionFill } from '../../../src/model/fills.js';
 
 const d = (s: string) => new Decimal(s);
 function fill(dealId: number, side: Side, amount: string, price: string, fee = '0'): PositionFill {

@@ -8,7 +8,9 @@ import { ReadModels } from '../../../src/engine/read-models.js';
 import type { MarketRules, RiskLimits, TradingState } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs, openFlexInvestments } from '../../../src/engine/strategy-inputs.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type FillRecord, type FlexRecordRow, type Store } from '../../../src/store/index.js';
+import { openStore, type Store } from '../../../src/store/index.js';
+import type { FillRecord } from '../../../src/model/fills.js';
+import type { FlexRecordRow } from '../../../src/model/flex.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { closeAfterTest } from '../../support/test-scope.js';
 

@@ -9,7 +9,7 @@ import Bottleneck from 'bottleneck';
 import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../src/core/clock.js';
 import type { TransientError } from '../../../src/core/errors.js';
-import { PRIORITY, type PoolSpec } from '../../../src/exchange/rate-limits.js';
+import { PRIORITY, type PoolSpec } from '../../../src/exchange/rate-limits/pools.js';
 import { planBucket } from '../../../src/exchange/rate-limits/bucket.js';
 import { FastPath } from '../../../src/exchange/rate-limits/fast-path.js';
 import { PoolLimiter } from '../../../src/exchange/rate-limits/pool-limiter.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import type { ExecutedHistoryQuery, Fill, FillPage } from '../../../src/exchange/gateway.js';
+import type { ExecutedHistoryQuery, Fill, FillPage } from '../../../src/model/fills.js';
 import { historyPages, secondsWindow } from '../../../src/exchange/history-pages.js';
 import { ArrivingHistory } from '../../support/arriving-history.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { StoreError } from '../../../src/core/errors.js';
-import type { NoncePersistence } from '../../../src/exchange/gateway.js';
+import type { NoncePersistence } from '../../../src/model/nonce.js';
 import { NonceGenerator } from '../../../src/exchange/nonce.js';
 
 class MemoryPersistence implements NoncePersistence {

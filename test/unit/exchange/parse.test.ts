@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { TransientError } from '../../../src/core/errors.js';
 import { BadResponseError, InvalidOrderError, InvalidRequestError } from '../../../src/core/errors.js';
 import { classify, readErrorBody } from '../../../src/exchange/errors.js';
-import { normaliseStatus, parseBalanceOne, parseConditionalPage, parseExecutedHistory, parseFlexPage, parseFutures, parseOrder } from '../../../src/exchange/parse.js';
+import {
+  normaliseStatus,
+  parseConditionalPage,
+  parseExecutedHistory,
+  parseOrder,
+} from '../../../src/exchange/parse.js';
+import { parseBalanceOne, parseFlexPage, parseFutures } from '../../../src/exchange/parse-account.js';
 import type { HttpResponse } from '../../../src/exchange/transport.js';
 import { wireDeal, wireOrder } from '../../support/fixture-client.js';
 

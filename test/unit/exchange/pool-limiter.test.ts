@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { eventually } from '../../support/eventually.js';
 import { SystemClock } from '../../../src/core/clock.js';
 import { TransientError } from '../../../src/core/errors.js';
-import { PRIORITY, type PoolSpec } from '../../../src/exchange/rate-limits.js';
+import { PRIORITY, type PoolSpec } from '../../../src/exchange/rate-limits/pools.js';
 import { planBucket } from '../../../src/exchange/rate-limits/bucket.js';
 import { PoolLimiter } from '../../../src/exchange/rate-limits/pool-limiter.js';
 import type { JobTicket } from '../../../src/exchange/rate-limits/ticket.js';

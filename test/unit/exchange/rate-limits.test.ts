@@ -7,7 +7,7 @@ import Bottleneck from 'bottleneck';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { DEFAULT_POOLS, POOL_NAMES } from '../../../src/exchange/rate-limits.js';
+import { DEFAULT_POOLS, POOL_NAMES } from '../../../src/exchange/rate-limits/pools.js';
 import { planBucket, type BucketPlan } from '../../../src/exchange/rate-limits/bucket.js';
 import { GridRefill } from '../../../src/exchange/rate-limits/grid-refill.js';
 import { VirtualClock } from '../../../src/backtest/virtual-clock.js';

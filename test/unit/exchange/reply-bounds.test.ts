@@ -4,16 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BadResponseError } from '../../../src/core/errors.js';
+import { parseConditionalPage, parseExecutedHistory, parseOrder } from '../../../src/exchange/parse.js';
 import {
   parseBalanceMap,
   parseBalanceOne,
-  parseConditionalPage,
-  parseExecutedHistory,
   parseFlexPage,
   parseFutures,
   parseLoan,
-  parseOrder,
-} from '../../../src/exchange/parse.js';
+} from '../../../src/exchange/parse-account.js';
 import { wireDeal, wireOrder } from '../../support/fixture-client.js';
 
 function fieldOf(f: () => unknown): string {

@@ -8,20 +8,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { AmbiguousOutcomeError, BadResponseError } from '../../../src/core/errors.js';
-import { chunkReply } from '../../../src/exchange/bulk-reply.js';
-import type { LimitOrderRequest } from '../../../src/exchange/gateway.js';
+import { chunkReply } from '../../../src/exchange/bulk/reply.js';
+import type { LimitOrderRequest } from '../../../src/model/venue-orders.js';
+import { parseConditionalPage, parseExecutedHistory, parseOrder } from '../../../src/exchange/parse.js';
 import {
   parseBalanceMap,
   parseBalanceOne,
-  parseConditionalPage,
-  parseExecutedHistory,
   parseFlexClose,
   parseFlexPage,
   parseFutures,
   parseLoan,
-  parseOrder,
   parsePing,
-} from '../../../src/exchange/parse.js';
+} from '../../../src/exchange/parse-account.js';
 import { ORDER_SAMPLE, REPLY_SAMPLES as S } from '../../../src/exchange/samples.js';
 import {
   FUZZ_SEED,

@@ -2,18 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import * as errors from '../../../src/core/errors.js';
 import { failureError } from '../../../src/exchange/errors.js';
+import { parseConditionalPage, parseExecutedHistory, parseOrder } from '../../../src/exchange/parse.js';
 import {
   parseBalanceMap,
   parseBalanceOne,
-  parseConditionalPage,
-  parseExecutedHistory,
   parseFlexClose,
   parseFlexPage,
   parseFutures,
   parseLoan,
-  parseOrder,
   parsePing,
-} from '../../../src/exchange/parse.js';
+} from '../../../src/exchange/parse-account.js';
 import { ERROR_SAMPLES, REPLY_SAMPLES } from '../../../src/exchange/samples.js';
 
 const json = (v: unknown): unknown => JSON.parse(JSON.stringify(v));

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { validate } from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/core/errors.js';
-import { WorkerExecutor } from '../../../src/engine/strategy-host/worker-executor.js';
+import { WorkerExecutor } from '../../../src/engine/sandbox-worker/worker-executor.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { BufferedState, loadStrategies, type LoaderOptions } from '../../../src/strategy-api/host.js';
 import { MemoryState, snapshot } from '../../support/daemon-ctx.js';

@@ -14,7 +14,7 @@ import type { RouteResult } from './routes/types.js';
 import type { SettleOptions, SettleResult } from './settle.js';
 
 /** The in-process operations behind these routes (implemented by the handle). */
-export interface ExtraAdminOps {
+export interface ScenarioAdminOps {
   setPrices(prices: Record<string, string>): void;
   settle(apiKey: string | undefined, opts: SettleOptions): SettleResult;
   cancelOco(apiKey: string | undefined, ocoId: number): void;
@@ -31,7 +31,7 @@ function optString(body: Record<string, unknown>, key: string): string | undefin
   return v;
 }
 
-function pricesRoute(ops: ExtraAdminOps, body: Record<string, unknown>): RouteResult {
+function pricesRoute(ops: ScenarioAdminOps, body: Record<string, unknown>): RouteResult {
   const prices = body['prices'];
   if (typeof prices !== 'object' || prices === null || Array.isArray(prices)) return bad('prices must be an object {market: price}');
   const entries = Object.entries(prices as Record<string, unknown>);
@@ -40,7 +40,7 @@ function pricesRoute(ops: ExtraAdminOps, body: Record<string, unknown>): RouteRe
   return { status: 200, body: { ok: true } };
 }
 
-function settleRoute(ops: ExtraAdminOps, body: Record<string, unknown>): RouteResult {
+function settleRoute(ops: ScenarioAdminOps, body: Record<string, unknown>): RouteResult {
   const market = optString(body, 'market');
   const flatten = body['flatten'];
   if (flatten !== undefined && typeof flatten !== 'boolean') return bad('flatten must be a boolean');
@@ -48,7 +48,7 @@ function settleRoute(ops: ExtraAdminOps, body: Record<string, unknown>): RouteRe
   return { status: 200, body: ops.settle(optString(body, 'apiKey'), opts) };
 }
 
-function cancelOcoRoute(ops: ExtraAdminOps, body: Record<string, unknown>): RouteResult {
+function cancelOcoRoute(ops: ScenarioAdminOps, body: Record<string, unknown>): RouteResult {
   const ocoId = body['ocoId'];
   if (typeof ocoId !== 'number' || !Number.isSafeInteger(ocoId)) return bad('ocoId must be an integer');
   ops.cancelOco(optString(body, 'apiKey'), ocoId);
@@ -56,7 +56,7 @@ function cancelOcoRoute(ops: ExtraAdminOps, body: Record<string, unknown>): Rout
 }
 
 /** Handles `route` (`METHOD /path`); errors thrown by the ops are left to the caller. */
-export function handleExtraAdmin(ops: ExtraAdminOps, route: string, query: URLSearchParams, body: Record<string, unknown>): RouteResult {
+export function handleScenarioAdmin(ops: ScenarioAdminOps, route: string, query: URLSearchParams, body: Record<string, unknown>): RouteResult {
   switch (route) {
     case 'POST /_sim/prices':
       return pricesRoute(ops, body);

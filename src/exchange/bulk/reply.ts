@@ -13,14 +13,14 @@
  *   with the request as a whole (see `linesUp`) and the error object is well formed;
  * - anything else is `unknown`, resolved later from evidence.
  */
-import { BadResponseError, BotError, type AmbiguousOutcomeError } from '../core/errors.js';
-import { BatchStoppedError, chunkFailed, stoppedItems } from './bulk.js';
-import { readPrivateError, refusalError, type CallContext, type VenueErrorBody } from './errors.js';
-import { isRecord } from '../core/records.js';
-import type { BulkItemResult, VenueOrder } from './gateway.js';
-import { parseOrder } from './parse.js';
-import { mismatchedField, placementIdentity } from './reply-match.js';
-import { cidOf, namedCids, type LimitOrderInput } from './requests.js';
+import { BadResponseError, BotError, type AmbiguousOutcomeError } from '../../core/errors.js';
+import { BatchStoppedError, chunkFailed, stoppedItems } from './outcomes.js';
+import { readPrivateError, refusalError, type CallContext, type VenueErrorBody } from '../errors.js';
+import { isRecord } from '../../core/records.js';
+import type { BulkItemResult, VenueOrder } from '../../model/venue-orders.js';
+import { parseOrder } from '../parse.js';
+import { mismatchedField, placementIdentity } from '../reply-match.js';
+import { cidOf, namedCids, type LimitOrderInput } from '../requests.js';
 
 /** One reply item, read on its own. `empty` is `{result:null, error:null}` or missing. */
 type Slot =

@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../../src/core/clock.js';
 import { ConfigError } from '../../../../src/core/errors.js';
 import { StrategyRunner, type OrderPort } from '../../../../src/engine/strategy-runner.js';
-import { WorkerExecutor } from '../../../../src/engine/strategy-host/worker-executor.js';
+import { WorkerExecutor } from '../../../../src/engine/sandbox-worker/worker-executor.js';
 import { silentLogger } from '../../../../src/observability/logger.js';
 import { BufferedState, loadStrategies, sandboxWorkerOptions, workerEntry, type JsonValue, type LoaderOptions } from '../../../../src/strategy-api/host.js';
 import { MemoryState, snapshot } from '../../../support/daemon-ctx.js';

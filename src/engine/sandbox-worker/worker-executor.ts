@@ -57,10 +57,10 @@ export class WorkerExecutor implements HookExecutor {
   private closed = false;
   private readonly faultListeners: ((err: Error) => void)[] = [];
 
-  constructor(private readonly o: WorkerExecutorOptions) {}
+  constructor(private readonly options: WorkerExecutorOptions) {}
 
   run(request: HookRequest): Promise<unknown> {
-    if (this.closed) return Promise.reject(new Error(`strategy ${this.o.instanceId}: its worker is closed`));
+    if (this.closed) return Promise.reject(new Error(`strategy ${this.options.instanceId}: its worker is closed`));
     const worker = this.ensure();
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
@@ -71,7 +71,7 @@ export class WorkerExecutor implements HookExecutor {
         seq,
         hook,
         snapshot: encodeSnapshot(data),
-        state: this.o.stateEntries(),
+        state: this.options.stateEntries(),
         ...(fill === undefined ? {} : { fill: encodeFill(fill) }),
         ...(order === undefined ? {} : { order: encodeOrderEvent(order) }),
       };
@@ -86,7 +86,7 @@ export class WorkerExecutor implements HookExecutor {
   }
 
   abandon(): void {
-    this.stop(new Error(`strategy ${this.o.instanceId}: worker terminated at the deadline`));
+    this.stop(new Error(`strategy ${this.options.instanceId}: worker terminated at the deadline`));
   }
 
   onFault(listener: (err: Error) => void): void {
@@ -95,7 +95,7 @@ export class WorkerExecutor implements HookExecutor {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.stop(new Error(`strategy ${this.o.instanceId}: worker closed`));
+    this.stop(new Error(`strategy ${this.options.instanceId}: worker closed`));
   }
 
   /** True while a worker thread exists (started and not yet stopped). */
@@ -105,12 +105,12 @@ export class WorkerExecutor implements HookExecutor {
 
   private ensure(): Worker {
     if (this.worker !== null) return this.worker;
-    const entry = this.o.entry ?? workerEntry(import.meta.url, 'worker-entry');
-    const w = new Worker(entry.script, sandboxWorkerOptions(entry, this.o.memoryMb ?? DEFAULT_BOUNDS.memoryMb, this.init()));
+    const entry = this.options.entry ?? workerEntry(import.meta.url, 'worker-entry');
+    const w = new Worker(entry.script, sandboxWorkerOptions(entry, this.options.memoryMb ?? DEFAULT_BOUNDS.memoryMb, this.init()));
     w.unref();
     w.on('message', (m: WorkerMessage) => this.message(w, m));
     w.on('error', (err: Error) => this.fault(w, this.describe(err)));
-    w.on('exit', (code) => this.fault(w, new Error(`strategy ${this.o.instanceId}: worker exited with code ${code}`)));
+    w.on('exit', (code) => this.fault(w, new Error(`strategy ${this.options.instanceId}: worker exited with code ${code}`)));
     let resolve = (): void => undefined;
     const promise = new Promise<void>((r) => (resolve = r));
     this.ready = { promise, resolve };
@@ -121,12 +121,12 @@ export class WorkerExecutor implements HookExecutor {
   /** The memory bound named as such (Node reports it as a worker error). */
   private describe(err: Error): Error {
     if ((err as { code?: unknown }).code !== 'ERR_WORKER_OUT_OF_MEMORY') return err;
-    return new Error(`strategy ${this.o.instanceId}: passed its memory bound (sandbox.memoryMb = ${this.o.memoryMb ?? DEFAULT_BOUNDS.memoryMb}); its worker was killed`);
+    return new Error(`strategy ${this.options.instanceId}: passed its memory bound (sandbox.memoryMb = ${this.options.memoryMb ?? DEFAULT_BOUNDS.memoryMb}); its worker was killed`);
   }
 
   private init(): SandboxInit {
-    const { file, instanceId, params, knownMarkets } = this.o;
-    const compiled = this.o.program !== undefined ? { ok: true as const, program: this.o.program } : compileStrategy(file);
+    const { file, instanceId, params, knownMarkets } = this.options;
+    const compiled = this.options.program !== undefined ? { ok: true as const, program: this.options.program } : compileStrategy(file);
     // A refusal is reported by the worker itself: the program then only throws it.
     const program = compiled.ok ? compiled.program : `(function () { throw new Error(${JSON.stringify(compiled.message)}); })`;
     return { file, fileUrl: pathToFileURL(file).href, program, instanceId, params, knownMarkets: [...knownMarkets] };
@@ -162,7 +162,7 @@ export class WorkerExecutor implements HookExecutor {
       return;
     }
     if (m.type === 'log') {
-      this.o.logger[m.level](logObject(m.obj), m.msg);
+      this.options.logger[m.level](logObject(m.obj), m.msg);
       return;
     }
     const p = this.pending;

@@ -1,86 +1,43 @@
 /**
  * `createApiClient(options)`: the API v4 client, one method per endpoint in domain types, over
  * the raw client (endpoints.ts), with operational extras (rate-limit status, clock skew, close).
+ * It composes the endpoint families of calls/ (orders, history, account) over one set of request
+ * paths (calls/request-paths.ts).
  *
  * Reads retry `TransientError` (timeouts, resets, 5xx, gateway 429, malformed replies) with
  * exponential backoff and jitter up to `retry.attempts` requests. Writes are sent exactly once: a
  * reply that is lost or unreadable after the request may have left becomes
  * `AmbiguousOutcomeError` carrying the clientOrderIds involved; a refusal keeps its class. A
  * refusal is only ever a well-formed venue error (errors.ts), and a reply counts as the order's
- * only when it is about that order (reply-match.ts, bulk-reply.ts). Replies that look like
+ * only when it is about that order (reply-match.ts, bulk/reply.ts). Replies that look like
  * failures but carry a meaning come from one table (quirks.ts).
  */
 import { inspect } from 'node:util';
 import { SystemClock, type Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
-import {
-  AmbiguousOutcomeError,
-  AuthError,
-  BadResponseError,
-  BotError,
-  ConfigError,
-  InvalidRequestError,
-  TransientError,
-  errorMessage,
-} from '../core/errors.js';
+import { ConfigError, errorMessage } from '../core/errors.js';
+import type { ConditionalPage } from '../model/conditional.js';
+import type { CreditLineState } from '../model/credit.js';
+import type { ExecutedHistoryQuery, Fill } from '../model/fills.js';
+import type { FlexHistoryQuery, FlexPage } from '../model/flex.js';
+import type { FuturesMarket } from '../model/markets.js';
+import type { NoncePersistence } from '../model/nonce.js';
+import type { BulkItemResult, BulkOptions, CancelRequest, VenueOrder } from '../model/venue-orders.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
-import { BULK_CHUNK_MAX, chunk, chunkFailed, stoppedItems, stopsEverything } from './bulk.js';
-import { chunkReply } from './bulk-reply.js';
+import * as account from './calls/account.js';
+import * as history from './calls/history.js';
+import * as orders from './calls/orders.js';
+import { DEFAULT_RETRY, RequestPaths, type RetryOptions } from './calls/request-paths.js';
 import { SkewMeter } from './clock-skew.js';
 import { ENDPOINTS, RawClient, type EndpointName } from './endpoints.js';
-import { classify, type CallContext } from './errors.js';
-import type {
-  BulkItemResult,
-  BulkOptions,
-  CancelRequest,
-  ConditionalPage,
-  CreditLineState,
-  ExecutedHistoryQuery,
-  Fill,
-  FlexHistoryQuery,
-  FlexPage,
-  FuturesMarket,
-  NoncePersistence,
-  VenueOrder,
-} from './gateway.js';
 import type { NonceMode } from './nonce.js';
 import { PathFallback } from './path-fallback.js';
-import {
-  FLEX_ACTION_CODES,
-  parseBalanceMap,
-  parseBalanceOne,
-  parseConditionalPage,
-  parseExecutedHistory,
-  parseFlexClose,
-  parseFlexPage,
-  parseFutures,
-  parseLoan,
-  parseOrder,
-  parsePing,
-} from './parse.js';
-import { quirkOf } from './quirks.js';
-import { mismatchedField, placementIdentity, type OrderIdentity } from './reply-match.js';
-import { collateralBody, namedCids, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from './requests.js';
-import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits.js';
+import type { CollateralOrderInput, ConditionalQuery, LimitOrderInput } from './requests.js';
+import type { PoolName, PoolStatus, RateLimitOverrides } from './rate-limits/pools.js';
 import { RequestQueue, type ClientAlert, type RequestQueueHealth } from './request-queue.js';
-import { Transport, TransportError, type HttpResponse } from './transport.js';
-import {
-  validateBulk,
-  validateCancel,
-  validateCollateral,
-  validateConditional,
-  validateExecutedHistory,
-  validateFlexHistory,
-} from './validate.js';
+import { Transport } from './transport.js';
 
-export interface RetryOptions {
-  /** Total requests a read may make (1 = no retry). Default 3. */
-  attempts: number;
-  /** First backoff delay, ms. Default 200. */
-  baseDelayMs: number;
-  /** Longest backoff delay, ms. Default 5 000. */
-  maxDelayMs: number;
-}
+export type { RetryOptions } from './calls/request-paths.js';
 
 export interface ApiClientOptions {
   /** Either regional base address, e.g. `https://host` (a trailing slash is fine). */
@@ -135,7 +92,7 @@ export interface ApiClient {
   /**
    * Splits into chunks of ≤ 20 sent in order; results keep request order. Throws only for local
    * validation before anything is sent; once sending starts every item carries its outcome. An
-   * order without clientOrderId is matched by position (bulk-reply.ts).
+   * order without clientOrderId is matched by position (bulk/reply.ts).
    */
   bulkLimitOrders(orders: readonly LimitOrderInput[], options?: BulkOptions): Promise<BulkItemResult[]>;
   /** Without `clientOrderId` the body has none. */
@@ -180,27 +137,8 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-const DEFAULT_RETRY: RetryOptions = { attempts: 3, baseDelayMs: 200, maxDelayMs: 5000 };
-
 /** After the conditional listing's spec path answered 404, it is tried again this much later, ms. */
 const CONDITIONAL_PATH_RETRY_MS = 3_600_000;
-
-function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
-  const spec = ENDPOINTS[endpoint];
-  return { endpoint, orderEndpoint: spec.orderEndpoint, privateEndpoint: spec.method === 'POST', ...extra };
-}
-
-/** A write's reply order, which must be the order the write was about (reply-match.ts). */
-function orderReply(endpoint: EndpointName, json: unknown, want: OrderIdentity): VenueOrder {
-  const order = parseOrder(endpoint, json);
-  const field = mismatchedField(order, want);
-  if (field !== undefined) throw new BadResponseError(endpoint, field, 'the reply is about another order than the one requested');
-  return order;
-}
-
-function defined(fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-}
 
 /** Checks the base address and that key and secret come together; true when they are given. */
 function checkCredentials(options: ApiClientOptions): boolean {
@@ -219,10 +157,9 @@ class ApiClientImpl implements ApiClient {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly random: () => number;
-  private readonly retry: RetryOptions;
   private readonly transport: Transport;
   private readonly queue: RequestQueue;
-  private readonly raw: RawClient;
+  private readonly calls: RequestPaths;
   private readonly bulkWeight: number;
   private readonly conditionalRoute = new PathFallback(ENDPOINTS.conditionalOrders.path, ENDPOINTS.conditionalOrders.fallbackPath!, CONDITIONAL_PATH_RETRY_MS);
   private readonly skew = new SkewMeter(() => this.logger);
@@ -232,14 +169,14 @@ class ApiClientImpl implements ApiClient {
     this.clock = options.clock ?? new SystemClock();
     this.logger = options.logger ?? silentLogger();
     this.random = options.random ?? Math.random;
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    if (!(Number.isInteger(this.retry.attempts) && this.retry.attempts >= 1)) throw new ConfigError('retry.attempts must be an integer >= 1', { key: 'retry.attempts' });
+    const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+    if (!(Number.isInteger(retry.attempts) && retry.attempts >= 1)) throw new ConfigError('retry.attempts must be an integer >= 1', { key: 'retry.attempts' });
     this.transport = this.openTransport(options);
     this.bulkWeight = options.rateLimits?.bulkWeight ?? 1;
     this.queue = this.openQueue(options, hasKey);
     // The credentials live in this closure only: not an enumerable field a dump could print.
     const creds = hasKey ? { apiKey: options.apiKey!, apiSecret: options.apiSecret! } : undefined;
-    this.raw = new RawClient({
+    const raw = new RawClient({
       transport: this.transport,
       pools: this.queue.pools,
       poolOf: this.queue.poolOf,
@@ -254,6 +191,7 @@ class ApiClientImpl implements ApiClient {
         this.skewMs = serverMs - localMs;
       },
     });
+    this.calls = new RequestPaths({ raw, clock: this.clock, retry, random: this.random });
   }
 
   private openQueue(options: ApiClientOptions, hasKey: boolean): RequestQueue {
@@ -340,216 +278,51 @@ class ApiClientImpl implements ApiClient {
     await this.queue.close(() => this.transport.close());
   }
 
-  // ---- the request paths ----
-
-  /** A read: retried on TransientError with backoff + jitter. `handle` classifies and parses. */
-  private async read<T>(
-    endpoint: EndpointName,
-    fields: Record<string, unknown> | undefined,
-    handle: (res: HttpResponse) => T,
-    path?: () => string,
-  ): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const call = { endpoint, attempt, ...(fields === undefined ? {} : { fields }), ...(path === undefined ? {} : { path: path() }) };
-        return handle(await this.raw.call(call));
-      } catch (err) {
-        if (!(err instanceof TransientError) || attempt >= this.retry.attempts) throw err;
-        // Local queue full (or client closed): retrying would only queue again; the caller backs off.
-        if (err.kind === 'rate_limited' && err.context['pool'] !== undefined) throw err;
-        // After a gateway 429 the pool itself is paused; other failures back off here.
-        if (err.kind !== 'rate_limited') await this.clock.sleep(this.backoffMs(attempt));
-      }
-    }
-  }
-
-  private backoffMs(attempt: number): number {
-    const exp = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
-    return Math.round(exp * (0.5 + 0.5 * this.random()));
-  }
-
-  /**
-   * A write: sent once. Failures after the request may have left are ambiguous; refusals,
-   * gateway 429s, nonce refusals and failures before sending keep their class.
-   */
-  private async write<T>(
-    endpoint: EndpointName,
-    fields: Record<string, unknown>,
-    ctx: CallContext,
-    clientOrderIds: readonly string[],
-    parse: (json: unknown) => T,
-    weight = 1,
-  ): Promise<T> {
-    const ambiguous = (cause: unknown): AmbiguousOutcomeError =>
-      new AmbiguousOutcomeError(endpoint, clientOrderIds, `${endpoint}: outcome unknown (${errorMessage(cause)})`, { cause });
-    let res: HttpResponse;
-    try {
-      res = await this.raw.call({ endpoint, fields, attempt: 1, weight });
-    } catch (err) {
-      if (err instanceof TransportError && err.sent) throw ambiguous(err);
-      throw err;
-    }
-    let json: unknown;
-    try {
-      json = classify(ctx, res);
-    } catch (err) {
-      // 5xx and unreadable 2xx: the venue may have applied it. A gateway 429 was not applied.
-      if (err instanceof TransientError && err.kind !== 'rate_limited') throw ambiguous(err);
-      throw err;
-    }
-    try {
-      return parse(json);
-    } catch (err) {
-      // The venue answered 2xx: anything that stops us reading it leaves the outcome unknown.
-      if (err instanceof BadResponseError || !(err instanceof BotError)) throw ambiguous(err);
-      throw err;
-    }
-  }
-
-  // ---- public endpoints ----
+  // ---- the endpoints, by family (calls/) ----
 
   async ping(): Promise<void> {
-    return this.read('ping', undefined, (res) => parsePing('ping', classify(ctxOf('ping'), res)));
+    return account.ping(this.calls);
   }
 
   async futures(): Promise<FuturesMarket[]> {
-    return this.read('futures', undefined, (res) => parseFutures('futures', classify(ctxOf('futures'), res)));
+    return account.futures(this.calls);
   }
 
-  // ---- order writes ----
-
-  async bulkLimitOrders(orders: readonly LimitOrderInput[], options: BulkOptions = {}): Promise<BulkItemResult[]> {
-    validateBulk(orders);
-    const stopOnFail = options.stopOnFail === true;
-    const ctx = ctxOf('bulkLimitOrders');
-    const results: BulkItemResult[] = [];
-    let stop: BotError | undefined;
-    for (const part of chunk(orders, BULK_CHUNK_MAX)) {
-      if (stop !== undefined) {
-        results.push(...stoppedItems(part, stop));
-        continue;
-      }
-      const ids = namedCids(part);
-      const rpiIoc = part.some((o) => o.rpi === true && o.ioc === true);
-      let outcome: { items: BulkItemResult[]; failed: BotError | undefined };
-      try {
-        outcome = await this.write(
-          'bulkLimitOrders',
-          { orders: part.map(orderItem), stopOnFail },
-          { ...ctx, rpiIoc },
-          ids,
-          (json) =>
-            chunkReply(ctx, part, json, stopOnFail, (cause, cids) =>
-              new AmbiguousOutcomeError('bulkLimitOrders', cids, `bulkLimitOrders: outcome unknown (${cause.message})`, { cause }),
-            ),
-          this.bulkWeight,
-        );
-      } catch (err) {
-        // Once sending has started nothing throws: the chunk's items carry the failure.
-        // An unexpected (non-BotError) failure may have happened after sending: treat it as unknown.
-        const botErr =
-          err instanceof BotError
-            ? err
-            : new AmbiguousOutcomeError('bulkLimitOrders', ids, `bulkLimitOrders: outcome unknown (${errorMessage(err)})`, { cause: err });
-        outcome = { items: chunkFailed(part, botErr), failed: botErr };
-        if (stopsEverything(botErr)) stop = botErr;
-      }
-      results.push(...outcome.items);
-      if (stopOnFail && outcome.failed !== undefined) stop ??= outcome.failed;
-    }
-    return results;
+  async bulkLimitOrders(list: readonly LimitOrderInput[], options: BulkOptions = {}): Promise<BulkItemResult[]> {
+    return orders.bulkLimitOrders(this.calls, list, options, this.bulkWeight);
   }
 
   async collateralLimitOrder(order: CollateralOrderInput): Promise<VenueOrder> {
-    validateCollateral(order);
-    const fields = { ...collateralBody(order) };
-    const ctx = ctxOf('collateralLimitOrder', { rpiIoc: order.rpi === true && order.ioc === true });
-    const want = placementIdentity(order);
-    return this.write('collateralLimitOrder', fields, ctx, namedCids([order]), (json) => orderReply('collateralLimitOrder', json, want));
+    return orders.collateralLimitOrder(this.calls, order);
   }
 
   async cancelOrder(request: CancelRequest): Promise<VenueOrder> {
-    validateCancel(request);
-    const fields =
-      request.orderId !== undefined
-        ? { market: request.market, orderId: request.orderId }
-        : { market: request.market, clientOrderId: request.clientOrderId };
-    const ids = request.clientOrderId !== undefined ? [request.clientOrderId] : [];
-    return this.write('cancelOrder', fields, ctxOf('cancelOrder'), ids, (json) => orderReply('cancelOrder', json, fields));
+    return orders.cancelOrder(this.calls, request);
   }
 
-  // ---- private reads ----
-
   async conditionalOrders(query: ConditionalQuery = {}): Promise<ConditionalPage> {
-    validateConditional(query);
-    const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
-    const ctx = ctxOf('conditionalOrders');
-    const parse = (res: HttpResponse): ConditionalPage => parseConditionalPage('conditionalOrders', classify(ctx, res));
-    const route = this.conditionalRoute;
-    const path = route.path(this.clock.now());
-    if (path === route.fallback) return this.read('conditionalOrders', fields, parse, () => path);
-    try {
-      return await this.read('conditionalOrders', fields, (res) => {
-        if (quirkOf('conditionalOrders', res) === 'conditional_path_missing') throw new FallbackSignal();
-        return parse(res);
-      }, () => path);
-    } catch (err) {
-      if (!(err instanceof FallbackSignal)) throw err;
-    }
-    // The live service serves the other path (docs/live-service.md §5): use it for a while.
-    route.primaryMissing(this.clock.now());
-    return this.read('conditionalOrders', fields, parse, () => route.fallback);
+    return history.conditionalOrders(this.calls, this.conditionalRoute, query);
   }
 
   async executedHistory(query: ExecutedHistoryQuery = {}): Promise<Fill[]> {
-    validateExecutedHistory(query);
-    const fields = defined({ ...query });
-    const ctx = ctxOf('executedHistory');
-    return this.read('executedHistory', fields, (res) => {
-      // A single-order lookup with no match is an empty list, not a failure.
-      if (query.clientOrderId !== undefined && quirkOf('executedHistory', res) === 'order_history_not_found') return [];
-      return parseExecutedHistory('executedHistory', classify(ctx, res), query.market);
-    });
+    return history.executedHistory(this.calls, query);
   }
 
   mainBalance(): Promise<Map<string, Decimal>>;
   mainBalance(ticker: string): Promise<Decimal>;
   async mainBalance(ticker?: string): Promise<Map<string, Decimal> | Decimal> {
-    const ctx = ctxOf('mainBalance');
-    if (ticker === undefined) {
-      return this.read('mainBalance', {}, (res) => parseBalanceMap('mainBalance', classify(ctx, res)));
-    }
-    if (typeof ticker !== 'string' || ticker === '') {
-      throw new ConfigError('ticker must be a non-empty string', { key: 'ticker' });
-    }
-    return this.read('mainBalance', { ticker }, (res) => parseBalanceOne('mainBalance', classify(ctx, res), ticker));
+    return account.mainBalance(this.calls, ticker);
   }
 
   async flexHistory(query: FlexHistoryQuery = {}): Promise<FlexPage> {
-    validateFlexHistory(query);
-    const { actionTypes, ...rest } = query;
-    const fields = defined({ ...rest, actionTypes: actionTypes?.map((a) => FLEX_ACTION_CODES[a]) });
-    const ctx = ctxOf('flexHistory');
-    return this.read('flexHistory', fields, (res) => parseFlexPage('flexHistory', classify(ctx, res)));
+    return account.flexHistory(this.calls, query);
   }
 
   async closeFlex(plan: string): Promise<{ transactionId: string }> {
-    if (typeof plan !== 'string' || plan === '') throw new InvalidRequestError('plan: must be a non-empty string', null, { plan: ['required'] });
-    return this.write('closeFlex', { plan }, ctxOf('closeFlex'), [], (json) => parseFlexClose('closeFlex', json));
+    return account.closeFlex(this.calls, plan);
   }
 
   async creditLine(): Promise<CreditLineState> {
-    const ctx = ctxOf('creditLine');
-    return this.read('creditLine', {}, (res): CreditLineState => {
-      const quirk = quirkOf('creditLine', res);
-      if (quirk === 'no_active_loan') return { active: false };
-      if (quirk === 'credit_line_disabled') {
-        throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', { endpoint: 'creditLine', status: 404 });
-      }
-      return { active: true, loan: parseLoan('creditLine', classify(ctx, res)) };
-    });
+    return account.creditLine(this.calls);
   }
 }
-
-/** Internal: the conditional listing must be retried on its fallback path. */
-class FallbackSignal extends Error {}

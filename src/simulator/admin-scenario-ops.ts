@@ -1,12 +1,12 @@
-/** The operations behind admin-extra.ts, bound to one venue. Each first catches the market up. */
+/** The operations behind the scenario admin routes (admin-scenarios.ts), bound to one venue. Each first catches the market up. */
 import { isDecimalString } from '../core/decimal.js';
 import type { Account } from './account.js';
-import type { ExtraAdminOps } from './admin-extra.js';
+import type { ScenarioAdminOps } from './admin-scenarios.js';
 import { bracketsOf } from './brackets.js';
 import { cancelOco, settleAccount } from './settle.js';
 import type { Venue } from './venue.js';
 
-export function extraAdminOps(venue: Venue, defaultApiKey: string): ExtraAdminOps {
+export function scenarioAdminOps(venue: Venue, defaultApiKey: string): ScenarioAdminOps {
   const account = (apiKey: string | undefined): Account => {
     venue.catchUp();
     const a = venue.accounts.get(apiKey ?? defaultApiKey);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Decimal } from '../../../../src/core/decimal.js';
-import { WorkerExecutor } from '../../../../src/engine/strategy-host/worker-executor.js';
+import { WorkerExecutor } from '../../../../src/engine/sandbox-worker/worker-executor.js';
 import { silentLogger } from '../../../../src/observability/logger.js';
 import { BufferedState, type JsonValue } from '../../../../src/strategy-api/host.js';
 import { indicators } from '../../../../src/strategy-api/index.js';

@@ -1,7 +1,7 @@
 /**
- * Bulk placement semantics (docs/live-service.md §3, docs/failure-modes.md #2): chunks of ≤ 20 sent in order,
- * every item gets its own outcome, and once sending has started nothing throws. How one chunk's
- * reply is matched to its items: bulk-reply.ts.
+ * What happens to a bulk placement's items (docs/live-service.md §3, docs/failure-modes.md #2):
+ * chunks are sent in order, every item gets its own outcome, and once sending has started nothing
+ * throws. How one chunk's reply is matched to its items: reply.ts.
  */
 import {
   AmbiguousOutcomeError,
@@ -11,21 +11,13 @@ import {
   InvalidRequestError,
   NonceError,
   StoreError,
-} from '../core/errors.js';
-import type { BulkItemResult } from './gateway.js';
-import { cidOf, type LimitOrderInput } from './requests.js';
-
-export const BULK_CHUNK_MAX = 20;
+} from '../../core/errors.js';
+import type { BulkItemResult } from '../../model/venue-orders.js';
+import { cidOf, type LimitOrderInput } from '../requests.js';
 
 /** An item that was not sent (or not processed) because an earlier failure stopped the batch. */
 export class BatchStoppedError extends BotError {
   readonly code = 'BATCH_STOPPED';
-}
-
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** Errors after which no later chunk is sent, whatever `stopOnFail` says: they would fail too. */

@@ -1,6 +1,6 @@
 /**
  * Rate limits as data (docs/architecture.md §8.3): the declared table of pools (docs/api-v4.md §8 +
- * docs/live-service.md §2). Each pool becomes one Bottleneck limiter (rate-limits/: the token
+ * docs/live-service.md §2). Each pool becomes one Bottleneck limiter (this folder: the token
  * bucket in bucket.ts, the limiter in pool-limiter.ts, the shared Redis store in redis-store.ts).
  *
  * Priorities (lower first): cancels, then protective/collateral orders, then placements, then

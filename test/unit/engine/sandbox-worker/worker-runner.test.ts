@@ -13,7 +13,7 @@ import { Decimal } from '../../../../src/core/decimal.js';
 import type { RiskSnapshot } from '../../../../src/engine/risk-gate.js';
 import { StrategyRunner, type OrderPort } from '../../../../src/engine/strategy-runner.js';
 import type { LimitOrderSpec } from '../../../../src/engine/order-manager.js';
-import { WorkerExecutor } from '../../../../src/engine/strategy-host/worker-executor.js';
+import { WorkerExecutor } from '../../../../src/engine/sandbox-worker/worker-executor.js';
 import { silentLogger } from '../../../../src/observability/logger.js';
 import { BufferedState, type JsonValue, type LoadedStrategy, type StrategyDefinition } from '../../../../src/strategy-api/host.js';
 import { MemoryState, price, snapshot } from '../../../support/daemon-ctx.js';

@@ -1,0 +1,81 @@
+/** The protective legs (stop-loss / take-profit) of collateral orders and what the venue showed of them. */
+import type { Database } from 'better-sqlite3';
+import { dec, toWire, type Decimal } from '../core/decimal.js';
+import type { ChildKind, ChildRecord, ChildState } from '../model/conditional.js';
+
+interface ChildRow {
+  id: number;
+  parent_client_order_id: string;
+  strategy_id: string;
+  oto_id: number | null;
+  kind: string;
+  price: string;
+  order_id: number | null;
+  oco_id: number | null;
+  state: string;
+  updated_ms: number;
+}
+
+function toChild(r: ChildRow): ChildRecord {
+  return {
+    id: r.id,
+    parentClientOrderId: r.parent_client_order_id,
+    strategyId: r.strategy_id,
+    otoId: r.oto_id,
+    kind: r.kind as ChildKind,
+    price: dec(r.price),
+    orderId: r.order_id,
+    ocoId: r.oco_id,
+    state: r.state as ChildState,
+    updatedMs: r.updated_ms,
+  };
+}
+
+/** Stop-loss / take-profit legs of collateral orders. */
+export class ChildrenRepository {
+  constructor(private readonly db: Database) {}
+  add(parentClientOrderId: string, strategyId: string, kind: ChildKind, price: Decimal, nowMs: number): void {
+    this.db
+      .prepare(
+        `INSERT OR IGNORE INTO children (parent_client_order_id, strategy_id, kind, price, state, updated_ms)
+         VALUES (?, ?, ?, ?, 'armed', ?)`,
+      )
+      .run(parentClientOrderId, strategyId, kind, toWire(price), nowMs);
+  }
+  update(id: number, patch: { otoId?: number; orderId?: number; ocoId?: number; state?: ChildState }, nowMs: number): void {
+    const sets = ['updated_ms = @now'];
+    const p: Record<string, unknown> = { id, now: nowMs };
+    for (const [k, col] of [
+      ['otoId', 'oto_id'],
+      ['orderId', 'order_id'],
+      ['ocoId', 'oco_id'],
+      ['state', 'state'],
+    ] as const) {
+      if (patch[k] !== undefined) {
+        sets.push(`${col} = @${k}`);
+        p[k] = patch[k];
+      }
+    }
+    this.db.prepare(`UPDATE children SET ${sets.join(', ')} WHERE id = @id`).run(p);
+  }
+  /** Sets the OTO id on every child of a parent. */
+  setOtoId(parentClientOrderId: string, otoId: number, nowMs: number): void {
+    this.db.prepare('UPDATE children SET oto_id = ?, updated_ms = ? WHERE parent_client_order_id = ?').run(otoId, nowMs, parentClientOrderId);
+  }
+  byParent(parentClientOrderId: string): ChildRecord[] {
+    return (this.db.prepare('SELECT * FROM children WHERE parent_client_order_id = ? ORDER BY id').all(parentClientOrderId) as ChildRow[]).map(toChild);
+  }
+  byOrderId(orderId: number): ChildRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM children WHERE order_id = ?').get(orderId) as ChildRow | undefined;
+    return row === undefined ? undefined : toChild(row);
+  }
+  /** Children not yet settled (armed, active or missing). */
+  live(): ChildRecord[] {
+    return (
+      this.db.prepare(`SELECT * FROM children WHERE state IN ('armed','active','missing') ORDER BY id`).all() as ChildRow[]
+    ).map(toChild);
+  }
+  all(): ChildRecord[] {
+    return (this.db.prepare('SELECT * FROM children ORDER BY id').all() as ChildRow[]).map(toChild);
+  }
+}
