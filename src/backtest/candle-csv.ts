@@ -12,18 +12,11 @@
  * the start of a bucket of the file's timeframe.
  */
 import { Decimal, isDecimalString } from '../core/decimal.js';
+import type { Ohlcv } from '../model/candles.js';
 import { PriceFileError, parseTime } from './price-csv.js';
 
-export interface CandleRow {
-  /** Start of the candle, ms. */
-  openMs: number;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  close: Decimal;
-  /** Traded base volume; null when the file leaves it empty or has no volume column. */
-  volume: Decimal | null;
-}
+/** One row of a candle file; `volume` is null when the file leaves it empty or has no volume column. */
+export type CandleRow = Ohlcv;
 
 const FIELDS = ['time', 'open', 'high', 'low', 'close', 'volume'] as const;
 type Field = (typeof FIELDS)[number];

@@ -7,6 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
 import { bucketStart, foldNewestFirst, type MinuteRow } from './candle-buckets.js';
+import type { Ohlcv } from '../model/candles.js';
 import { TIMEFRAME_MS, type Candle, type Timeframe } from './types.js';
 
 const MINUTE_MS = 60_000;
@@ -15,14 +16,8 @@ const COLS = 'open_ms, open, high, low, close, volume';
 const OPEN_COLS = 'market, open_ms, open, high, low, close, NULL AS volume';
 
 /** A closed one-minute candle, as imported. */
-export interface MinuteCandle {
+export interface MinuteCandle extends Ohlcv {
   market: string;
-  openMs: number;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  close: Decimal;
-  volume: Decimal | null;
 }
 
 /** What an import changed: new minutes, minutes whose values differed, identical minutes. */

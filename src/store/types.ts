@@ -4,6 +4,7 @@
  */
 
 import type { Decimal } from '../core/decimal.js';
+import type { Ohlcv } from '../model/candles.js';
 
 export interface AlertRecord {
   id: number;
@@ -47,19 +48,11 @@ export const TIMEFRAME_MS: Readonly<Record<Timeframe, number>> = {
 };
 
 /** One OHLCV candle of a market (docs/market-data.md). Prices are exact decimals. */
-export interface Candle {
+export interface Candle extends Ohlcv {
   market: string;
   timeframe: Timeframe;
-  /** Start of the bucket, ms (inclusive). */
-  openMs: number;
-  /** End of the bucket, ms (exclusive): `openMs` + the timeframe's length. */
+  /** End of the bucket, ms (exclusive): `openMs` + the timeframe's length. Volume is null when any minute of the bucket has none. */
   closeMs: number;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  close: Decimal;
-  /** Traded base volume; null when any minute of the bucket has none (live candles never do). */
-  volume: Decimal | null;
   /** One-minute candles the bucket was built from: fewer than the timeframe holds over a gap. */
   minutes: number;
   /** False for the candle still being built (its bucket has not ended, or its last minute is open). */
