@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * The dependency rule (docs/architecture.md section 2), as data: for each layer, the layers it
- * must not import. `daemon/`, `backtest/` and `cli/` wire concrete parts together, and `index.ts` (the package's
+ * must not import. `daemon/`, `backtest/`, `optimize/` and `cli/` wire concrete parts together, and `index.ts` (the package's
  * `main`, the library entry) re-exports; they are unrestricted.
  */
 const layers = {
