@@ -75,6 +75,8 @@ export interface TrialOutcome {
   metrics: BacktestMetrics;
   /** Account equity over the window, downsampled to at most 500 points. */
   equity: EquityPoint[];
+  /** Each closed round trip's PnL after fees, in close order (profit factor, custom objectives). */
+  tradePnls: string[];
   /** Wall time of the trial, for progress and the bench only (never part of a comparison). */
   elapsedMs: number;
   /** Which executor slot ran it (`local:3`, `redis:<host>:<pid>`), for the report only. */
