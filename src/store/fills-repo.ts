@@ -46,6 +46,9 @@ const ID_CHUNK = 500;
 export class FillsRepository {
   private readonly insertStmt: Statement;
   private writes = 0;
+  /** Deal ids of the inserts that wrote a row, in the order they ran (rolled-back ones included). */
+  private readonly insertedIds: number[] = [];
+  private attributions = 0;
 
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
@@ -66,7 +69,38 @@ export class FillsRepository {
       quote: toWire(f.quote),
       fee: toWire(f.fee),
     });
+    if (res.changes === 1) this.insertedIds.push(f.dealId);
     return res.changes === 1;
+  }
+
+  /**
+   * The inserts since `cursor` (a length of this log; 0 is its start) and the log's length now.
+   * A hint only: a rolled-back insert stays in the log, so readers fetch the rows (byDealIds) and
+   * keep what is there. Lets read models fold new fills in instead of refolding every fill.
+   */
+  insertedSince(cursor: number): { dealIds: number[]; cursor: number } {
+    return { dealIds: this.insertedIds.slice(cursor), cursor: this.insertedIds.length };
+  }
+
+  /** Counts attributions that changed rows (an owner set on stored fills): folds keyed by owner start over. */
+  get attributionCount(): number {
+    return this.attributions;
+  }
+
+  /** True inside a transaction: what this connection reads may still be rolled back. */
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
+  /** The stored fills among `dealIds`, in application order (time, then deal id). */
+  byDealIds(dealIds: readonly number[]): FillRecord[] {
+    const out: FillRecord[] = [];
+    for (let i = 0; i < dealIds.length; i += ID_CHUNK) {
+      const chunk = dealIds.slice(i, i + ID_CHUNK);
+      const rows = this.db.prepare(`SELECT * FROM fills WHERE deal_id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as FillRow[];
+      out.push(...rows.map(toRecord));
+    }
+    return out.sort((a, b) => a.timeMs - b.timeMs || a.dealId - b.dealId);
   }
 
   /**
@@ -130,8 +164,10 @@ export class FillsRepository {
   /** Attributes fills of `orderId` (recorded as external before the order was known) to an owner. */
   attribute(orderId: number, strategyId: string, ownerClientOrderId: string): number {
     this.writes++;
-    return this.db
+    const changes = this.db
       .prepare('UPDATE fills SET strategy_id = ?, owner_client_order_id = ? WHERE order_id = ? AND owner_client_order_id IS NULL')
       .run(strategyId, ownerClientOrderId, orderId).changes;
+    if (changes > 0) this.attributions++;
+    return changes;
   }
 }
