@@ -10,6 +10,7 @@ import type { OrderRecord } from '../model/journal.js';
 import { LIVE_STATES } from './order-state.js';
 import { ZERO } from '../core/decimal.js';
 import { FillFeed } from './fill-feed.js';
+import { VersionedMemo } from './versioned-memo.js';
 import { derivePositions, PositionBooks, type Position } from './positions.js';
 
 type ReadStore = Pick<Store, 'orders' | 'fills'>;
@@ -18,6 +19,9 @@ export class ReadModels {
   /** Every position (strategies and external fills), kept current fill by fill (fill-feed.ts). */
   private readonly books = new PositionBooks();
   private readonly feed: FillFeed;
+  /** Per-tick reads, kept while nothing was written (records are immutable values; lists are copied out). */
+  private readonly orderReads = new VersionedMemo<OrderRecord[]>();
+  private readonly fillReads = new VersionedMemo<FillRecord[]>();
 
   constructor(private readonly store: ReadStore) {
     this.feed = new FillFeed(store.fills);
@@ -25,12 +29,18 @@ export class ReadModels {
 
   /** The strategy's orders that may still rest on the venue (PENDING, OPEN, PARTIALLY_FILLED, PENDING_CANCEL, UNKNOWN). */
   openOrders(strategyId: string): OrderRecord[] {
-    return this.store.orders.listByStrategy(strategyId, LIVE_STATES);
+    return [...this.orderReads.get(this.ordersVersion(), strategyId, () => this.store.orders.listByStrategy(strategyId, LIVE_STATES))];
   }
 
   /** The strategy's newest fills, newest first. */
   recentFills(strategyId: string, limit = 50): FillRecord[] {
-    return this.store.fills.recentByStrategy(strategyId, limit);
+    const version = this.store.fills.inTransaction ? null : String(this.store.fills.version);
+    return [...this.fillReads.get(version, `${strategyId}\u0000${limit}`, () => this.store.fills.recentByStrategy(strategyId, limit))];
+  }
+
+  /** The orders' write counter, or null inside a transaction (versioned-memo.ts). */
+  private ordersVersion(): string | null {
+    return this.store.fills.inTransaction ? null : String(this.store.orders.version);
   }
 
   /** The strategy's positions, one per market it traded, provisional fills included. */

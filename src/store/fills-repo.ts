@@ -61,7 +61,6 @@ export class FillsRepository {
 
   /** Inserts a fill; returns false when its deal id was already stored (nothing changes). */
   insert(f: FillRecord): boolean {
-    this.writes++;
     const res = this.insertStmt.run({
       ...f,
       amount: toWire(f.amount),
@@ -69,8 +68,10 @@ export class FillsRepository {
       quote: toWire(f.quote),
       fee: toWire(f.fee),
     });
-    if (res.changes === 1) this.insertedIds.push(f.dealId);
-    return res.changes === 1;
+    if (res.changes !== 1) return false;
+    this.writes++;
+    this.insertedIds.push(f.dealId);
+    return true;
   }
 
   /**
@@ -104,8 +105,8 @@ export class FillsRepository {
   }
 
   /**
-   * Counts write attempts through this handle (inserts and attributions, counted before they run,
-   * so a rolled-back write only costs a cache a recompute). Read models cache derived data by it;
+   * Counts writes through this handle that changed a row (inserts and attributions; a rolled-back
+   * one still counts, so it only costs a cache a recompute). Read models cache derived data by it;
    * only the daemon writes fills (instance lock), so no other process can change them unseen.
    */
   get version(): number {
@@ -163,11 +164,13 @@ export class FillsRepository {
 
   /** Attributes fills of `orderId` (recorded as external before the order was known) to an owner. */
   attribute(orderId: number, strategyId: string, ownerClientOrderId: string): number {
-    this.writes++;
     const changes = this.db
       .prepare('UPDATE fills SET strategy_id = ?, owner_client_order_id = ? WHERE order_id = ? AND owner_client_order_id IS NULL')
       .run(strategyId, ownerClientOrderId, orderId).changes;
-    if (changes > 0) this.attributions++;
+    if (changes > 0) {
+      this.writes++;
+      this.attributions++;
+    }
     return changes;
   }
 }

@@ -83,6 +83,8 @@ export class OrdersRepository {
   private readonly seqGet: Statement;
   private readonly seqSet: Statement;
 
+  private writes = 0;
+
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
@@ -130,6 +132,15 @@ export class OrdersRepository {
       now: nowMs,
     });
     this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+    this.writes++;
+  }
+
+  /**
+   * Counts writes to orders through this handle (a rolled-back one still counts: a cache keyed by
+   * it only recomputes). Read models keep per-tick reads by it (read-models.ts).
+   */
+  get version(): number {
+    return this.writes;
   }
 
   get(clientOrderId: string): OrderRecord | undefined {
@@ -228,6 +239,7 @@ export class OrdersRepository {
       params['resolveLooks'] = patch.resolveLooks;
     }
     this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
+    this.writes++;
     if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(clientOrderId);
   }
 
@@ -237,6 +249,7 @@ export class OrdersRepository {
     if (o === undefined) return;
     const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
     this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, clientOrderId);
+    this.writes++;
   }
 
   history(clientOrderId: string): OrderEventRecord[] {
