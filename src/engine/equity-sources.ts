@@ -11,6 +11,7 @@ import type { OrderRecord } from '../model/journal.js';
 import { CollateralBook, collateralPositions, type CollateralFill, type CollateralPosition, type CollateralSide } from './collateral-book.js';
 import { FillFeed, type IncrementalFold } from './fill-feed.js';
 import { compareFills } from './positions.js';
+import { VersionedMemo } from './versioned-memo.js';
 import { HOLDING_STATES, heldByOpenOrders, type HoldRules, type OrderHolds } from './order-holds.js';
 
 export type SourceStore = Pick<Store, 'orders' | 'fills' | 'flex'>;
@@ -105,6 +106,8 @@ export class EquitySources {
   private cache: { key: string; positions: JournalParts['positions']; flex: JournalParts['flex']; unruled: string[] } | null = null;
   private readonly feed: FillFeed;
   private readonly collateral: CollateralFold;
+  /** Holding and pending orders, kept while no order was written (versioned-memo.ts). */
+  private readonly orderReads = new VersionedMemo<OrderRecord[]>();
 
   constructor(
     private readonly store: SourceStore,
@@ -115,12 +118,13 @@ export class EquitySources {
   }
 
   read(): JournalParts {
-    const open = this.store.orders.listByState(HOLDING_STATES);
+    const version = this.store.fills.inTransaction ? null : String(this.store.orders.version);
+    const open = this.orderReads.get(version, 'holding', () => this.store.orders.listByState(HOLDING_STATES));
     const held = heldByOpenOrders(open, this.rules);
     const key = `${this.store.fills.version}/${this.store.flex.count()}`;
     if (this.cache?.key !== key) this.cache = { key, ...this.fold() };
     const orders = open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`);
-    const pending = this.store.orders.listByState(['PENDING']).length;
+    const pending = this.orderReads.get(version, 'pending', () => this.store.orders.listByState(['PENDING'])).length;
     return {
       held,
       positions: this.cache.positions,

@@ -1,5 +1,5 @@
 /**
- * A strategy's snapshot and risk inputs served from the reads kept between ticks
+ * A strategy's snapshot and risk inputs, and the equity check's journal parts, served from the reads kept between ticks
  * (versioned-memo.ts) against the same read from SQL by a fresh reader, after every write of a
  * random sequence of order, child and fill writes to a real store.
  */
@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { Side } from '../../../src/core/orders.js';
+import { EquitySources } from '../../../src/engine/equity-sources.js';
+import type { MarketHoldRule } from '../../../src/engine/order-holds.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
 import type { MarketRules } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs } from '../../../src/engine/strategy-inputs.js';
@@ -95,6 +97,9 @@ function inputsOf(store: Store, clock: ManualClock): StrategyInputs {
   });
 }
 
+const HOLD: MarketHoldRule = { base: 'BTC', quote: 'USDT', feeReserveRate: d('0.001'), leverage: d(10) };
+const holdRules = (): MarketHoldRule => HOLD;
+
 const venue = { prices: {}, balances: { USDT: d('1000') } };
 
 describe('per-tick reads kept between writes', () => {
@@ -106,6 +111,7 @@ describe('per-tick reads kept between writes', () => {
         try {
           const journal = new Journal(store);
           const kept = inputsOf(store, clock);
+          const keptSources = new EquitySources(store, holdRules);
           for (const o of ops) {
             clock.advance(1);
             journal.write(o, clock.now());
@@ -114,6 +120,7 @@ describe('per-tick reads kept between writes', () => {
               expect(JSON.stringify(kept.snapshot(id, venue))).toBe(JSON.stringify(fresh.snapshot(id, venue)));
               expect(JSON.stringify(kept.risk(id))).toBe(JSON.stringify(fresh.risk(id)));
             }
+            expect(JSON.stringify(keptSources.read())).toBe(JSON.stringify(new EquitySources(store, holdRules).read()));
           }
         } finally {
           store.close();
