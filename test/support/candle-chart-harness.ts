@@ -37,10 +37,10 @@ export const MARKETS = {
 /** grid1 and trend1 name BTC_USDT and BTC_PERP; ETH_USDT is configured but traded by none. */
 export const STRATEGY_PARAMS = [{ market: 'BTC_USDT', levels: 3 }, { market: 'BTC_PERP', amount: '0.001' }, { quoteAsset: 'USDT' }];
 
-/** The seeded minute's prices: a saw-tooth around 60000 with a high and low a step apart. */
+/** The seeded minute's prices: up for a quarter hour, down for the next (green and red 15m candles). */
 export function minutePrices(ms: number): { open: string; high: string; low: string; close: string } {
   const i = Math.floor(ms / MIN) % 30;
-  const open = 60_000 + i * 5;
+  const open = 60_000 + (i < 15 ? i : 30 - i) * 5;
   return { open: `${open}`, high: `${open + 7}.5`, low: `${open - 3}`, close: `${open + 2}` };
 }
 

@@ -4,7 +4,7 @@
  * legs as price lines. Each state render (the event stream, at least every 15 s) fetches again,
  * one request per chart at a time. The library's logo stays off the plot (the footer credits it).
  */
-import type { CandlestickData, IChartApi, ISeriesApi, ISeriesMarkersPluginApi, LineStyle, Time, UTCTimestamp, WhitespaceData } from 'lightweight-charts';
+import type { AutoscaleInfo, CandlestickData, IChartApi, ISeriesApi, ISeriesMarkersPluginApi, LineStyle, Time, UTCTimestamp, WhitespaceData } from 'lightweight-charts';
 import { bars, COLOURS, legend, legLines, markers, type CandleAnswer } from './candle-view.js';
 import { chartLibrary, type ChartLibrary } from './chart-global.js';
 import type { DashboardState } from './dashboard-state.js';
@@ -20,6 +20,8 @@ interface Panel {
   legend: HTMLElement;
   picker: HTMLElement;
   last: CandleAnswer | null;
+  /** The legs' prices: the price scale stretches to keep their lines in view. */
+  legPrices: number[];
   busy: boolean;
   again: boolean;
   /** Fit the view to the data on the next draw (first draw, new timeframe). */
@@ -31,7 +33,8 @@ interface Panel {
 export interface CandleProbe {
   timeframe: string;
   draws: number;
-  bars: number;
+  /** Time-scale slots from the first candle to the last: the candles and the empty slots of gaps. */
+  slots: number;
   candles: number;
   open: boolean;
   markers: string[];
@@ -41,7 +44,14 @@ export interface CandleProbe {
 const panels = new Map<string, Panel>();
 let steps: Readonly<Record<string, MarketSteps>> = {};
 
-function makeChart(LC: ChartLibrary, host: HTMLElement, market: string): Pick<Panel, 'chart' | 'series' | 'markers'> {
+/** The series' own price range stretched over the legs' prices (a stop-loss 2 % away stays on screen). */
+function withLegs(own: AutoscaleInfo | null, prices: readonly number[]): AutoscaleInfo | null {
+  if (own?.priceRange == null || prices.length === 0) return own;
+  const { minValue, maxValue } = own.priceRange;
+  return { ...own, priceRange: { minValue: Math.min(minValue, ...prices), maxValue: Math.max(maxValue, ...prices) } };
+}
+
+function makeChart(LC: ChartLibrary, host: HTMLElement, market: string, legPrices: () => number[]): Pick<Panel, 'chart' | 'series' | 'markers'> {
   const chart = LC.createChart(host, {
     autoSize: true,
     layout: { background: { color: 'transparent' }, textColor: '#8a96a3', attributionLogo: false },
@@ -55,6 +65,7 @@ function makeChart(LC: ChartLibrary, host: HTMLElement, market: string): Pick<Pa
     wickUpColor: COLOURS.up, wickDownColor: COLOURS.down,
     // Drawing only: the axis shows prices at the market's tick.
     priceFormat: { type: 'price', precision: placesOf(tick), minMove: Number(tick) },
+    autoscaleInfoProvider: (own: () => AutoscaleInfo | null) => withLegs(own(), legPrices()),
   });
   return { chart, series, markers: LC.createSeriesMarkers(series, []) };
 }
@@ -87,9 +98,10 @@ function makePanel(LC: ChartLibrary, market: string, st: DashboardState): Panel 
   const host = el('div', null, 'chart candles');
   box.append(head, host, legendEl);
   byId('candle-charts').appendChild(box);
+  const legPrices: number[] = [];
   const p: Panel = {
-    market, timeframe: st.charts.defaultTimeframe, ...makeChart(LC, host, market),
-    legend: legendEl, picker: pick, last: null, busy: false, again: false, fit: true, draws: 0,
+    market, timeframe: st.charts.defaultTimeframe, ...makeChart(LC, host, market, () => p.legPrices),
+    legend: legendEl, picker: pick, last: null, legPrices, busy: false, again: false, fit: true, draws: 0,
   };
   picker(p, st.charts.timeframes);
   p.chart.subscribeCrosshairMove((param) => {
@@ -111,7 +123,9 @@ function draw(p: Panel, a: CandleAnswer, LC: ChartLibrary): void {
   p.series.setData(bars(a) as Array<CandlestickData<UTCTimestamp> | WhitespaceData<UTCTimestamp>>);
   p.markers.setMarkers(markers(a, steps).map((m) => ({ ...m, time: m.time as UTCTimestamp })));
   for (const line of p.series.priceLines()) p.series.removePriceLine(line);
-  for (const l of legLines(a, steps)) {
+  const lines = legLines(a, steps);
+  p.legPrices = lines.map((l) => l.price);
+  for (const l of lines) {
     const style = LC.LineStyle.Dashed as LineStyle;
     p.series.createPriceLine({ price: l.price, color: l.color, title: l.title, lineWidth: 1, lineStyle: style, axisLabelVisible: true });
   }
@@ -172,10 +186,13 @@ export function candleProbe(market: string): CandleProbe | null {
   const p = panels.get(market);
   if (p === undefined) return null;
   const data = p.series.data();
+  const ts = p.chart.timeScale();
+  const first = data[0] === undefined ? null : ts.timeToIndex(data[0].time, false);
+  const last = data[data.length - 1] === undefined ? null : ts.timeToIndex((data[data.length - 1] as { time: Time }).time, false);
   return {
     timeframe: p.timeframe,
     draws: p.draws,
-    bars: data.length,
+    slots: first === null || last === null ? 0 : last - first + 1,
     candles: data.filter((d) => 'open' in d).length,
     open: p.last?.open !== null && p.last?.open !== undefined,
     markers: p.markers.markers().map((m) => m.text ?? ''),
