@@ -4,11 +4,11 @@
  * the protective legs still live on it. Money stays decimal strings; the page turns them into
  * numbers only to draw.
  *
- * Closed candles of a bucket never change while the daemon runs (it is the only writer: an import
- * needs the store's lock), so they are read once per bucket and kept; a 1h read of 200 candles
- * costs 50 to 70 ms, too much for every poll of every page. Fills are kept until the fills
- * repository's write count moves. The candle still being built is read on every request (at most
- * one bucket of minutes).
+ * A closed candle never changes while the daemon runs (it is the only writer: an import needs the
+ * store's lock), so closed candles are read in full once and kept, and when a bucket ends only
+ * the new ones are read: a 1h read of 200 candles costs 50 to 70 ms, too much for every poll of
+ * every page. Fills are kept until the fills repository's write count moves. The candle still
+ * being built is read on every request (at most one bucket of minutes).
  */
 import { toWire, type Decimal } from '../core/decimal.js';
 import type { FillRecord } from '../model/fills.js';
@@ -20,8 +20,11 @@ export const DEFAULT_TIMEFRAME: Timeframe = '15m';
 export const DEFAULT_COUNT = 200;
 /** Most candles one request may ask for. */
 export const MAX_COUNT = 500;
-/** Most one-minute rows one read may fold: 60 days (so 1d serves at most 60 candles, 4h 360). */
-export const MAX_MINUTES = 86_400;
+/**
+ * Most one-minute rows one read may fold: 30 days, the default candle retention (so 1d serves at
+ * most 30 candles, 4h 180). A first read of that many takes a few hundred ms on a busy machine.
+ */
+export const MAX_MINUTES = 43_200;
 /** Most fills drawn as markers (the newest in the window). */
 export const MAX_FILLS = 500;
 /** Cached candle reads kept (markets × timeframes × counts asked). */
@@ -118,12 +121,25 @@ export class CandleChart {
     };
   }
 
+  /**
+   * The closed candles, read in full once per market, timeframe and count; when buckets end
+   * later, only the candles closed since are read and appended (the older ones cannot change).
+   */
   private closedCandles(q: CandleQuery, now: number): JsonCandle[] {
     const key = `${q.market}|${q.timeframe}|${q.count}`;
-    const bucket = Math.floor(now / TIMEFRAME_MS[q.timeframe]);
+    const len = TIMEFRAME_MS[q.timeframe];
+    const bucket = Math.floor(now / len);
     const hit = this.closed.get(key);
     if (hit !== undefined && hit.bucket === bucket) return hit.candles;
-    const candles = this.src.store.candles.closed(q.market, q.timeframe, q.count).map(candleJson);
+    const ended = hit === undefined ? q.count : bucket - hit.bucket;
+    let candles: JsonCandle[];
+    if (hit === undefined || ended >= q.count) candles = this.src.store.candles.closed(q.market, q.timeframe, q.count).map(candleJson);
+    else {
+      // Buckets from the one open at the last read on: everything before it was final then.
+      const since = hit.bucket * len;
+      const fresh = this.src.store.candles.closed(q.market, q.timeframe, ended).filter((c) => c.openMs >= since).map(candleJson);
+      candles = [...hit.candles, ...fresh].slice(-q.count);
+    }
     if (this.closed.size >= CACHE_ENTRIES) this.closed.clear();
     this.closed.set(key, { bucket, candles });
     return candles;

@@ -76,6 +76,18 @@ export interface LineView {
   color: string;
 }
 
+/** What the browser tests read of one chart, from the library's own series API. */
+export interface CandleProbe {
+  timeframe: string;
+  draws: number;
+  /** Time-scale slots from the first candle to the last: the candles and the empty slots of gaps. */
+  slots: number;
+  candles: number;
+  open: boolean;
+  markers: string[];
+  priceLines: string[];
+}
+
 export const COLOURS = { up: '#3fb950', down: '#f85149', open: '#58a6ff', openBody: 'rgba(88,166,255,0.25)', buy: '#3fb950', sell: '#f85149', stopLoss: '#f85149', takeProfit: '#3fb950' };
 
 /** Empty slots drawn for one gap: a longer gap shows its first and last ones (the time axis shows the jump). */

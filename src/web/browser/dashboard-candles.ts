@@ -5,7 +5,7 @@
  * one request per chart at a time. The library's logo stays off the plot (the footer credits it).
  */
 import type { AutoscaleInfo, CandlestickData, IChartApi, ISeriesApi, ISeriesMarkersPluginApi, LineStyle, Time, UTCTimestamp, WhitespaceData } from 'lightweight-charts';
-import { bars, COLOURS, legend, legLines, markers, type CandleAnswer } from './candle-view.js';
+import { bars, COLOURS, legend, legLines, markers, type CandleAnswer, type CandleProbe } from './candle-view.js';
 import { chartLibrary, type ChartLibrary } from './chart-global.js';
 import type { DashboardState } from './dashboard-state.js';
 import { byId, el } from './dom.js';
@@ -27,18 +27,6 @@ interface Panel {
   /** Fit the view to the data on the next draw (first draw, new timeframe). */
   fit: boolean;
   draws: number;
-}
-
-/** What the browser tests read, from the library's own series API. */
-export interface CandleProbe {
-  timeframe: string;
-  draws: number;
-  /** Time-scale slots from the first candle to the last: the candles and the empty slots of gaps. */
-  slots: number;
-  candles: number;
-  open: boolean;
-  markers: string[];
-  priceLines: string[];
 }
 
 const panels = new Map<string, Panel>();

@@ -4,7 +4,8 @@
  * buttons POST JSON with the `X-Bot-Client: dashboard` header; the session cookie authenticates
  * them (docs/dashboard.md). Bot-wide actions ask for a second click.
  */
-import { candleProbe, renderCandles, type CandleProbe } from './dashboard-candles.js';
+import type { CandleProbe } from './candle-view.js';
+import { candleProbe, renderCandles } from './dashboard-candles.js';
 import { renderCharts } from './dashboard-charts.js';
 import { renderHealth } from './dashboard-health.js';
 import type { DashboardState } from './dashboard-state.js';

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
-import type { CandleProbe } from '../../../src/web/browser/dashboard-candles.js';
+import type { CandleProbe } from '../../../src/web/browser/candle-view.js';
 import { countCanvasPixels, openBrowser, type BrowserSession } from '../../support/browser.js';
 import { fillOrder, startChartHarness, type ChartHarness } from '../../support/candle-chart-harness.js';
 import { eventually } from '../../support/eventually.js';

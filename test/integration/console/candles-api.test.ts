@@ -85,10 +85,10 @@ describe('GET /api/candles', () => {
     expect(spot.legs).toEqual([]);
   });
 
-  it('bounds the minutes one read folds: 1d serves at most 60 candles, 4h 360', async () => {
+  it('bounds the minutes one read folds: 1d serves at most 30 candles, 4h 180', async () => {
     h = await startChartHarness();
-    expect((await answer('market=BTC_PERP&timeframe=1d&count=200')).count).toBe(60);
-    expect((await answer('market=BTC_PERP&timeframe=4h&count=500')).count).toBe(360);
+    expect((await answer('market=BTC_PERP&timeframe=1d&count=200')).count).toBe(30);
+    expect((await answer('market=BTC_PERP&timeframe=4h&count=500')).count).toBe(180);
     expect((await answer('market=BTC_PERP&timeframe=1m&count=500')).count).toBe(500);
   });
 
@@ -102,6 +102,21 @@ describe('GET /api/candles', () => {
     expect(after.candles).toEqual(before.candles);
     expect(after.open).toMatchObject({ t: at(10, 0), high: '61234.5', close: '61234.5', minutes: 8 });
     expect(after.fills.map((f) => [f.side, f.amount, f.price])).toEqual([['buy', '0.001', '60000'], ['sell', '0.0005', '61234.5']]);
+  });
+
+  it('after a bucket ends, serves what a full read gives: the closed bucket appended, the oldest dropped', async () => {
+    h = await startChartHarness();
+    expect((await answer('market=BTC_PERP&timeframe=15m&count=3')).candles.map((c) => c.t)).toEqual([at(9, 15), at(9, 30), at(9, 45)]);
+    for (let t = at(10, 8) + 10_000; t <= at(10, 16) + 10_000; t += 60_000) {
+      h.clock.advanceTo(t);
+      h.store.candles.fold('BTC_PERP', t, dec(minutePrices(t).close));
+    }
+    const after = await answer('market=BTC_PERP&timeframe=15m&count=3');
+    expect(after.candles.map((c) => c.t)).toEqual([at(9, 30), at(9, 45), at(10, 0)]);
+    const full = h.store.candles.closed('BTC_PERP', '15m', 3).map((c) => ({ t: c.openMs, close: c.close.toFixed(), high: c.high.toFixed(), minutes: c.minutes }));
+    expect(after.candles.map((c) => ({ t: c.t, close: c.close, high: c.high, minutes: c.minutes }))).toEqual(full);
+    expect(after.candles[2]?.minutes).toBe(15);
+    expect(after.open).toMatchObject({ t: at(10, 15), minutes: 2 });
   });
 
   it('refuses bad input with 400 and a clear message', async () => {

@@ -9,7 +9,7 @@ const q = (s: string): ReturnType<typeof parseCandleQuery> => parseCandleQuery(n
 describe('parseCandleQuery', () => {
   it('defaults to 15m and 200 candles, and serves a count above the timeframe bound at the bound', () => {
     expect(q('market=BTC_PERP')).toEqual({ market: 'BTC_PERP', timeframe: '15m', count: DEFAULT_COUNT });
-    expect(q('market=BTC_USDT&timeframe=1d')).toEqual({ market: 'BTC_USDT', timeframe: '1d', count: 60 });
+    expect(q('market=BTC_USDT&timeframe=1d')).toEqual({ market: 'BTC_USDT', timeframe: '1d', count: 30 });
     expect(q('market=BTC_USDT&timeframe=1m&count=1')).toEqual({ market: 'BTC_USDT', timeframe: '1m', count: 1 });
   });
 
@@ -22,8 +22,8 @@ describe('parseCandleQuery', () => {
     for (const c of ['0', '501', '1e2', ' 5', '05', '99999']) expect(q(`market=BTC_PERP&count=${encodeURIComponent(c)}`)).toBe('count must be a whole number from 1 to 500');
   });
 
-  it('bounds the minutes one read folds to 60 days', () => {
-    expect([countLimit('1m'), countLimit('5m'), countLimit('15m'), countLimit('1h'), countLimit('4h'), countLimit('1d')]).toEqual([500, 500, 500, 500, 360, 60]);
+  it('bounds the minutes one read folds to 30 days (the default candle retention)', () => {
+    expect([countLimit('1m'), countLimit('5m'), countLimit('15m'), countLimit('1h'), countLimit('4h'), countLimit('1d')]).toEqual([500, 500, 500, 500, 180, 30]);
   });
 });
 
