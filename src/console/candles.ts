@@ -12,6 +12,7 @@
  */
 import { toWire, type Decimal } from '../core/decimal.js';
 import type { FillRecord } from '../model/fills.js';
+import type { MarketPrice } from './pnl.js';
 import type { Store } from '../store/index.js';
 import { TIMEFRAME_MS, TIMEFRAMES, type Candle, type Timeframe } from '../store/types.js';
 
@@ -39,6 +40,8 @@ export interface CandleChartSources {
   markets: readonly string[];
   /** The configured markets' increments (the page rounds labels to them). */
   increments: Readonly<Record<string, { tick: Decimal; step: Decimal }>>;
+  /** The engine's cached prices: which listing ticker prices a market without candles of its own. */
+  prices(): Promise<Readonly<Record<string, MarketPrice>>>;
 }
 
 export interface CandleQuery {
@@ -86,6 +89,8 @@ function fillJson(f: FillRecord): Record<string, unknown> {
 
 export class CandleChart {
   private readonly closed = new Map<string, { bucket: number; candles: JsonCandle[] }>();
+  /** Markets drawn with another ticker's candles (found once, kept). */
+  private readonly sources = new Map<string, string>();
   private readonly fills = new Map<string, { version: number; rows: Record<string, unknown>[] }>();
 
   constructor(private readonly src: CandleChartSources) {}
@@ -95,12 +100,13 @@ export class CandleChart {
     return this.src.markets;
   }
 
-  answer(params: URLSearchParams): CandleAnswer {
+  async answer(params: URLSearchParams): Promise<CandleAnswer> {
     const q = parseCandleQuery(params, this.src.markets);
     if (typeof q === 'string') return bad(q);
+    const source = await this.source(q.market);
     const now = this.src.now();
-    const candles = this.closedCandles(q, now);
-    const open = this.src.store.candles.open(q.market, q.timeframe);
+    const candles = this.closedCandles(source, q, now);
+    const open = this.src.store.candles.open(source, q.timeframe);
     const len = TIMEFRAME_MS[q.timeframe];
     const fromMs = candles[0]?.t ?? open?.openMs ?? Math.floor(now / len) * len;
     const inc = this.src.increments[q.market];
@@ -108,6 +114,7 @@ export class CandleChart {
       status: 200,
       body: {
         market: q.market,
+        source,
         timeframe: q.timeframe,
         count: q.count,
         nowMs: now,
@@ -122,22 +129,38 @@ export class CandleChart {
   }
 
   /**
+   * Whose candles to draw: the market's own, or, for a market with none (a spot market), those of
+   * the listing ticker that prices it (src/engine/market-data.ts: the perpetual's price is its
+   * spot market's reference, and only the listing's tickers are recorded, docs/market-data.md).
+   */
+  private async source(market: string): Promise<string> {
+    const known = this.sources.get(market);
+    if (known !== undefined) return known;
+    const has = (m: string): boolean => this.src.store.candles.closed(m, '1m', 1).length > 0 || this.src.store.candles.open(m, '1m') !== undefined;
+    if (has(market)) return market;
+    const ticker = (await this.src.prices().catch(() => ({}) as Record<string, MarketPrice>))[market]?.ticker;
+    if (ticker === undefined || ticker === market || !has(ticker)) return market;
+    this.sources.set(market, ticker);
+    return ticker;
+  }
+
+  /**
    * The closed candles, read in full once per market, timeframe and count; when buckets end
    * later, only the candles closed since are read and appended (the older ones cannot change).
    */
-  private closedCandles(q: CandleQuery, now: number): JsonCandle[] {
-    const key = `${q.market}|${q.timeframe}|${q.count}`;
+  private closedCandles(source: string, q: CandleQuery, now: number): JsonCandle[] {
+    const key = `${source}|${q.timeframe}|${q.count}`;
     const len = TIMEFRAME_MS[q.timeframe];
     const bucket = Math.floor(now / len);
     const hit = this.closed.get(key);
     if (hit !== undefined && hit.bucket === bucket) return hit.candles;
     const ended = hit === undefined ? q.count : bucket - hit.bucket;
     let candles: JsonCandle[];
-    if (hit === undefined || ended >= q.count) candles = this.src.store.candles.closed(q.market, q.timeframe, q.count).map(candleJson);
+    if (hit === undefined || ended >= q.count) candles = this.src.store.candles.closed(source, q.timeframe, q.count).map(candleJson);
     else {
       // Buckets from the one open at the last read on: everything before it was final then.
       const since = hit.bucket * len;
-      const fresh = this.src.store.candles.closed(q.market, q.timeframe, ended).filter((c) => c.openMs >= since).map(candleJson);
+      const fresh = this.src.store.candles.closed(source, q.timeframe, ended).filter((c) => c.openMs >= since).map(candleJson);
       candles = [...hit.candles, ...fresh].slice(-q.count);
     }
     if (this.closed.size >= CACHE_ENTRIES) this.closed.clear();

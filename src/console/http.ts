@@ -45,7 +45,7 @@ export interface ConsoleHttpOptions {
   feed: EventFeed;
   state(): Promise<string>;
   /** The candle chart's data for a query (`/api/candles`). */
-  candles(params: URLSearchParams): CandleAnswer;
+  candles(params: URLSearchParams): Promise<CandleAnswer>;
   logger: Logger;
 }
 
@@ -154,7 +154,7 @@ export class ConsoleHttp {
       case '/api/state':
         return (req, res) => void this.stateRoute(req, res);
       case '/api/candles':
-        return (req, res) => this.candlesRoute(req, res);
+        return (req, res) => void this.candlesRoute(req, res);
       case '/api/events':
         return (req, res) => (this.mayRead(req) ? this.options.feed.attach(req, res) : json(res, 401, { error: 'unauthorized', message: 'a token or the dashboard session is required' }));
       default:
@@ -190,11 +190,11 @@ export class ConsoleHttp {
     }
   }
 
-  private candlesRoute(req: IncomingMessage, res: ServerResponse): void {
+  private async candlesRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.mayRead(req)) return json(res, 401, { error: 'unauthorized', message: 'a token or the dashboard session is required' });
     const query = new URL(req.url ?? '/', 'http://console.invalid').searchParams;
     try {
-      const out = this.options.candles(query);
+      const out = await this.options.candles(query);
       json(res, out.status, out.body);
     } catch (err) {
       this.options.logger.warn({ err }, 'dashboard candles failed');

@@ -69,7 +69,9 @@ export function createConsole(d: ConsoleDeps): Console {
   // A stale file from an earlier run without a configured token must not outlive it.
   const tokenFile = d.configuredToken === null ? writeTokenFile(d.dataDir, token) : (removeTokenFile(d.dataDir), null);
   const read = new ReadModels(d.store);
-  const chart = new CandleChart({ store: d.store, now: () => d.clock.now(), markets: d.tradedMarkets ?? [], increments: d.markets });
+  const chart = new CandleChart({
+    store: d.store, now: () => d.clock.now(), markets: d.tradedMarkets ?? [], increments: d.markets, prices: () => d.source.prices(),
+  });
   const src: StateSources = {
     ...d.source,
     mode: d.mode,

@@ -8,6 +8,8 @@
  * - BTC_PERP: minutes 04:00-05:59 and 07:00-09:59 imported (06:00-06:59 missing), 10:00-10:07
  *   folded (10:07 still open): closed 15m candles 04:00-05:45 (8) and 07:00-09:45 (12), open 10:00.
  * - BTC_USDT: minutes 09:00-09:59 imported, so 4 closed 15m candles and no open one.
+ * - ETH_USDT has no candles of its own: it is priced by the ETH_PERP listing ticker, whose
+ *   minutes 09:00-09:59 are imported (as the daemon records only the listing's tickers).
  * - trend1 bought 0.001 BTC_PERP at 60000 (fill at 08:20) under a stop-loss at 59000 (active) and a
  *   take-profit at 62000 (armed); an older order's legs are cancelled; a fill at 02:00 is before
  *   the window. grid1 sold 0.002 BTC_USDT at 60150.5 at 09:31.
@@ -33,9 +35,10 @@ export const MARKETS = {
   BTC_USDT: { tick: dec('0.01'), step: dec('0.000001') },
   BTC_PERP: { tick: dec('0.1'), step: dec('0.0001') },
   ETH_USDT: { tick: dec('0.01'), step: dec('0.0001') },
+  ETH_PERP: { tick: dec('0.01'), step: dec('0.001') },
 };
-/** grid1 and trend1 name BTC_USDT and BTC_PERP; ETH_USDT is configured but traded by none. */
-export const STRATEGY_PARAMS = [{ market: 'BTC_USDT', levels: 3 }, { market: 'BTC_PERP', amount: '0.001' }, { quoteAsset: 'USDT' }];
+/** grid1, trend1 and grid2 name BTC_USDT, BTC_PERP and ETH_USDT; ETH_PERP is configured but traded by none. */
+export const STRATEGY_PARAMS = [{ market: 'BTC_USDT', levels: 3 }, { market: 'BTC_PERP', amount: '0.001' }, { market: 'ETH_USDT' }, { quoteAsset: 'USDT' }];
 
 /** The seeded minute's prices: up for a quarter hour, down for the next (green and red 15m candles). */
 export function minutePrices(ms: number): { open: string; high: string; low: string; close: string } {
@@ -87,7 +90,7 @@ export function fillOrder(
 
 function seed(h: Omit<ChartHarness, 'console' | 'server' | 'base' | 'close'>): void {
   const { store } = h;
-  store.candles.upsert([...minutes('BTC_PERP', at(4, 0), at(6, 0)), ...minutes('BTC_PERP', at(7, 0), at(10, 0)), ...minutes('BTC_USDT', at(9, 0), at(10, 0))]);
+  store.candles.upsert([...minutes('BTC_PERP', at(4, 0), at(6, 0)), ...minutes('BTC_PERP', at(7, 0), at(10, 0)), ...minutes('BTC_USDT', at(9, 0), at(10, 0)), ...minutes('ETH_PERP', at(9, 0), at(10, 0))]);
   // The open candle: a price every minute since 10:00, the last one (10:07) still open.
   for (let t = at(10, 0) + 10_000; t <= NOW; t += MIN) store.candles.fold('BTC_PERP', t, dec(minutePrices(t).close));
   fillOrder(h, { strategyId: 'trend1', kind: 'collateral', market: 'BTC_PERP', side: 'sell', amount: '0.003', price: '59500', timeMs: at(2, 0) });
@@ -113,13 +116,13 @@ export async function startChartHarness(opts: { loopbackOnly?: boolean } = {}): 
     mode: 'paper', dataDir, loopbackOnly, configuredToken: TOKEN, equityAsset: 'USDT', markets: MARKETS,
     tradedMarkets: tradedMarkets(STRATEGY_PARAMS, Object.keys(MARKETS)),
     clock, logger, store, pauses: new PauseRegistry(store.console), runners: new Map(),
-    strategies: [{ id: 'grid1', module: 'spot-grid' }, { id: 'trend1', module: 'collateral-signal' }, { id: 'treasury', module: 'treasury' }],
+    strategies: [{ id: 'grid1', module: 'spot-grid' }, { id: 'trend1', module: 'collateral-signal' }, { id: 'grid2', module: 'spot-grid' }, { id: 'treasury', module: 'treasury' }],
     tradingState: ts, halt: (reason) => ts.set('HALTED', reason), resetPeak: () => undefined, onFill: () => undefined,
     cancelAll: async () => [], setQuarantined: () => undefined,
     source: {
       jobs: () => ({}),
       reconcile: () => ({ ok: true, lastSuccessMs: NOW, lastError: null }),
-      prices: async () => ({ BTC_PERP: { base: 'BTC', last: dec('60012') } }),
+      prices: async () => ({ BTC_PERP: { last: dec('60012'), ticker: 'BTC_PERP' }, ETH_PERP: { last: dec('60010'), ticker: 'ETH_PERP' }, ETH_USDT: { last: dec('60010'), ticker: 'ETH_PERP' } }),
       rateLimits: () => ({}),
       requestQueue: () => ({ store: 'local', storeUp: true }),
     },

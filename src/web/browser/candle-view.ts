@@ -38,6 +38,8 @@ export interface ApiLeg {
 
 export interface CandleAnswer {
   market: string;
+  /** Whose candles these are: the market's own, or the listing ticker that prices it. */
+  source: string;
   timeframe: string;
   count: number;
   nowMs: number;
@@ -86,6 +88,8 @@ export interface CandleProbe {
   open: boolean;
   markers: string[];
   priceLines: string[];
+  /** The heading's note on whose prices are drawn ('' for the market's own). */
+  source: string;
 }
 
 export const COLOURS = { up: '#3fb950', down: '#f85149', open: '#58a6ff', openBody: 'rgba(88,166,255,0.25)', buy: '#3fb950', sell: '#f85149', stopLoss: '#f85149', takeProfit: '#3fb950' };

@@ -19,6 +19,8 @@ interface Panel {
   markers: ISeriesMarkersPluginApi<Time>;
   legend: HTMLElement;
   picker: HTMLElement;
+  /** Says whose prices are drawn when they are another ticker's. */
+  source: HTMLElement;
   last: CandleAnswer | null;
   /** The legs' prices: the price scale stretches to keep their lines in view. */
   legPrices: number[];
@@ -81,7 +83,8 @@ function makePanel(LC: ChartLibrary, market: string, st: DashboardState): Panel 
   box.dataset['market'] = market;
   const head = el('div', null, 'candle-head');
   const pick = el('span', null, 'picker');
-  head.append(el('b', market), pick);
+  const source = el('span', null, 'candle-source');
+  head.append(el('b', market), pick, source);
   const legendEl = el('div', null, 'candle-legend');
   const host = el('div', null, 'chart candles');
   box.append(head, host, legendEl);
@@ -89,7 +92,7 @@ function makePanel(LC: ChartLibrary, market: string, st: DashboardState): Panel 
   const legPrices: number[] = [];
   const p: Panel = {
     market, timeframe: st.charts.defaultTimeframe, ...makeChart(LC, host, market, () => p.legPrices),
-    legend: legendEl, picker: pick, last: null, legPrices, busy: false, again: false, fit: true, draws: 0,
+    legend: legendEl, picker: pick, source, last: null, legPrices, busy: false, again: false, fit: true, draws: 0,
   };
   picker(p, st.charts.timeframes);
   p.chart.subscribeCrosshairMove((param) => {
@@ -120,6 +123,7 @@ function draw(p: Panel, a: CandleAnswer, LC: ChartLibrary): void {
   if (p.fit) p.chart.timeScale().fitContent();
   p.fit = false;
   p.legend.textContent = summary(a);
+  p.source.textContent = a.source === a.market ? '' : `prices of ${a.source}`;
   p.draws += 1;
 }
 
@@ -185,5 +189,6 @@ export function candleProbe(market: string): CandleProbe | null {
     open: p.last?.open !== null && p.last?.open !== undefined,
     markers: p.markers.markers().map((m) => m.text ?? ''),
     priceLines: p.series.priceLines().map((l) => l.options().title),
+    source: p.source.textContent ?? '',
   };
 }

@@ -26,6 +26,7 @@ td.num, th.num { text-align: right; }
 .candle-panel { min-width: 0; }
 .candle-head { display: flex; gap: 12px; align-items: center; margin-bottom: 4px; }
 .chart.candles { height: 320px; }
+.candle-source { color: var(--dim); }
 .candle-legend { color: var(--dim); font-variant-numeric: tabular-nums; min-height: 1.4em; white-space: normal; }
 button.tf { padding: 1px 7px; margin-right: 2px; }
 button.tf.active { border-color: var(--accent); color: var(--accent); }

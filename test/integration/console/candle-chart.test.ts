@@ -51,9 +51,12 @@ describe('candle charts in Chromium', () => {
     expect(perp.markers).toEqual(['B 0.0010 @ 60000.0']);
     expect([...perp.priceLines].sort()).toEqual(['SL trend1 59000.0', 'TP trend1 62000.0 (armed)']);
     const spot = await drawn('BTC_USDT', () => true, 'the BTC_USDT chart drawn');
-    expect(spot).toMatchObject({ candles: 4, open: false, markers: ['S 0.002000 @ 60150.50'], priceLines: [] });
-    // One panel per traded market: ETH_USDT is configured but no strategy trades it.
-    expect(await page().locator('.candle-panel').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { market: string } }).dataset.market))).toEqual(['BTC_USDT', 'BTC_PERP']);
+    expect(spot).toMatchObject({ candles: 4, open: false, markers: ['S 0.002000 @ 60150.50'], priceLines: [], source: '' });
+    // No candles of its own: ETH_PERP's, which price it, said so in the heading.
+    const eth = await drawn('ETH_USDT', () => true, 'the ETH_USDT chart drawn');
+    expect(eth).toMatchObject({ candles: 4, open: false, markers: [], source: 'prices of ETH_PERP' });
+    // One panel per traded market: ETH_PERP is configured but no strategy trades it.
+    expect(await page().locator('.candle-panel').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { market: string } }).dataset.market))).toEqual(['BTC_USDT', 'BTC_PERP', 'ETH_USDT']);
     // Up candles (#3fb950) painted on the canvases, not only the grid.
     const green = await countCanvasPixels(page(), { r: [40, 80], g: [160, 200], b: [60, 100] }, '.candle-panel[data-market="BTC_PERP"]');
     expect(green).toBeGreaterThan(50);

@@ -12,6 +12,7 @@ import { at, fillOrder, minutePrices, NOW, startChartHarness, TOKEN, type ChartH
 interface Candle { t: number; open: string; high: string; low: string; close: string; volume: string | null; minutes: number }
 interface Answer {
   market: string;
+  source: string;
   timeframe: string;
   count: number;
   candles: Candle[];
@@ -79,10 +80,20 @@ describe('GET /api/candles', () => {
     expect(hours.candles.map((c) => c.minutes)).toEqual([60, 60, 60, 60]);
     const spot = await answer('market=BTC_USDT');
     expect(spot.timeframe).toBe('15m');
+    expect(spot.source).toBe('BTC_USDT');
     expect(spot.candles.map((c) => c.t)).toEqual([at(9, 0), at(9, 15), at(9, 30), at(9, 45)]);
     expect(spot.open).toBeNull();
     expect(spot.fills).toEqual([expect.objectContaining({ side: 'sell', amount: '0.002', price: '60150.5', strategyId: 'grid1' })]);
     expect(spot.legs).toEqual([]);
+  });
+
+  it('draws a market with no candles of its own with those of the listing ticker that prices it', async () => {
+    h = await startChartHarness();
+    const eth = await answer('market=ETH_USDT&timeframe=15m');
+    expect(eth.source).toBe('ETH_PERP');
+    expect(eth.candles.map((c) => c.t)).toEqual([at(9, 0), at(9, 15), at(9, 30), at(9, 45)]);
+    expect(eth.candles[0]).toMatchObject(expected15m(at(9, 0)));
+    expect((await answer('market=BTC_PERP')).source).toBe('BTC_PERP');
   });
 
   it('bounds the minutes one read folds: 1d serves at most 30 candles, 4h 180', async () => {
@@ -123,7 +134,7 @@ describe('GET /api/candles', () => {
     h = await startChartHarness();
     const cases: Array<[string, RegExp]> = [
       ['timeframe=15m', /market is required/],
-      ['market=ETH_USDT', /market must be one of the traded markets \(BTC_USDT, BTC_PERP\)/],
+      ['market=ETH_PERP', /market must be one of the traded markets \(BTC_USDT, BTC_PERP, ETH_USDT\)/],
       ['market=btc_perp', /traded markets/],
       ['market=BTC_PERP&timeframe=2m', /timeframe must be one of 1m, 5m, 15m, 1h, 4h, 1d/],
       ['market=BTC_PERP&count=0', /count must be a whole number from 1 to 500/],
@@ -142,7 +153,7 @@ describe('GET /api/candles', () => {
   it('lists the traded markets and the picker in the state document, additively', async () => {
     h = await startChartHarness();
     const st = (await (await fetch(`${h.base}/api/state`)).json()) as Record<string, unknown>;
-    expect(st['charts']).toEqual({ markets: ['BTC_USDT', 'BTC_PERP'], timeframes: ['1m', '5m', '15m', '1h', '4h', '1d'], defaultTimeframe: '15m' });
+    expect(st['charts']).toEqual({ markets: ['BTC_USDT', 'BTC_PERP', 'ETH_USDT'], timeframes: ['1m', '5m', '15m', '1h', '4h', '1d'], defaultTimeframe: '15m' });
     for (const key of ['strategies', 'positions', 'fills', 'equity', 'markets']) expect(st).toHaveProperty(key);
     expect(NOW).toBe(st['nowMs']);
   });

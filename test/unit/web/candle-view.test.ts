@@ -14,7 +14,7 @@ const steps = { BTC_PERP: { tick: '0.1', step: '0.0001' } };
 const candle = (t: number, close = '60010'): ApiCandle => ({ t, open: '60000', high: '60020.5', low: '59990', close, volume: null, minutes: 1 });
 
 function answer(over: Partial<CandleAnswer> = {}): CandleAnswer {
-  return { market: 'BTC_PERP', timeframe: '1m', count: 200, nowMs: T0, candles: [], open: null, fills: [], legs: [], ...over };
+  return { market: 'BTC_PERP', source: 'BTC_PERP', timeframe: '1m', count: 200, nowMs: T0, candles: [], open: null, fills: [], legs: [], ...over };
 }
 
 const isCandle = (b: object): boolean => 'open' in b;
