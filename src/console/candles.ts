@@ -156,7 +156,8 @@ export class CandleChart {
     if (hit !== undefined && hit.bucket === bucket) return hit.candles;
     const ended = hit === undefined ? q.count : bucket - hit.bucket;
     let candles: JsonCandle[];
-    if (hit === undefined || ended >= q.count) candles = this.src.store.candles.closed(source, q.timeframe, q.count).map(candleJson);
+    // A clock set back (ended below 1) or a long absence reads everything again.
+    if (hit === undefined || ended < 1 || ended >= q.count) candles = this.src.store.candles.closed(source, q.timeframe, q.count).map(candleJson);
     else {
       // Buckets from the one open at the last read on: everything before it was final then.
       const since = hit.bucket * len;
