@@ -105,6 +105,8 @@ export class StrategyInputs {
   private readonly live = new VersionedMemo<OrderRecord[]>();
   private readonly legs = new VersionedMemo<Leg[]>();
   private readonly protection = new VersionedMemo<Protection>();
+  /** Per strategy: the markets of its collateral orders so far and the last order row read. */
+  private readonly collateral = new Map<string, { markets: Set<string>; lastRow: number }>();
 
   constructor(private readonly deps: StrategyInputsDeps) {}
 
@@ -171,10 +173,21 @@ export class StrategyInputs {
    */
   private protectionOf(strategyId: string): Protection {
     const { store } = this.deps;
-    const collateralMarkets = new Set(store.orders.marketsOfKind(strategyId, 'collateral'));
+    const collateralMarkets = this.collateralMarkets(strategyId);
     const legs = store.children.live().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
     const parentMarket = new Map(legs.map((c) => [c.parentClientOrderId, store.orders.get(c.parentClientOrderId)?.market]));
     return { collateralMarkets, legs, parentMarket };
+  }
+
+  /** Markets of the strategy's collateral orders: only orders journaled since the last look are read (outside a transaction). */
+  private collateralMarkets(strategyId: string): Set<string> {
+    const { orders, fills } = this.deps.store;
+    if (fills.inTransaction) return new Set(orders.marketsOfKind(strategyId, 'collateral'));
+    const kept = this.collateral.get(strategyId) ?? { markets: new Set<string>(), lastRow: 0 };
+    const added = orders.marketsOfKindSince(strategyId, 'collateral', kept.lastRow);
+    const markets = new Set([...kept.markets, ...added.markets]);
+    this.collateral.set(strategyId, { markets, lastRow: added.lastRow });
+    return markets;
   }
 
   /** The data of `strategyId`'s next context. */

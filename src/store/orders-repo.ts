@@ -176,6 +176,19 @@ export class OrdersRepository {
     return rows.map((r) => r.market);
   }
 
+  /**
+   * Markets of the strategy's `kind` orders journaled after row `afterRow` (0: every order), and
+   * the newest row now. Orders are never deleted and keep their market and kind, so a caller keeps
+   * the set and asks only for rows added since: the rowid range, not the strategy's whole history.
+   */
+  marketsOfKindSince(strategyId: string, kind: OrderKind, afterRow: number): { markets: string[]; lastRow: number } {
+    const lastRow = (this.db.prepare('SELECT MAX(rowid) AS r FROM orders').get() as { r: number | null }).r ?? 0;
+    const rows = this.db
+      .prepare('SELECT DISTINCT market FROM orders NOT INDEXED WHERE rowid > ? AND rowid <= ? AND strategy_id = ? AND kind = ? ORDER BY market')
+      .all(afterRow, lastRow, strategyId, kind) as { market: string }[];
+    return { markets: rows.map((r) => r.market), lastRow };
+  }
+
   all(): OrderRecord[] {
     return (this.db.prepare('SELECT * FROM orders ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(toRecord);
   }

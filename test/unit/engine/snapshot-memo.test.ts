@@ -129,4 +129,34 @@ describe('per-tick reads kept between writes', () => {
       { numRuns: 60 },
     );
   });
+
+  it('a collateral order rolled back is not kept, and the order that takes its row next is seen', () => {
+    const clock = new ManualClock(1_000);
+    const store = openStore({ dataDir: tempDir(), clock, logger: silentLogger(), durability: 'memory' });
+    try {
+      const inputs = inputsOf(store, clock);
+      const journal = new Journal(store);
+      const place = (market: string) =>
+        store.orders.insertPending(
+          { clientOrderId: `a-${market}`, strategyId: 'a', kind: 'collateral', market, side: 'buy', amount: d('0.01'), price: d('50000'), postOnly: false, ioc: false, rpi: false },
+          clock.now(),
+        );
+      const kinds = () => inputs.snapshot('a', venue).positions.map((p) => `${p.market}:${p.kind}`);
+      journal.write({ kind: 'place', strategy: 'a', collateral: false, side: 'buy', amount: 1 }, clock.now());
+      journal.write({ kind: 'fill', order: 0, amount: 1 }, clock.now());
+      expect(kinds()).toEqual(['BTC_USDT:spot']);
+      expect(() =>
+        store.tx(() => {
+          place('BTC_USDT');
+          expect(kinds()).toEqual(['BTC_USDT:collateral']);
+          throw new Error('rolled back on purpose');
+        }),
+      ).toThrow();
+      expect(kinds()).toEqual(['BTC_USDT:spot']);
+      place('BTC_USDT');
+      expect(kinds()).toEqual(['BTC_USDT:collateral']);
+    } finally {
+      store.close();
+    }
+  });
 });
