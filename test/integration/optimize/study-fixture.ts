@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { studyHashes } from '../../../src/optimize/hashes.js';
-import type { ParamValues, StudyInputs, TrialSpec, TrialWindow } from '../../../src/optimize/types.js';
+import type { ParamValues, StudyInputs, TrialFailure, TrialOutcome, TrialSpec, TrialWindow } from '../../../src/optimize/types.js';
 
 export const PRICES = 'samples/prices';
 export const STRATEGY = 'grid1';
@@ -35,4 +35,13 @@ export function trialSpec(inputs: StudyInputs, index: number, params: ParamValue
 export function gridTrials(inputs: StudyInputs & { window: TrialWindow }, n: number): TrialSpec[] {
   const spacings = ['0.1', '0.2', '0.3', '0.5'];
   return Array.from({ length: n }, (_, i) => trialSpec(inputs, i, { spacingPct: spacings[i % spacings.length] as string, levels: 2 + Math.floor(i / 4) }, inputs.window));
+}
+
+type End = { ok: true; outcome: TrialOutcome } | { ok: false; failure: TrialFailure };
+
+/** What must not depend on where a trial ran, by trial key: everything but its wall time and slot. */
+export function comparable(ends: readonly End[]): Map<string, unknown> {
+  return new Map<string, unknown>(
+    ends.map((e) => (e.ok ? [e.outcome.key, { metrics: e.outcome.metrics, equity: e.outcome.equity, pnls: e.outcome.tradePnls }] : [e.failure.key, e.failure])),
+  );
 }
