@@ -133,6 +133,7 @@ export class RedisExecutor implements TrialExecutor {
     events.on('failed', onFailed);
     try {
       await connection.sadd(STUDY_REGISTRY_KEY, this.name);
+      await this.clearFailed(queue, pending);
       const keep = { age: KEEP_SECONDS };
       await queue.addBulk(
         trials.map((spec) => ({ name: 'trial', data: { inputs, spec }, opts: { jobId: trialJobId(this.options.study, spec.key), removeOnComplete: keep, removeOnFail: keep } })),
@@ -145,6 +146,15 @@ export class RedisExecutor implements TrialExecutor {
       if (signal.aborted) await queue.drain().catch((err: unknown) => this.options.logger.warn({ err: errorMessage(err) }, 'optimize: could not drain the queue'));
       await connection.srem(STUDY_REGISTRY_KEY, this.name).catch(() => undefined);
     }
+  }
+
+  /**
+   * Jobs of these trials that failed in an earlier submit (refused data, stalled twice) are removed,
+   * so this submit runs them again with its own inputs; finished trials' jobs are kept and reused.
+   */
+  private async clearFailed(queue: Queue<TrialJobData, TrialJobResult>, pending: Pending): Promise<void> {
+    const ids = new Set(pending.jobIds());
+    for (const job of await queue.getJobs(['failed'])) if (job.id !== undefined && ids.has(job.id)) await job.remove();
   }
 
   /** Reads unfinished jobs back until none is left (never resolves first unless the run ends). */

@@ -4,7 +4,8 @@
  * trial. BullMQ's stalled-job check (short lock and interval, set through the workers' flags)
  * gives that trial to the other worker; the study completes with every trial reported once, and
  * the outcomes equal a local run of the same trials. Submitting the study again runs nothing and
- * reports the finished trials from their jobs. A worker whose data differs refuses the trial.
+ * reports the finished trials from their jobs. A worker whose data differs refuses the trial, and
+ * a later submit with matching data runs it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -85,7 +86,7 @@ describe.skipIf(!redisAvailable())('trials on workers over Redis', () => {
     expect(await queue.getJobCounts('completed', 'waiting', 'active')).toEqual({ completed: trials.length, waiting: 0, active: 0 });
   }, 600_000);
 
-  it('fails a trial as refused, without retry, on a worker whose data differs', async () => {
+  it('fails a trial as refused, without retry, on a worker whose data differs; a resubmit runs it', async () => {
     const redis = closeAfterTest(await RedisServer.start());
     const inputs = studyInputs(1);
     // The coordinator's config differs from what it says it hashed: every worker's own hash differs.
@@ -99,5 +100,8 @@ describe.skipIf(!redisAvailable())('trials on workers over Redis', () => {
     const job = await queue.getJob(trialJobId('refused', trial.key));
     expect(job?.attemptsMade).toBe(1);
     await eventually(() => worker.log().includes('trial refused'), 'the worker to log the refusal');
+    // Submitted again with inputs that match: the failed job is replaced and the trial runs.
+    const retried = await runStudy(executor, inputs, [trial]);
+    expect(retried.map((e) => e.ok && e.outcome.key)).toEqual([trial.key]);
   }, 300_000);
 });
