@@ -105,7 +105,7 @@ function trialOf(index: number, params: ParamValues, window: TrialWindow, metric
   return { index, key: new Decimal(index).plus(1e12).toFixed().padStart(64, 'a'), params, window, objective, metrics };
 }
 
-/** 48 trials (4 × 3 × 2 × 2) over 30 days, objective Sharpe; six trials close no round trip (objective null). */
+/** 48 trials (4 × 3 × 2 × 2) over 30 days, objective Sharpe; four trials close no round trip (objective null). */
 export function gridStudy(): StudyResult {
   const window: TrialWindow = { fromMs: STUDY_FROM_MS, toMs: STUDY_FROM_MS + 30 * DAY_MS, fold: null, phase: 'full' };
   const trials: Trial[] = [];
