@@ -81,7 +81,15 @@ function yAxis(points: readonly Point[]): { place: (p: Point) => string; labels:
   return { place: (p) => scale.at(p.objective), labels: labels + zero };
 }
 
-function svg(name: string, domain: ParamDomain, points: readonly Point[], objective: string): string {
+/** The best trial itself: its params and objective are the result's best (a walk-forward study may repeat them per fold). */
+export function isBestTrial(trial: Trial, best: StudyResult['best']): boolean {
+  if (best === null || trial.objective !== best.objective) return false;
+  const names = Object.keys(best.params);
+  return names.length === Object.keys(trial.params).length && names.every((n) => Object.hasOwn(trial.params, n) && trial.params[n] === best.params[n]);
+}
+
+function svg(name: string, domain: ParamDomain, points: readonly Point[], result: StudyResult): string {
+  const { objective } = result;
   const numeric = isNumericParam(domain, points);
   const categories = numeric ? [] : categoriesOf(domain, points);
   const x = xAxis(numeric, categories, numeric ? points.map((p) => paramDecimal(p.value) as Decimal) : []);
@@ -90,14 +98,17 @@ function svg(name: string, domain: ParamDomain, points: readonly Point[], object
     const tip = `trial ${p.trial.index}: ${name}=${paramText(p.value)}, ${objective} ${p.objective.toFixed()}`;
     return `<circle cx="${x.place(p)}" cy="${y.place(p)}" r="3.5" fill="${STUDY_COLOURS.point}"><title>${html(tip)}</title></circle>`;
   });
+  // Drawn last, so no other dot covers it.
+  const rings = points.filter((p) => isBestTrial(p.trial, result.best))
+    .map((p) => `<circle class="best" cx="${x.place(p)}" cy="${y.place(p)}" r="6.5" fill="none" stroke="${STUDY_COLOURS.best}" stroke-width="2"></circle>`);
   const label = `${objective} against ${name}`;
   return `<svg class="scatter" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${html(label)}">`
-    + `${frame()}${y.labels}${x.labels}<g class="points">${dots.join('')}</g></svg>`;
+    + `${frame()}${y.labels}${x.labels}<g class="points">${dots.join('')}</g>${rings.join('')}</svg>`;
 }
 
 function figure(result: StudyResult, name: string, domain: ParamDomain, i: number): string {
   const points = scatterPoints(result.trials, name);
-  const plot = points.length === 0 ? '<p class="note">No trial with an objective value to draw.</p>' : svg(name, domain, points, result.objective);
+  const plot = points.length === 0 ? '<p class="note">No trial with an objective value to draw.</p>' : svg(name, domain, points, result);
   return `<figure class="scatter-box" id="scatter-${i}"><figcaption>${html(name)} <span class="note">(${html(domain.kind)})</span></figcaption>${plot}</figure>`;
 }
 
@@ -108,6 +119,6 @@ export function scatterSection(result: StudyResult): string {
   const figures = result.space.params.map((p, i) => figure(result, p.name, p.domain, i)).join('\n');
   const sampled = searched > MAX_SCATTER_POINTS ? ` ${MAX_SCATTER_POINTS} of the ${searched} are drawn, evenly by trial order.` : '';
   return `<div class="scatters">\n${figures}\n</div>\n<p class="note">Each dot is one search trial with an objective (for a walk-forward study, the train windows of every fold);`
-    + ` a trial without one is not drawn. Dots of a category are spread across its band so they do not hide each other.${sampled}`
+    + ` a trial without one is not drawn. The ringed dot is the best trial. Dots of a category are spread across its band so they do not hide each other.${sampled}`
     + ' Drawn as SVG: the charting library plots one value per time on a time axis, and a scatter needs many trials per value and category axes.</p>';
 }

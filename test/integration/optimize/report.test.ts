@@ -15,6 +15,7 @@ import type { StudyResult } from '../../../src/optimize/types.js';
 import { countCanvasPixels, openBrowser, type BrowserSession, type ColourRange } from '../../support/browser.js';
 import { INJECTION_VALUE, failedStudy, gridStudy, walkForwardStudy } from '../../support/study-fixtures.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { eventually } from '../../support/eventually.js';
 
 let session: BrowserSession;
 const dir = tempDir('study-report-');
@@ -30,7 +31,9 @@ async function open(name: string, result: StudyResult): Promise<void> {
   const file = path.join(dir, `${name}.html`);
   writeFileSync(file, renderStudyReport(result));
   await session.page.goto(pathToFileURL(file).href);
-  await session.page.waitForFunction('window.reportState !== undefined && window.reportState.ready === true');
+  // Polled from here, not with waitForFunction: that one compiles its predicate inside the page
+  // when the first check fails, and the page's policy refuses eval (a console error, on a slow run).
+  await eventually(() => session.page.evaluate('window.reportState !== undefined && window.reportState.ready === true'), 'the report drawn');
 }
 
 /** The trials table's cell texts of column `col`, top to bottom. */

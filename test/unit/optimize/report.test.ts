@@ -91,7 +91,15 @@ describe('renderStudyReport: a grid study', () => {
 
   it('draws one scatter per param, one dot per trial with an objective, booleans and texts as categories', () => {
     const scored = result.trials.filter((t) => t.objective !== null).length;
-    for (const i of [0, 1, 2, 3]) expect(part(html, `scatter-${i}`).match(/<circle /g)).toHaveLength(scored);
+    for (const i of [0, 1, 2, 3]) {
+      expect(part(html, `scatter-${i}`).match(/<circle cx=/g)).toHaveLength(scored);
+      // The best trial, ringed on top of its own dot.
+      const ring = /<circle class="best" cx="([\d.]+)" cy="([\d.]+)"/.exec(part(html, `scatter-${i}`));
+      const best = result.best as NonNullable<StudyResult['best']>;
+      const own = new RegExp(`<circle cx="([\\d.]+)" cy="([\\d.]+)"[^>]*><title>trial \\d+: [^<]*, sharpe ${best.objective}</title>`).exec(part(html, `scatter-${i}`));
+      expect(ring?.slice(1)).toEqual(own?.slice(1));
+      expect(part(html, `scatter-${i}`).match(/class="best"/g)).toHaveLength(1);
+    }
     // lookback is a range: 10 at the plot's left edge, 40 at its right.
     const lookbackX = (v: number): string[] => [...part(html, 'scatter-0').matchAll(new RegExp(`cx="([\\d.]+)"[^>]*><title>trial \\d+: lookback=${v},`, 'g'))].map((m) => m[1] ?? '');
     expect(new Set(lookbackX(10))).toEqual(new Set(['64.0']));
@@ -162,7 +170,7 @@ describe('renderStudyReport: a walk-forward study with flags', () => {
     expect(head.find((r) => r[0] === 'Trials')?.[1]).toBe('56 (53 train, 3 test)');
     expect(head.find((r) => r[0] === 'Failed trials')?.[1]).toBe('1 (listed below)');
     const train = result.trials.filter((t) => t.window.phase === 'train' && t.objective !== null).length;
-    expect(part(html, 'scatter-0').match(/<circle /g)).toHaveLength(train);
+    expect(part(html, 'scatter-0').match(/<circle cx=/g)).toHaveLength(train);
     const tests = result.trials.filter((t) => t.window.phase === 'test').map((t) => t.index);
     expect(tests).toHaveLength(3);
     for (const i of tests) expect(part(html, 'scatter-0')).not.toContain(`<title>trial ${i}:`);
