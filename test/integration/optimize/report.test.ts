@@ -73,10 +73,11 @@ describe('study report in a browser', () => {
       // Painted, inside the plot's frame: every dot's box lies within the frame's.
       const inside = (await page.evaluate(`(() => {
         const frame = document.querySelector('#scatter-${i} rect.plot').getBoundingClientRect();
-        return [...document.querySelectorAll('#scatter-${i} circle')].map((c) => c.getBoundingClientRect())
-          .filter((b) => b.width > 0 && b.left >= frame.left - 4 && b.right <= frame.right + 4 && b.top >= frame.top - 4 && b.bottom <= frame.bottom + 4).length;
+        return [...document.querySelectorAll('#scatter-${i} circle:not(.best)')].map((c) => c.getBoundingClientRect())
+          .filter((b) => b.width > 0 && b.left >= frame.left && b.right <= frame.right && b.top >= frame.top && b.bottom <= frame.bottom).length;
       })()`)) as number;
       expect(inside).toBe(scored);
+      expect(await page.evaluate(`document.querySelectorAll('#scatter-${i} circle.best').length`)).toBe(1);
     }
     await session.screenshot('study-report-grid');
     expect(session.errors).toEqual([]);

@@ -100,11 +100,11 @@ describe('renderStudyReport: a grid study', () => {
       expect(ring?.slice(1)).toEqual(own?.slice(1));
       expect(part(html, `scatter-${i}`).match(/class="best"/g)).toHaveLength(1);
     }
-    // lookback is a range: 10 at the plot's left edge, 40 at its right.
+    // lookback is a range: 10 at the plot's left (frame 64 + 10 of padding), 40 at its right (64 + 262 − 10).
     const lookbackX = (v: number): string[] => [...part(html, 'scatter-0').matchAll(new RegExp(`cx="([\\d.]+)"[^>]*><title>trial \\d+: lookback=${v},`, 'g'))].map((m) => m[1] ?? '');
-    expect(new Set(lookbackX(10))).toEqual(new Set(['64.0']));
-    expect(new Set(lookbackX(40))).toEqual(new Set(['326.0']));
-    const labels = (i: number): string[] => [...part(html, `scatter-${i}`).matchAll(/<text [^>]*text-anchor="middle">([^<]*)<\/text>/g)].map((m) => m[1] ?? '');
+    expect(new Set(lookbackX(10))).toEqual(new Set(['74.0']));
+    expect(new Set(lookbackX(40))).toEqual(new Set(['316.0']));
+    const labels = (i: number): string[] => [...part(html, `scatter-${i}`).matchAll(/<text class="category"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1] ?? '');
     expect(labels(2)).toEqual(['true', 'false']);
     expect(labels(3)).toEqual(['close', '&lt;script&gt;window.…']);
     expect(labels(1)).toEqual([]); // decimal strings: a numeric axis, no category labels
@@ -175,6 +175,12 @@ describe('renderStudyReport: a walk-forward study with flags', () => {
     expect(tests).toHaveLength(3);
     for (const i of tests) expect(part(html, 'scatter-0')).not.toContain(`<title>trial ${i}:`);
     expect(part(html, 'scatter-0')).toContain(`<title>trial ${(tests[0] as number) - 1}:`);
+  });
+
+  it('draws a log domain on a log axis: 0.25, 1 and 4 evenly spaced', () => {
+    const xs = (v: string): Set<string> => new Set([...part(html, 'scatter-1').matchAll(new RegExp(`cx="([\\d.]+)"[^>]*><title>trial \\d+: thresholdPct=${v},`, 'g'))].map((m) => m[1] ?? ''));
+    expect([xs('0.25'), xs('1'), xs('4')]).toEqual([new Set(['74.0']), new Set(['195.0']), new Set(['316.0'])]);
+    expect(part(html, 'scatter-1')).toContain('(log, log axis)');
   });
 });
 
