@@ -1,6 +1,7 @@
 /**
  * The objective against each parameter: one small scatter per param, objective up, param value
- * across, numeric params on a linear axis and the others (booleans, lists of texts) as categories.
+ * across: numeric params on a linear axis (a log domain on a log axis), the others (booleans,
+ * lists of texts) as categories. The best trial's dot is ringed.
  *
  * Drawn here as inline SVG, not with the charting library: lightweight-charts plots series over a
  * time axis, one value per time, so it has no place for many trials at one param value nor for a
