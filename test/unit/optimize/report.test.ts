@@ -140,6 +140,8 @@ describe('renderStudyReport: a walk-forward study with flags', () => {
       'few_trades fold 1: The test window closed fewer than 10 round trips: its objective rests on too few trades &lt;to trust&gt;.',
       `params_unstable: ${result.flags[2]?.message}`,
     ]);
+    const named = renderStudyReport({ ...result, flags: [{ code: 'params_unstable', message: 'fold 1: levels jumped from 2 to 3', fold: 1 }] });
+    expect(part(named, 'flags')).toContain('<li><code>params_unstable</code>: fold 1: levels jumped from 2 to 3</li>');
   });
 
   it('lists each fold with its windows, chosen params, in- and out-of-sample objective, test net PnL and trades', () => {
