@@ -33,7 +33,7 @@ async function open(name: string, result: StudyResult): Promise<void> {
   await session.page.goto(pathToFileURL(file).href);
   // Polled from here, not with waitForFunction: that one compiles its predicate inside the page
   // when the first check fails, and the page's policy refuses eval (a console error, on a slow run).
-  await eventually(() => session.page.evaluate('window.reportState !== undefined && window.reportState.ready === true'), 'the report drawn');
+  await eventually(() => session.page.evaluate('window.reportState !== undefined && window.reportState.ready === true'), 'the report drawn', { timeoutMs: 30_000 });
 }
 
 /** The trials table's cell texts of column `col`, top to bottom. */
