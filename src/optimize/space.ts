@@ -149,7 +149,9 @@ export function domainValues(domain: ParamDomain): ParamValue[] {
   for (let i = 0; i < domain.steps; i++) {
     const v = logPoint(min, max, i, domain.steps);
     // Integer log domains round to the nearest whole number; points that round together count once.
-    const point = domain.integer ? v.toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).toNumber() : toWire(v.toSignificantDigits(LOG_SIGNIFICANT_DIGITS, Decimal.ROUND_HALF_EVEN));
+    const point = domain.integer
+      ? v.toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).toNumber()
+      : toWire(v.toSignificantDigits(LOG_SIGNIFICANT_DIGITS, Decimal.ROUND_HALF_EVEN));
     if (!out.includes(point)) out.push(point);
   }
   return out;
