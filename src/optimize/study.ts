@@ -46,7 +46,7 @@ export interface StudyDeps {
 }
 
 export type StudyOutcome =
-  | { aborted: false; result: StudyResult; failures: { index: number; error: string }[]; duplicates: number }
+  | { aborted: false; result: StudyResult; duplicates: number }
   | { aborted: true; done: number; total: number };
 
 /** A trial that ended with an outcome, and its objective. */
@@ -145,8 +145,12 @@ function bestOf(trials: readonly Scored[]): Scored | undefined {
   return [...trials].sort((a, b) => compareTrials({ objective: a.objective, index: a.spec.index }, { objective: b.objective, index: b.spec.index }))[0];
 }
 
-function failuresOf(finished: Map<string, FinishedTrial>): { index: number; error: string }[] {
-  return [...finished.values()].flatMap((f) => (f.ok ? [] : [{ index: f.spec.index, error: f.error }])).sort((a, b) => a.index - b.index);
+type Failure = NonNullable<StudyResult['failures']>[number];
+
+function failuresOf(finished: Map<string, FinishedTrial>): Failure[] {
+  return [...finished.values()]
+    .flatMap((f) => (f.ok ? [] : [{ index: f.spec.index, key: f.spec.key, params: f.spec.params, window: f.spec.window, error: f.error }]))
+    .sort((a, b) => a.index - b.index);
 }
 
 function resultBase(plan: StudyPlan, trials: readonly Scored[]): Omit<StudyResult, 'best' | 'walkForward' | 'flags'> {
@@ -179,8 +183,9 @@ async function fullSpan(plan: StudyPlan, deps: StudyDeps): Promise<StudyOutcome>
     best: best === undefined ? null : { params: best.spec.params, objective: best.objective, metrics: best.outcome.metrics, equity: best.outcome.equity },
     walkForward: null,
     flags,
+    failures: failuresOf(run.finished),
   };
-  return { aborted: false, result, failures: failuresOf(run.finished), duplicates: deps.store.duplicates };
+  return { aborted: false, result, duplicates: deps.store.duplicates };
 }
 
 async function walkForward(plan: StudyPlan, wf: WalkForwardPlan, deps: StudyDeps): Promise<StudyOutcome> {
@@ -223,9 +228,9 @@ async function walkForward(plan: StudyPlan, wf: WalkForwardPlan, deps: StudyDeps
     best: { params: last.spec.params, objective: last.objective, metrics: last.outcome.metrics, equity: last.outcome.equity },
     walkForward: { folds, stitchedEquity: stitchEquity(equities) },
     flags,
+    failures: failuresOf(new Map([...train.finished, ...test.finished])),
   };
-  const failures = failuresOf(new Map([...train.finished, ...test.finished]));
-  return { aborted: false, result, failures, duplicates: deps.store.duplicates };
+  return { aborted: false, result, duplicates: deps.store.duplicates };
 }
 
 /** Runs the study to its result, or to an abort (finished trials stay in the study file). */
