@@ -45,7 +45,7 @@ describe('a study over the whole span', () => {
   it('resumes after an abort: finished trials are kept and not run again, and the result equals an uninterrupted run', async () => {
     const dir = tempDir('opt-resume-');
     const abort = new AbortController();
-    const first = new FakeExecutor({ slots: 1, before: () => (first.ran.length === 5 ? abort.abort() : undefined) });
+    const first: FakeExecutor = new FakeExecutor({ slots: 1, before: (): void => (first.ran.length === 5 ? abort.abort() : undefined) });
     let store = open(dir);
     const cut = await runStudy(await plan(), { executor: first, store, signal: abort.signal });
     store.close();
