@@ -6,6 +6,7 @@
  * and their equities can be stitched.
  */
 import { Decimal, dec, toWire } from '../core/decimal.js';
+import { ConfigError } from '../core/errors.js';
 import type { EquityPoint } from '../backtest/result.js';
 import { domainValues } from './space.js';
 import type { OverfitFlag, ParamValue, SearchSpace, WalkForwardFold } from './types.js';
@@ -31,7 +32,7 @@ export interface FoldWindow {
   test: { fromMs: number; toMs: number };
 }
 
-/** The K folds over [fromMs, toMs); a plan that does not fit the data is an Error saying by how much. */
+/** The K folds over [fromMs, toMs); a plan that does not fit the data is a ConfigError saying what it needs. */
 export function foldWindows(plan: WalkForwardPlan, fromMs: number, toMs: number): FoldWindow[] {
   const train = plan.trainDays * DAY_MS;
   const test = plan.testDays * DAY_MS;
@@ -39,8 +40,8 @@ export function foldWindows(plan: WalkForwardPlan, fromMs: number, toMs: number)
   if (fromMs + needed > toMs) {
     const haveDays = new Decimal(toMs - fromMs).div(DAY_MS).toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed();
     const needDays = plan.trainDays + plan.folds * plan.testDays;
-    throw new RangeError(
-      `walk-forward: ${plan.folds} folds of ${plan.trainDays} train + ${plan.testDays} test days need ${needDays} days of data ` +
+    throw new ConfigError(
+      `command line: --walk-forward: ${plan.folds} folds of ${plan.trainDays} train + ${plan.testDays} test days need ${needDays} days of data ` +
         `(train + folds × test), the prices span ${haveDays} days from ${new Date(fromMs).toISOString()}`,
     );
   }
