@@ -22,6 +22,7 @@ import { SpaceError, parseSpace } from './space.js';
 import { StudyStore, type StudyIdentity } from './study-store.js';
 import { runStudy, type StudyOutcome, type StudyPlan, type StudyProgress } from './study.js';
 import type { SearchSpace, StudyInputs, TrialExecutor } from './types.js';
+import { foldWindows } from './walk-forward.js';
 
 export interface OptimizeIo {
   signal: AbortSignal;
@@ -90,6 +91,8 @@ async function planOf(args: OptimizeArgs, objective: Objective): Promise<{ plan:
   await checkSpaceAgainstSchema(config, space);
   const prices = loadPrices(args.prices);
   const span = runSpan(prices.series.values(), args.fromMs, args.toMs);
+  // Folds that do not fit the data are refused before the study file is made.
+  if (args.walkForward !== null) foldWindows(args.walkForward, span.fromMs, span.toMs);
   const seed = args.seed ?? config.paper.seed;
   const points = args.search === 'grid' ? gridPoints(space) : randomPoints(space, args.trials ?? 0, seed);
   const hashes = studyHashes(configText, args.prices, space.strategy);

@@ -31,7 +31,7 @@ export class StudyMismatchError extends Error {
     readonly differing: readonly string[],
   ) {
     super(
-      `study ${file} was started with other inputs (${differing.join(', ')} differ): its trials would not compare with this run's. ` +
+      `study ${file} was started with other inputs (${differing.join(', ')} ${differing.length === 1 ? 'differs' : 'differ'}): its trials would not compare with this run's. ` +
         'Run the original command to continue it, or name a new study (--study NAME or another --out).',
     );
     this.name = 'StudyMismatchError';
