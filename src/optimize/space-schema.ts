@@ -1,21 +1,21 @@
 /**
  * Checks a parsed space against the tuned strategy's own params schema, before any trial runs:
- * every value a domain can give is validated by the module's schema in the sandbox (the load
- * probe the daemon uses, src/strategy-api/sandbox/load.ts), with the instance's configured params
- * for the others. A param the schema does not know, or a value it refuses, is a `SpaceError`
+ * every value a domain can give is validated by the module's schema in the sandbox (evaluated as
+ * the daemon's load probe does, in one bounded worker: schema-entry.ts), with the instance's
+ * configured params for the others. A param the schema does not know, or a value it refuses, is a `SpaceError`
  * naming the param, the value and the schema's own words.
  */
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { SystemClock, type Clock } from '../core/clock.js';
 import type { BotConfig } from '../config/index.js';
 import { strategyLoaderPaths } from '../daemon/strategies.js';
 import { resolveStrategyFile } from '../strategy-api/loader.js';
-import { compileModule, probeModule, type LoadOutcome } from '../strategy-api/sandbox/load.js';
-import type { ParamIssue } from '../strategy-api/sandbox/report.js';
+import { sandboxWorkerOptions, workerEntry } from '../strategy-api/sandbox/entry-path.js';
+import { compileModule, type SandboxBounds } from '../strategy-api/sandbox/load.js';
+import type { SchemaCheckInit, SchemaReport, SchemaVerdict } from './schema-entry.js';
 import { SpaceError, domainValues } from './space.js';
 import type { ParamValue, SearchSpace } from './types.js';
-
-/** Probes run at once (each is a short-lived worker). */
-const PROBE_CONCURRENCY = 2;
 
 export interface TunedInstance {
   module: string;
@@ -40,34 +40,33 @@ function unknownParam(name: string): SpaceError {
   return new SpaceError(`param ${name}: unknown param (not in the strategy's schema)`);
 }
 
-function paramsRefusal(name: string, value: ParamValue, issue: ParamIssue | null): SpaceError {
-  if (issue?.code === 'unrecognized_keys') return unknownParam(issue.key ?? name);
-  const message = (issue?.message ?? 'refused').replace(/^Invalid input: /, '');
+function refusal(name: string, value: ParamValue, v: SchemaVerdict): SpaceError | null {
+  if (v.ok) return v.keys.includes(name) ? null : unknownParam(name);
+  if (v.code === 'unrecognized_keys') return unknownParam(v.key ?? name);
+  const message = v.message.replace(/^Invalid input: /, '');
   return new SpaceError(`param ${name}: the value ${JSON.stringify(value)} is refused by the strategy's schema: expected ${message}`);
 }
 
-function refusal(name: string, value: ParamValue, out: LoadOutcome): SpaceError | null {
-  if (out.type === 'loaded') {
-    const known = typeof out.params === 'object' && out.params !== null && Object.hasOwn(out.params, name);
-    return known ? null : unknownParam(name);
-  }
-  if (out.type === 'params') return paramsRefusal(name, value, out.issue);
-  const why = out.type === 'bound' ? out.reason : out.message;
-  return new SpaceError(`param ${name}: the strategy module could not check ${JSON.stringify(value)}: ${why}`);
-}
-
-/** Runs `tasks` with at most `limit` at once, in order of start. */
-async function limited<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
-  const out: T[] = new Array<T>(tasks.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < tasks.length) {
-      const i = next++;
-      out[i] = await (tasks[i] as () => Promise<T>)();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, lane));
-  return out;
+/** Runs the schema worker once over every param set; a worker past its bounds or failing is a SpaceError. */
+function runChecks(init: SchemaCheckInit, bounds: SandboxBounds, clock: Clock): Promise<SchemaReport> {
+  const entry = workerEntry(import.meta.url, 'schema-entry');
+  const worker = new Worker(entry.script, sandboxWorkerOptions(entry, bounds.memoryMb, init));
+  const abort = new AbortController();
+  return new Promise<SchemaReport>((resolve, reject) => {
+    const done = (out: SchemaReport | Error): void => {
+      abort.abort();
+      void worker.terminate();
+      if (out instanceof Error) reject(out);
+      else resolve(out);
+    };
+    worker.on('message', (r: SchemaReport) => done(r));
+    worker.on('error', (err) => done(new SpaceError(`the strategy module could not check the space: ${err.message}`)));
+    worker.on('exit', (code) => done(new SpaceError(`the strategy module could not check the space (its worker exited with code ${code})`)));
+    clock.sleep(bounds.loadDeadlineMs, abort.signal).then(
+      () => done(new SpaceError(`the strategy module did not check the space within ${bounds.loadDeadlineMs} ms (sandbox.loadDeadlineMs)`)),
+      () => undefined,
+    );
+  });
 }
 
 /** Throws the first SpaceError (in the space's order) among every param value the schema refuses. */
@@ -76,15 +75,22 @@ export async function checkSpaceAgainstSchema(config: BotConfig, space: SearchSp
   const bounds = { memoryMb: config.sandbox.memoryMb, loadDeadlineMs: config.sandbox.loadDeadlineMs };
   const compiled = await compileModule(instance.file, bounds, clock);
   if (!compiled.ok) throw new SpaceError(`"strategy": the module of ${instance.id} does not compile: ${compiled.message}`);
-  const knownMarkets = Object.keys(config.markets);
-  const checks = space.params.flatMap(({ name }, i) =>
-    domainValues((space.params[i] as SearchSpace['params'][number]).domain).map((value) => async (): Promise<SpaceError | null> => {
-      const params = { ...instance.params, [name]: value };
-      const out = await probeModule({ file: instance.file, program: compiled.program, instanceId: instance.id, params, knownMarkets }, bounds, clock);
-      return refusal(name, value, out);
-    }),
-  );
-  const refusals = await limited(checks, PROBE_CONCURRENCY);
-  const first = refusals.find((r) => r !== null);
-  if (first !== undefined && first !== null) throw first;
+  // One param set per value: the instance's configured params with that one value in place.
+  const asked = space.params.flatMap(({ name, domain }) => domainValues(domain).map((value) => ({ name, value })));
+  const paramSets = asked.map(({ name, value }) => ({ ...instance.params, [name]: value }));
+  const init: SchemaCheckInit = {
+    file: instance.file,
+    fileUrl: pathToFileURL(instance.file).href,
+    program: compiled.program,
+    instanceId: instance.id,
+    params: instance.params,
+    knownMarkets: Object.keys(config.markets),
+    paramSets,
+  };
+  const report = await runChecks(init, bounds, clock);
+  if (report.type === 'threw') throw new SpaceError(`"strategy": the module of ${instance.id} throws while loading: ${report.message}`);
+  for (const [i, { name, value }] of asked.entries()) {
+    const refused = refusal(name, value, report.verdicts[i] as SchemaVerdict);
+    if (refused !== null) throw refused;
+  }
 }
