@@ -6,13 +6,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { evaluateStrategy } from '../strategy-api/sandbox/evaluate.js';
+import { READY, type ObjectiveReply } from './objective-protocol.js';
 
 interface Init {
   program: string;
   fileUrl: string;
 }
 
-export type ObjectiveReply = { id: number; ok: true; value: number | string | null } | { id: number; ok: false; message: string };
+
 
 function messageOf(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 400);
@@ -28,6 +29,7 @@ try {
   loadError = `it threw while loading: ${messageOf(err)}`;
 }
 
+parentPort?.postMessage(READY);
 parentPort?.on('message', (msg: { id: number; outcome: unknown }) => {
   let reply: ObjectiveReply;
   if (loadError !== null) {

@@ -14,11 +14,13 @@ import { RATIO_DP } from '../backtest/metrics.js';
 import { compileModule } from '../strategy-api/sandbox/load.js';
 import { sandboxWorkerOptions, workerEntry } from '../strategy-api/sandbox/entry-path.js';
 import { OBJECTIVES, objectiveValue, type ObjectiveInput } from './objectives.js';
-import type { ObjectiveReply } from './objective-entry.js';
+import { READY, type ObjectiveReply } from './objective-protocol.js';
 import type { ObjectiveName } from './types.js';
 
 /** Time one call of a custom objective may take. */
 export const CUSTOM_OBJECTIVE_DEADLINE_MS = 2_000;
+/** Time the sandbox worker may take to start and evaluate the module. */
+const CUSTOM_OBJECTIVE_LOAD_MS = 10_000;
 const CUSTOM_OBJECTIVE_MEMORY_MB = 128;
 
 export class ObjectiveError extends Error {
@@ -52,6 +54,29 @@ export function normaliseObjective(file: string, value: number | string | null):
   return toWire(new Decimal(typeof value === 'number' ? value.toString() : value).toDecimalPlaces(RATIO_DP, Decimal.ROUND_HALF_EVEN));
 }
 
+/** Resolves when the worker has evaluated the module; rejects past the load bound or when the worker fails. */
+function readiness(file: string, worker: Worker, clock: Clock): Promise<void> {
+  const abort = new AbortController();
+  return new Promise<void>((resolve, reject) => {
+    const done = (err: Error | null): void => {
+      abort.abort();
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      if (err === null) return resolve();
+      void worker.terminate();
+      reject(err);
+    };
+    const onMessage = (m: unknown): void => (m === READY ? done(null) : undefined);
+    const onError = (err: Error): void => done(new ObjectiveError(`custom objective ${file}: the sandbox worker failed: ${err.message}`));
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    clock.sleep(CUSTOM_OBJECTIVE_LOAD_MS, abort.signal).then(
+      () => done(new ObjectiveError(`custom objective ${file}: did not load within ${CUSTOM_OBJECTIVE_LOAD_MS} ms`)),
+      () => undefined,
+    );
+  });
+}
+
 class CustomObjective implements Objective {
   readonly name = 'custom' as const;
   private nextId = 0;
@@ -60,9 +85,15 @@ class CustomObjective implements Objective {
     readonly file: string,
     private readonly worker: Worker,
     private readonly clock: Clock,
+    private readonly ready: Promise<void>,
   ) {}
 
-  value(o: ObjectiveInput): Promise<string | null> {
+  async value(o: ObjectiveInput): Promise<string | null> {
+    await this.ready;
+    return this.call(o);
+  }
+
+  private call(o: ObjectiveInput): Promise<string | null> {
     const id = this.nextId++;
     const abort = new AbortController();
     return new Promise<string | null>((resolve, reject) => {
@@ -113,5 +144,8 @@ export async function loadObjective(spec: string, clock: Clock = new SystemClock
   const init = { program: compiled.program, fileUrl: pathToFileURL(file).href };
   const worker = new Worker(entry.script, sandboxWorkerOptions(entry, CUSTOM_OBJECTIVE_MEMORY_MB, init));
   worker.unref();
-  return new CustomObjective(spec, worker, clock);
+  const ready = readiness(spec, worker, clock);
+  // Seen by value(); a load failure with no call must not end the process as unhandled.
+  ready.catch(() => undefined);
+  return new CustomObjective(spec, worker, clock, ready);
 }
