@@ -58,6 +58,7 @@ function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, { accepting, ob
     risk: (id) => engine.inputs.risk(id),
     onDrawdown: () => engine.halt('drawdown kill switch (risk gate)'),
     state: b.store.strategyState(s.id) as StateBackend,
+    atomically: (fn) => b.store.tx(fn),
     accepting: () => accepting(s.id),
     events: {
       refusal: (id, code, detail) => {

@@ -53,6 +53,12 @@ export interface StrategyRunnerOptions {
   onDrawdown: () => void;
   /** Persisted key-value state of the instance. */
   state: StateBackend;
+  /**
+   * Runs `fn` as one store transaction, so a hook's state and its event's delivery mark land
+   * together (a crash between them would deliver the event again over the updated state).
+   * Without one, `fn` runs as is.
+   */
+  atomically?: (fn: () => void) => void;
   /** False once shutdown began: hooks may still run, their intents are dropped. */
   accepting: () => boolean;
   events: RunnerEvents;
@@ -215,8 +221,7 @@ export class StrategyRunner {
       this.guard.recordFailure(e);
       return spent();
     }
-    state.commit();
-    spent();
+    this.land(state, spent);
     if (!this.options.accepting()) {
       if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
       return;
@@ -231,6 +236,16 @@ export class StrategyRunner {
         return;
       }
     }
+  }
+
+  /** Commits the hook's state and spends its event, as one transaction when the store gives one. */
+  private land(state: BufferedState, spent: () => void): void {
+    const both = (): void => {
+      state.commit();
+      spent();
+    };
+    if (this.options.atomically === undefined) both();
+    else this.options.atomically(both);
   }
 
   private refuse(decision: Extract<GateDecision, { ok: false }>, what: string): void {

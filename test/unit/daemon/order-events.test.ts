@@ -1,7 +1,8 @@
 /**
  * The route of final order states (src/daemon/order-events.ts) on a real SQLite store: an instance
  * without onOrder spends its events at once, one with it hears each once even when drained twice,
- * and the events of an instance not configured wait.
+ * and the events of an instance not configured wait. The hook's state and the delivery mark land
+ * together: a crash between them leaves neither.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,10 +12,10 @@ import { routeOrderEvents } from '../../../src/daemon/order-events.js';
 import { laneOf } from '../../../src/daemon/runners.js';
 import { OrderJournal } from '../../../src/engine/order-journal.js';
 import { Scheduler } from '../../../src/engine/scheduler.js';
-import { StrategyRunner, type OrderPort } from '../../../src/engine/strategy-runner.js';
+import { StrategyRunner, type OrderPort, type StrategyRunnerOptions } from '../../../src/engine/strategy-runner.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import type { LoadedStrategy, OrderEventView } from '../../../src/strategy-api/host.js';
-import { defineStrategy } from '../../../src/strategy-api/index.js';
+import { defineStrategy, type StrategyContext } from '../../../src/strategy-api/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { MemoryState, snapshot } from '../../support/daemon-ctx.js';
@@ -25,9 +26,15 @@ afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.();
 });
 
-function runner(id: string, heard?: OrderEventView[]): StrategyRunner {
+type Persisted = Pick<StrategyRunnerOptions, 'state' | 'atomically'>;
+
+function runner(id: string, heard?: OrderEventView[], persisted: Persisted = { state: new MemoryState() }): StrategyRunner {
   const base = { name: id, params: z.object({}), schedule: '* * * * * *', onTick: () => [] };
-  const definition = defineStrategy(heard === undefined ? base : { ...base, onOrder: (_ctx: unknown, e: OrderEventView) => void heard.push(e) });
+  const onOrder = (ctx: StrategyContext, e: OrderEventView): void => {
+    heard?.push(e);
+    ctx.state.set('lastEvent', e.clientOrderId);
+  };
+  const definition = defineStrategy(heard === undefined ? base : { ...base, onOrder });
   const strategy: LoadedStrategy = { id, module: id, params: {}, schedule: '* * * * * *', definition: definition as NonNullable<LoadedStrategy['definition']> };
   return new StrategyRunner({
     strategy,
@@ -37,7 +44,7 @@ function runner(id: string, heard?: OrderEventView[]): StrategyRunner {
     snapshot: async () => snapshot(),
     risk: () => ({}) as never,
     onDrawdown: () => undefined,
-    state: new MemoryState(),
+    ...persisted,
     accepting: () => true,
     events: new RecordingEvents(),
     deadlineMs: 1_000,
@@ -83,5 +90,29 @@ describe('routeOrderEvents', () => {
       [ears, 'REJECTED', 'ORDER_NOT_ENOUGH_BALANCE', 'ORDER_NOT_ENOUGH_BALANCE: code 10', '0.001'],
     ]);
     expect(store.finals.undelivered().map((f) => f.clientOrderId)).toEqual([gone]);
+  });
+});
+
+describe('onOrder state and its delivery mark', () => {
+  it('land in one transaction: a failure while marking leaves the state unwritten and the event undelivered', async () => {
+    const { store, reject } = setup();
+    const id = reject('ears');
+    const event: OrderEventView = {
+      clientOrderId: id, market: 'BTC_USDT', side: 'buy', price: new Decimal('100'), amount: new Decimal('0.001'),
+      filled: new Decimal(0), state: 'REJECTED', reason: 'ORDER_NOT_ENOUGH_BALANCE', venue: 'ORDER_NOT_ENOUGH_BALANCE: code 10', atMs: 0,
+    };
+    const state = store.strategyState('ears') as StrategyRunnerOptions['state'];
+    const r = runner('ears', [], { state, atomically: (fn) => store.tx(fn) });
+    const crash = (): void => {
+      store.finals.markDelivered(id, 1);
+      throw new Error('process died while marking');
+    };
+    await expect(r.order(event, crash)).rejects.toThrow('process died');
+    expect(state.get('lastEvent')).toBeUndefined();
+    expect(store.finals.undelivered().map((f) => f.clientOrderId)).toEqual([id]);
+    // Delivered again after the "restart": state and mark land together this time.
+    await r.order(event, () => store.finals.markDelivered(id, 2));
+    expect(state.get('lastEvent')).toBe(id);
+    expect(store.finals.undelivered()).toEqual([]);
   });
 });
