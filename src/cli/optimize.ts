@@ -7,9 +7,12 @@
  * interrupted.
  */
 import { performance } from 'node:perf_hooks';
+import pino from 'pino';
 import { ConfigError, errorCode, errorMessage } from '../core/errors.js';
+import { createLogger } from '../observability/logger.js';
 import { parseOptimizeArgs } from '../optimize/args.js';
 import { HELP, progressBar, progressLine, summary } from '../optimize/cli-text.js';
+import { RedisExecutor } from '../optimize/redis-executor.js';
 import { optimize } from '../optimize/run.js';
 import { SpaceError } from '../optimize/space.js';
 import { StudyMismatchError } from '../optimize/study-store.js';
@@ -31,6 +34,11 @@ function fail(err: unknown): never {
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
+  if (argv[0] === 'worker') {
+    // Its own flags and --help (src/cli/optimize-worker.ts).
+    const { optimizeWorker } = await import('./optimize-worker.js');
+    return optimizeWorker(argv.slice(1));
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
     return 0;
@@ -48,6 +56,13 @@ async function main(): Promise<number> {
   let last: StudyProgress | null = null;
   const out = await optimize(args, {
     signal: abort.signal,
+    redisExecutor: (url, study) => {
+      // Warnings only on stderr, where the progress bar is; the URL's password never in a line.
+      const password = new URL(url).password;
+      const secrets = password === '' ? [] : [password, decodeURIComponent(password)];
+      const logger = createLogger({ level: 'warn', destination: pino.destination(2), base: { app: 'v4-bot-optimize' }, secrets });
+      return new RedisExecutor({ url, study, logger });
+    },
     say: (line) => {
       process.stderr.write(`${line}\n`);
       started = performance.now();

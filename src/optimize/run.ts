@@ -29,8 +29,8 @@ export interface OptimizeIo {
   onProgress?: (p: StudyProgress) => void;
   /** Says a line before the trials start (the study file, what is already done). */
   say: (line: string) => void;
-  /** The executor for `--redis` (src/optimize/redis-executor.ts); without it `--redis` is refused. */
-  redisExecutor?: (url: string) => TrialExecutor;
+  /** The executor for `--redis URL` of study `study` (src/optimize/redis-executor.ts); without it `--redis` is refused. */
+  redisExecutor?: (url: string, study: string) => TrialExecutor;
 }
 
 export type OptimizeOutcome = StudyOutcome & { studyFile: string; outDir: string };
@@ -74,7 +74,7 @@ function identityOf(inputs: StudyInputs, plan: Omit<StudyPlan, 'inputs' | 'name'
 function executorFor(args: OptimizeArgs, io: OptimizeIo): TrialExecutor {
   if (args.redis === null) return new LocalExecutor(args.workers === null ? {} : { workers: args.workers });
   if (io.redisExecutor === undefined) throw new ConfigError('command line: --redis: expected a build with the Redis executor, found none');
-  return io.redisExecutor(args.redis);
+  return io.redisExecutor(args.redis, args.studyName);
 }
 
 function writeOutputs(outDir: string, outcome: StudyOutcome): void {

@@ -66,6 +66,14 @@ describe('v4-bot optimize (built CLI)', () => {
     }
   });
 
+  it('hands `worker` to the Redis worker command', async () => {
+    const help = await run(['worker', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run optimize -- worker --redis URL/);
+    const bad = await run(['worker', '--redis', 'http://host']);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--redis: expected a redis:// or rediss:// URL') as unknown });
+  });
+
   it('refuses a bad flag and a space the strategy schema refuses, exit 2, naming them', async () => {
     const dir = tempDir('opt-cli-bad-');
     const flag = await run([...study(dir), '--search', 'annealing']);
