@@ -69,6 +69,8 @@ class Runner {
   private readonly coordinator: Coordinator;
   private scoring: Promise<void> = Promise.resolve();
   private scoreError: unknown = null;
+  /** Aborted when the objective fails: the trials still to run could not be ranked. */
+  private readonly stop = new AbortController();
 
   constructor(
     private readonly plan: StudyPlan,
@@ -103,6 +105,7 @@ class Runner {
         this.deps.onProgress?.({ ...this.progress });
       } catch (err) {
         this.scoreError = err;
+        this.stop.abort();
       }
     });
   }
@@ -121,7 +124,7 @@ class Runner {
       const f = stored.get(s.key);
       if (f !== undefined) this.count(f);
     }
-    const out = await this.coordinator.run(specs, this.deps.signal);
+    const out = await this.coordinator.run(specs, AbortSignal.any([this.deps.signal, this.stop.signal]));
     await this.scoring;
     if (this.scoreError !== null) throw this.scoreError;
     return out;

@@ -138,3 +138,16 @@ describe('a walk-forward study', () => {
     ]);
   });
 });
+
+describe('a study whose objective fails', () => {
+  it('stops running trials and says why; the trials finished so far stay recorded', async () => {
+    const store = open(tempDir('opt-objfail-'));
+    let calls = 0;
+    const objective = { name: 'custom' as const, file: 'bad.js', close: () => Promise.resolve(), value: () => (++calls === 3 ? Promise.reject(new Error('custom objective bad.js: it threw: boom')) : Promise.resolve('1')) };
+    const executor = new FakeExecutor({ slots: 1 });
+    await expect(runStudy({ ...(await plan()), objective }, { executor, store, signal: new AbortController().signal })).rejects.toThrow(/bad\.js: it threw: boom/);
+    expect(executor.ran.length).toBeLessThan(12);
+    expect(store.finished().size).toBe(executor.ran.length);
+    store.close();
+  });
+});
