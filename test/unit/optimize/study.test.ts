@@ -5,7 +5,9 @@ import { gridPoints } from '../../../src/optimize/search.js';
 import { parseSpace } from '../../../src/optimize/space.js';
 import { StudyMismatchError, StudyStore } from '../../../src/optimize/study-store.js';
 import { runStudy, type StudyPlan } from '../../../src/optimize/study.js';
-import type { StudyInputs, TrialSpec } from '../../../src/optimize/types.js';
+import type { StudyInputs, TrialExecutor, TrialSpec } from '../../../src/optimize/types.js';
+import { Coordinator, ExecutorGapError } from '../../../src/optimize/coordinator.js';
+import { trialSpecs } from '../../../src/optimize/trial-specs.js';
 import { DAY_MS } from '../../../src/optimize/walk-forward.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { FakeExecutor, pureTrial } from './fake-executor.js';
@@ -148,6 +150,29 @@ describe('a study whose objective fails', () => {
     await expect(runStudy({ ...(await plan()), objective }, { executor, store, signal: new AbortController().signal })).rejects.toThrow(/bad\.js: it threw: boom/);
     expect(executor.ran.length).toBeLessThan(12);
     expect(store.finished().size).toBe(executor.ran.length);
+    store.close();
+  });
+});
+
+describe('the coordinator', () => {
+  it('ignores reports of keys it did not ask for, and refuses an executor that drops a trial', async () => {
+    const store = open(tempDir('opt-gap-'));
+    const specs = trialSpecs(INPUTS, gridPoints(SPACE).slice(0, 3), { fromMs: FROM, toMs: FROM + DAY_MS, fold: null, phase: 'full' }, 7, 0);
+    const executor: TrialExecutor = {
+      slots: 1,
+      run: (_inputs, trials, onEnd) => {
+        onEnd({ ok: false, failure: { key: 'not-asked', error: 'stray' } });
+        for (const t of trials.slice(1)) onEnd(pureTrial(t));
+        return Promise.resolve();
+      },
+      close: () => Promise.resolve(),
+    };
+    const coordinator = new Coordinator({ executor, store, inputs: INPUTS });
+    const err = await coordinator.run(specs, new AbortController().signal).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ExecutorGapError);
+    expect((err as ExecutorGapError).missing).toEqual([specs[0]?.key]);
+    // The two reported trials are recorded; the dropped one runs next time.
+    expect([...store.finished().keys()].sort()).toEqual([specs[1]?.key, specs[2]?.key].sort());
     store.close();
   });
 });
