@@ -117,6 +117,12 @@ export class RedisExecutor implements TrialExecutor {
       this.queue = new Queue<TrialJobData, TrialJobResult>(this.name, { connection: this.connection });
       this.eventsConnection = this.connection.duplicate();
       this.events = new QueueEvents(this.name, { connection: this.eventsConnection });
+      // Logged, not thrown: ioredis reconnects, and unfinished jobs are read back once it has.
+      const warn = (err: Error): void => this.options.logger.warn({ err: err.message }, 'optimize: redis error');
+      this.connection.on('error', warn);
+      this.eventsConnection.on('error', warn);
+      this.queue.on('error', warn);
+      this.events.on('error', warn);
       await this.events.waitUntilReady();
       this.options.logger.info({ redis: maskRedisUrl(this.options.url), queue: this.name }, 'optimize: trials go to the study queue on redis');
     }

@@ -69,8 +69,11 @@ export async function runRedisWorker(options: RedisWorkerOptions): Promise<void>
     stalledInterval: options.stalledIntervalMs ?? 30_000,
     maxStalledCount: options.maxStalledCount ?? 1,
   };
+  // Connection errors (Redis restarting, a network blip) are logged; ioredis reconnects by itself.
+  const watched = (conn: Redis): Redis => conn.on('error', (err: Error) => logger.warn({ err: err.message }, 'optimize worker: redis connection error'));
+  watched(connection);
   const serve = (queue: string): void => {
-    const conn = connection.duplicate();
+    const conn = watched(connection.duplicate());
     const worker = new Worker<TrialJobData, TrialJobResult>(queue, processor(pool, logger), { ...settings, connection: conn });
     worker.on('error', (err) => logger.warn({ queue, err: errorMessage(err) }, 'optimize worker: queue error'));
     worker.on('failed', (job, err) => logger.warn({ queue, trial: job?.data.spec.key, err: err.message }, 'optimize worker: job failed'));

@@ -3,13 +3,22 @@
  * time, for as many trials as it is sent. It exits when its parent goes away (the IPC channel
  * closes), so a killed coordinator or worker leaves no runner behind.
  */
+import { rmSync } from 'node:fs';
 import { installZeroDelayTimers } from '../backtest/zero-delay-timers.js';
 import { errorMessage } from '../core/errors.js';
-import type { RunnerReply, RunnerRequest } from './runner-pool.js';
+import { RUNNER_TMPDIR_ENV, type RunnerReply, type RunnerRequest } from './runner-pool.js';
 import { runTrial, TrialError } from './trial.js';
 
 // A process that only runs backtests: empty timer yields take no real time (as `npm run backtest`).
 installZeroDelayTimers();
+
+// Temp files of the backtests (their stores) go to this runner's own dir, removed even when its
+// parent was killed and could not.
+const tmp = process.env[RUNNER_TMPDIR_ENV];
+if (tmp !== undefined) process.env['TMPDIR'] = tmp;
+const removeTmp = (): void => {
+  if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+};
 
 async function handle(req: RunnerRequest): Promise<RunnerReply> {
   try {
@@ -20,7 +29,10 @@ async function handle(req: RunnerRequest): Promise<RunnerReply> {
   }
 }
 
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  removeTmp();
+  process.exit(0);
+});
 process.on('message', (req: RunnerRequest) => {
   void handle(req).then((reply) => process.send?.(reply));
 });

@@ -33,6 +33,12 @@ export interface RunnerReply {
   end: TrialEnd;
 }
 
+/**
+ * The runner's own temp dir, which it makes its TMPDIR once its loader is up (tsx keeps its
+ * compile cache in the usual one, shared by every runner) and removes if its parent dies.
+ */
+export const RUNNER_TMPDIR_ENV = 'V4_BOT_RUNNER_TMPDIR';
+
 /** Time a stopped runner has to exit on SIGTERM before it is killed. */
 const STOP_GRACE_MS = 5_000;
 /** Characters of a runner's stderr kept, to say why it died. */
@@ -54,9 +60,9 @@ class Runner {
   readonly exited: Promise<void>;
 
   constructor(onExit: (r: Runner) => void) {
-    // Its own temp dir (the backtest's in-memory stores go there), removed when it exits, even if killed.
+    // Its own temp dir (the backtest's stores go there), removed when it exits, even if killed.
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'v4-bot-trial-runner-'));
-    const env: Record<string, string | undefined> = { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp };
+    const env: Record<string, string | undefined> = { ...process.env, [RUNNER_TMPDIR_ENV]: tmp };
     scrubSecretEnv(env);
     const entry = runnerEntry();
     this.child = fork(entry.file, [], { execArgv: entry.execArgv, env, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });

@@ -6,4 +6,5 @@ export const STUDY_COLOURS = {
   bestEquity: '#2962ff',
   oosEquity: '#00897b',
   point: 'rgba(123, 31, 162, 0.6)',
+  best: '#d50000',
 } as const;

@@ -48,7 +48,8 @@ export function flagsSection(result: StudyResult): string {
     return '<section id="flags" class="flags-none"><h2>Overfitting flags</h2><p id="no-flags">No overfitting flag was raised.</p></section>';
   }
   const items = result.flags.map((f) => {
-    const where = f.fold === null ? '' : ` <span class="fold">fold ${f.fold}</span>`;
+    // The optimiser's own messages may name their fold already: it is not said twice.
+    const where = f.fold === null || f.message.startsWith(`fold ${f.fold}:`) ? '' : ` <span class="fold">fold ${f.fold}</span>`;
     return `<li><code>${html(f.code)}</code>${where}: ${html(f.message)}</li>`;
   });
   return `<section id="flags" class="flags" role="alert"><h2>⚠ Overfitting flags (${result.flags.length})</h2>`

@@ -10,34 +10,45 @@ import { paramDecimal } from './format.js';
 /** A cell's value before display: a decimal string or number, a boolean, a text, or nothing. */
 export type SortValue = string | number | boolean | null;
 
-/** 0 for numbers (and decimal strings), 1 for booleans, 2 for other text: a mixed column groups them so. */
-function kindOf(v: string | number | boolean): 0 | 1 | 2 {
-  if (typeof v === 'boolean') return 1;
-  return paramDecimal(v) === undefined ? 2 : 0;
+/** A value parsed once for sorting: its kind (0 numbers and decimal strings, 1 booleans, 2 other text) and, for a number, its exact decimal. */
+interface Keyed {
+  kind: 0 | 1 | 2;
+  num: Decimal | undefined;
+  v: string | number | boolean;
 }
 
-/** Total order over non-null values: numbers by value, then false before true, then text by code unit. */
-export function compareValues(a: string | number | boolean, b: string | number | boolean): number {
-  const ka = kindOf(a);
-  const kb = kindOf(b);
-  if (ka !== kb) return ka - kb;
-  if (ka === 0) return (paramDecimal(a) as Decimal).comparedTo(paramDecimal(b) as Decimal);
-  if (ka === 1) return Number(a) - Number(b);
-  const sa = String(a);
-  const sb = String(b);
+function keyed(v: string | number | boolean): Keyed {
+  const num = typeof v === 'boolean' ? undefined : paramDecimal(v);
+  return { kind: typeof v === 'boolean' ? 1 : num === undefined ? 2 : 0, num, v };
+}
+
+function compareKeyed(a: Keyed, b: Keyed): number {
+  if (a.kind !== b.kind) return a.kind - b.kind;
+  if (a.kind === 0) return (a.num as Decimal).comparedTo(b.num as Decimal);
+  if (a.kind === 1) return Number(a.v) - Number(b.v);
+  const sa = String(a.v);
+  const sb = String(b.v);
   if (sa === sb) return 0;
   return sa < sb ? -1 : 1;
 }
 
+/** Total order over non-null values: numbers by value, then false before true, then text by code unit. */
+export function compareValues(a: string | number | boolean, b: string | number | boolean): number {
+  return compareKeyed(keyed(a), keyed(b));
+}
+
 /** Each value's dense rank in the column (0 = smallest; equal values share one), null for no value. */
 export function sortRanks(values: readonly SortValue[]): Array<number | null> {
-  const present = values.map((v, i) => ({ v, i })).filter((e): e is { v: string | number | boolean; i: number } => e.v !== null);
-  present.sort((x, y) => compareValues(x.v, y.v) || x.i - y.i);
+  const present: Array<{ k: Keyed; i: number }> = [];
+  values.forEach((v, i) => {
+    if (v !== null) present.push({ k: keyed(v), i });
+  });
+  present.sort((x, y) => compareKeyed(x.k, y.k) || x.i - y.i);
   const ranks: Array<number | null> = values.map(() => null);
   let rank = -1;
   present.forEach((e, n) => {
     const prev = present[n - 1];
-    if (prev === undefined || compareValues(prev.v, e.v) !== 0) rank += 1;
+    if (prev === undefined || compareKeyed(prev.k, e.k) !== 0) rank += 1;
     ranks[e.i] = rank;
   });
   return ranks;

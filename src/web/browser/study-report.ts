@@ -14,7 +14,7 @@ type ChartPoint = [number, string];
 
 /** The embedded data (src/optimize/report/chart-data.ts `StudyChartData`). */
 interface StudyData {
-  colours: { bestEquity: string; oosEquity: string; point: string };
+  colours: { bestEquity: string; oosEquity: string; point: string; best: string };
   bestEquity: ChartPoint[];
   oosEquity: ChartPoint[];
 }

@@ -26,8 +26,8 @@ import { comparable, gridTrials, studyInputs } from './study-fixture.js';
 const TSX = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/index.mjs')).href;
 
 /** An `optimize worker` process (the command's own entry, from source), stopped when the test ends. */
-function startWorker(url: string): ChildProcess & { log: () => string } {
-  const args = ['--import', TSX, 'src/cli/optimize-worker.ts', '--redis', url, '--concurrency', '1', '--lock-duration', '2000', '--stalled-interval', '1000'];
+function startWorker(url: string, logLevel = 'info'): ChildProcess & { log: () => string } {
+  const args = ['--import', TSX, 'src/cli/optimize-worker.ts', '--redis', url, '--concurrency', '1', '--lock-duration', '2000', '--stalled-interval', '1000', '--log-level', logLevel];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
@@ -104,4 +104,13 @@ describe.skipIf(!redisAvailable())('trials on workers over Redis', () => {
     const retried = await runStudy(executor, inputs, [trial]);
     expect(retried.map((e) => e.ok && e.outcome.key)).toEqual([trial.key]);
   }, 300_000);
+
+  it('never shows the password of its Redis URL', async () => {
+    const redis = closeAfterTest(await RedisServer.start());
+    // The test server has no password: the worker still connects, and logs what it was given.
+    const worker = startWorker(`redis://:s3cret-worker-pass@127.0.0.1:${redis.port}`, 'debug');
+    const log = await eventually(() => worker.log().includes('optimize worker: started') && worker.log(), 'the worker to start', { timeoutMs: 60_000, everyMs: 100 });
+    expect(log).toContain('redis://:***@127.0.0.1');
+    expect(log).not.toContain('s3cret-worker-pass');
+  }, 120_000);
 });

@@ -91,12 +91,20 @@ describe('renderStudyReport: a grid study', () => {
 
   it('draws one scatter per param, one dot per trial with an objective, booleans and texts as categories', () => {
     const scored = result.trials.filter((t) => t.objective !== null).length;
-    for (const i of [0, 1, 2, 3]) expect(part(html, `scatter-${i}`).match(/<circle /g)).toHaveLength(scored);
-    // lookback is a range: 10 at the plot's left edge, 40 at its right.
+    for (const i of [0, 1, 2, 3]) {
+      expect(part(html, `scatter-${i}`).match(/<circle cx=/g)).toHaveLength(scored);
+      // The best trial, ringed on top of its own dot.
+      const ring = /<circle class="best" cx="([\d.]+)" cy="([\d.]+)"/.exec(part(html, `scatter-${i}`));
+      const best = result.best as NonNullable<StudyResult['best']>;
+      const own = new RegExp(`<circle cx="([\\d.]+)" cy="([\\d.]+)"[^>]*><title>trial \\d+: [^<]*, sharpe ${best.objective}</title>`).exec(part(html, `scatter-${i}`));
+      expect(ring?.slice(1)).toEqual(own?.slice(1));
+      expect(part(html, `scatter-${i}`).match(/class="best"/g)).toHaveLength(1);
+    }
+    // lookback is a range: 10 at the plot's left (frame 64 + 10 of padding), 40 at its right (64 + 262 − 10).
     const lookbackX = (v: number): string[] => [...part(html, 'scatter-0').matchAll(new RegExp(`cx="([\\d.]+)"[^>]*><title>trial \\d+: lookback=${v},`, 'g'))].map((m) => m[1] ?? '');
-    expect(new Set(lookbackX(10))).toEqual(new Set(['64.0']));
-    expect(new Set(lookbackX(40))).toEqual(new Set(['326.0']));
-    const labels = (i: number): string[] => [...part(html, `scatter-${i}`).matchAll(/<text [^>]*text-anchor="middle">([^<]*)<\/text>/g)].map((m) => m[1] ?? '');
+    expect(new Set(lookbackX(10))).toEqual(new Set(['74.0']));
+    expect(new Set(lookbackX(40))).toEqual(new Set(['316.0']));
+    const labels = (i: number): string[] => [...part(html, `scatter-${i}`).matchAll(/<text class="category"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1] ?? '');
     expect(labels(2)).toEqual(['true', 'false']);
     expect(labels(3)).toEqual(['close', '&lt;script&gt;window.…']);
     expect(labels(1)).toEqual([]); // decimal strings: a numeric axis, no category labels
@@ -132,6 +140,8 @@ describe('renderStudyReport: a walk-forward study with flags', () => {
       'few_trades fold 1: The test window closed fewer than 10 round trips: its objective rests on too few trades &lt;to trust&gt;.',
       `params_unstable: ${result.flags[2]?.message}`,
     ]);
+    const named = renderStudyReport({ ...result, flags: [{ code: 'params_unstable', message: 'fold 1: levels jumped from 2 to 3', fold: 1 }] });
+    expect(part(named, 'flags')).toContain('<li><code>params_unstable</code>: fold 1: levels jumped from 2 to 3</li>');
   });
 
   it('lists each fold with its windows, chosen params, in- and out-of-sample objective, test net PnL and trades', () => {
@@ -162,11 +172,17 @@ describe('renderStudyReport: a walk-forward study with flags', () => {
     expect(head.find((r) => r[0] === 'Trials')?.[1]).toBe('56 (53 train, 3 test)');
     expect(head.find((r) => r[0] === 'Failed trials')?.[1]).toBe('1 (listed below)');
     const train = result.trials.filter((t) => t.window.phase === 'train' && t.objective !== null).length;
-    expect(part(html, 'scatter-0').match(/<circle /g)).toHaveLength(train);
+    expect(part(html, 'scatter-0').match(/<circle cx=/g)).toHaveLength(train);
     const tests = result.trials.filter((t) => t.window.phase === 'test').map((t) => t.index);
     expect(tests).toHaveLength(3);
     for (const i of tests) expect(part(html, 'scatter-0')).not.toContain(`<title>trial ${i}:`);
     expect(part(html, 'scatter-0')).toContain(`<title>trial ${(tests[0] as number) - 1}:`);
+  });
+
+  it('draws a log domain on a log axis: 0.25, 1 and 4 evenly spaced', () => {
+    const xs = (v: string): Set<string> => new Set([...part(html, 'scatter-1').matchAll(new RegExp(`cx="([\\d.]+)"[^>]*><title>trial \\d+: thresholdPct=${v},`, 'g'))].map((m) => m[1] ?? ''));
+    expect([xs('0.25'), xs('1'), xs('4')]).toEqual([new Set(['74.0']), new Set(['195.0']), new Set(['316.0'])]);
+    expect(part(html, 'scatter-1')).toContain('(log, log axis)');
   });
 });
 
