@@ -51,6 +51,15 @@ class CandleWindow {
     return closed;
   }
 
+  /** Starts from candles already built (the store's, at start) and the closed minutes of the bucket being built. */
+  seed(closed: readonly Candle[], partial: readonly MinuteRow[]): void {
+    this.done.splice(0, this.done.length, ...closed.slice(Math.max(0, closed.length - this.capacity)));
+    this.acc = null;
+    const last = closed.at(-1);
+    this.lastMinuteMs = last === undefined ? Number.NEGATIVE_INFINITY : last.closeMs - TIMEFRAME_MS['1m'];
+    for (const m of partial) this.add(m);
+  }
+
   /** Closes the bucket being built once the clock is at or past its end. */
   advance(nowMs: number): Candle | null {
     if (this.acc === null || this.acc.openMs + TIMEFRAME_MS[this.timeframe] > nowMs) return null;
@@ -120,6 +129,11 @@ export class CandleWindows {
   specs(market?: string): WindowSpec[] {
     const ws = market === undefined ? [...this.windows.values()] : (this.byMarket.get(market) ?? []);
     return ws.map((w) => ({ market: w.market, timeframe: w.timeframe, count: w.capacity }));
+  }
+
+  /** Seeds one window (see CandleWindow.seed); a window not kept is ignored. */
+  seed(market: string, timeframe: Timeframe, closed: readonly Candle[], partial: readonly MinuteRow[]): void {
+    this.windows.get(keyOf(market, timeframe))?.seed(closed, partial);
   }
 
   /** Feeds a closed minute of `market` to each of its windows; returns the candles it closed. */
