@@ -9,6 +9,7 @@ import { loadConfig } from '../config/index.js';
 import { loadConfiguredStrategies } from '../daemon/strategies.js';
 import type { Logger } from '../observability/logger.js';
 import type { BacktestArgs } from './args.js';
+import { warmUpEnd } from './candle-input.js';
 import { buildResult, truthFills } from './collect.js';
 import { describeFillModel, type FillModel } from './fill-model.js';
 import { loadPrices, type PriceSeries } from './load-prices.js';
@@ -28,6 +29,8 @@ export interface BacktestSummary {
   jobsRun: number;
   /** Jobs scheduled more often than the candles (one fire per candle under `--job-resolution step`). */
   finerJobs: string[];
+  /** Ticks of strategies on a candle schedule (one per closed candle). */
+  candleTicks: number;
 }
 
 export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
@@ -41,7 +44,10 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   const strategies = await loadConfiguredStrategies(config);
   const prices = loadPrices(args.prices);
   const used = new Set(paperMarketNames(config).map((name) => pathFor(name, prices.series)));
-  const span = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
+  const given = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
+  // Declared candle history: the input's first candles fill it, and the run starts after them.
+  const warmUp = warmUpEnd(strategies, prices.series, given.fromMs, given.toMs);
+  const span = warmUp === null ? given : { ...given, fromMs: warmUp.untilMs };
   const model: FillModel = { ...args.fill, volumePerStep: args.fill.volumePerStep ?? config.paper.volumePerStep };
   const configBytes = readFileSync(args.config);
   const inputs = {
@@ -52,6 +58,7 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
     toMs: span.toMs,
     // How jobs were fired is part of how the run was simulated: recorded beside the fill model.
     fillModel: { ...describeFillModel(model, span.stepMs), jobResolution: args.jobResolution },
+    ...(warmUp === null ? {} : { warmUp }),
   };
   const { jobResolution, venue, strategiesIn } = args;
   const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution, venue, strategiesIn };
@@ -63,10 +70,12 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
     truth: truthFills(state),
     timerJumps: state.timerJumps,
     jobsRun: state.jobsRun,
+    candleTicks: state.candleTicks,
   }));
   mkdirSync(args.out, { recursive: true });
   writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
   writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
   writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
-  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps, jobsRun: out.jobsRun, finerJobs: out.finerJobs };
+  const { timerJumps, jobsRun, finerJobs, candleTicks } = out;
+  return { result: out.result, outDir: args.out, timerJumps, jobsRun, finerJobs, candleTicks };
 }
