@@ -74,8 +74,12 @@ function fresh(params: EmaCrossParams): Tracker {
   return { fast: indicators.ema(params.fast), slow: indicators.ema(params.slow), rsi: indicators.rsi(params.rsiPeriod), lastOpenMs: -1, before: undefined };
 }
 
-/** Feeds the candles the tracker has not seen (all of them for a new worker); the signals after the newest, once settled. */
+/**
+ * Feeds the candles the tracker has not seen (all of them for a new worker); the signals after
+ * the newest, once settled. Undefined when no candle was new: a signal is acted on once.
+ */
 export function track(t: Tracker, candles: readonly CandleView[]): Signals | undefined {
+  const seen = t.lastOpenMs;
   for (const c of candles) {
     if (c.openMs <= t.lastOpenMs) continue;
     const fastBefore = t.fast.value;
@@ -87,7 +91,7 @@ export function track(t: Tracker, candles: readonly CandleView[]): Signals | und
     t.lastOpenMs = c.openMs;
   }
   const [fast, slow, rsi] = [t.fast.value, t.slow.value, t.rsi.value];
-  if (t.before === undefined || fast === undefined || slow === undefined || rsi === undefined) return undefined;
+  if (t.lastOpenMs === seen || t.before === undefined || fast === undefined || slow === undefined || rsi === undefined) return undefined;
   return { fastBefore: t.before.fast, slowBefore: t.before.slow, fast, slow, rsi };
 }
 
