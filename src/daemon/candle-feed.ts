@@ -53,6 +53,9 @@ export class LiveCandleFeed {
     if (!candles.active) return [];
     const nowMs = this.clock.now();
     const end = bucketStart(nowMs, '1m');
+    // Every minute that ended is closed before a bucket is: a bucket closed without its last
+    // minute would stay without it (the recorder closes them too, but only when it records).
+    store.tx(() => store.candles.closeEnded(nowMs));
     const closed = [];
     for (const market of candles.windows.markets()) {
       const from = this.fedUntil.get(market) ?? end;

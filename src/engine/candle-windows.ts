@@ -31,6 +31,8 @@ class CandleWindow {
   private readonly done: Candle[] = [];
   private acc: Acc | null = null;
   private lastMinuteMs = Number.NEGATIVE_INFINITY;
+  /** End of the last bucket closed: a minute before it comes too late and is ignored, never reopens it. */
+  private closedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly market: string,
@@ -40,7 +42,7 @@ class CandleWindow {
 
   /** A closed minute, newer than any before (an older one is ignored); returns the bucket it closed, if any. */
   add(m: MinuteRow): Candle | null {
-    if (m.open_ms <= this.lastMinuteMs) return null;
+    if (m.open_ms <= this.lastMinuteMs || m.open_ms < this.closedUntil) return null;
     this.lastMinuteMs = m.open_ms;
     if (this.acc !== null && this.acc.openMs === bucketStart(m.open_ms, this.timeframe)) {
       addNewer(this.acc, m);
@@ -57,6 +59,7 @@ class CandleWindow {
     this.acc = null;
     const last = closed.at(-1);
     this.lastMinuteMs = last === undefined ? Number.NEGATIVE_INFINITY : last.closeMs - TIMEFRAME_MS['1m'];
+    this.closedUntil = last === undefined ? Number.NEGATIVE_INFINITY : last.closeMs;
     for (const m of partial) this.add(m);
   }
 
@@ -69,6 +72,7 @@ class CandleWindow {
   private close(acc: Acc): Candle {
     const c = finish(this.market, this.timeframe, acc, true);
     this.acc = null;
+    this.closedUntil = c.closeMs;
     this.done.push(c);
     // Trimmed in batches, so a push costs O(1) amortised.
     if (this.done.length >= 2 * this.capacity + 16) this.done.splice(0, this.done.length - this.capacity);

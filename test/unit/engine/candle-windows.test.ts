@@ -108,6 +108,10 @@ describe('candle windows', () => {
     expect(windows.advance(T0 + 240 * MIN).map((c) => c.candle.minutes)).toEqual([1]);
     expect(windows.closed('M_USDT', '1h', 3).map((c) => (c.openMs - T0) / MIN)).toEqual([0, 180]);
     expect(windows.open('M_USDT', '1h', T0 + 241 * MIN, undefined)).toBeNull();
+    // A minute of a bucket already closed comes too late: it never reopens it.
+    expect(windows.add('M_USDT', row(239, '99'))).toEqual([]);
+    expect(windows.advance(T0 + 300 * MIN)).toEqual([]);
+    expect(windows.closed('M_USDT', '1h', 3).map((c) => c.close.toFixed())).toEqual(['12', '13']);
   });
 
   it('keeps only its capacity, the largest count declared for it', () => {
