@@ -7,6 +7,7 @@
  * | `GET /assets/chart.js`, `/assets/<module>.js`, `/assets/dashboard.css` | chart library, page modules (src/web/browser/), style | none |
  * | `GET /api/state` | the state document | loopback binding: none (like `/healthz`); else token or session |
  * | `GET /api/events` | server-sent events of the state | same |
+ * | `GET /api/candles?market=M&timeframe=15m&count=200` | a traded market's candles, own fills and live legs (src/console/candles.ts) | same |
  * | `POST /api/session` | exchanges the token for the dashboard's session cookie | token |
  * | `POST /api/control/<action>` | a control action, body `{"strategy": "<id>"}` where needed | token, or session + `X-Bot-Client` |
  *
@@ -23,6 +24,7 @@ import { chartLibrarySource } from '../web/chart-library.js';
 import { dashboardPage } from '../web/dashboard/page.js';
 import { dashboardStyle } from '../web/dashboard/style.js';
 import { bearerToken, cookieValue, SESSION_COOKIE, sessionCookie, sessionValue, tokensEqual } from './auth.js';
+import type { CandleAnswer } from './candles.js';
 import type { ControlService } from './control.js';
 import type { EventFeed } from './events.js';
 
@@ -42,6 +44,8 @@ export interface ConsoleHttpOptions {
   control: ControlService;
   feed: EventFeed;
   state(): Promise<string>;
+  /** The candle chart's data for a query (`/api/candles`). */
+  candles(params: URLSearchParams): Promise<CandleAnswer>;
   logger: Logger;
 }
 
@@ -149,6 +153,8 @@ export class ConsoleHttp {
         return (_req, res) => this.asset(res, 'text/css; charset=utf-8', dashboardStyle());
       case '/api/state':
         return (req, res) => void this.stateRoute(req, res);
+      case '/api/candles':
+        return (req, res) => void this.candlesRoute(req, res);
       case '/api/events':
         return (req, res) => (this.mayRead(req) ? this.options.feed.attach(req, res) : json(res, 401, { error: 'unauthorized', message: 'a token or the dashboard session is required' }));
       default:
@@ -181,6 +187,18 @@ export class ConsoleHttp {
     } catch (err) {
       this.options.logger.warn({ err }, 'dashboard state failed');
       json(res, 500, { error: 'state_failed', message: 'the state could not be built; see the daemon log' });
+    }
+  }
+
+  private async candlesRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.mayRead(req)) return json(res, 401, { error: 'unauthorized', message: 'a token or the dashboard session is required' });
+    const query = new URL(req.url ?? '/', 'http://console.invalid').searchParams;
+    try {
+      const out = await this.options.candles(query);
+      json(res, out.status, out.body);
+    } catch (err) {
+      this.options.logger.warn({ err }, 'dashboard candles failed');
+      json(res, 500, { error: 'candles_failed', message: 'the candles could not be read; see the daemon log' });
     }
   }
 

@@ -9,6 +9,7 @@ import { ReadModels } from '../engine/read-models.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { OrderRecord } from '../model/journal.js';
+import { CandleChart } from './candles.js';
 import { newRunToken, removeTokenFile, writeTokenFile } from './auth.js';
 import { CANCELLABLE, ControlService, type ControlledRunner } from './control.js';
 import { EventFeed } from './events.js';
@@ -19,6 +20,7 @@ import { buildConsoleState, type StateSources } from './state.js';
 export { PauseRegistry } from './pauses.js';
 export { ConsoleHttp } from './http.js';
 export { tokensEqual, readTokenFile, tokenFilePath, TOKEN_FILE } from './auth.js';
+export { tradedMarkets } from './candles.js';
 export { CONTROL_ACTIONS, isControlAction, type ControlAction } from './control.js';
 
 export interface ConsoleRunner extends ControlledRunner {
@@ -35,6 +37,8 @@ export interface ConsoleDeps {
   equityAsset: string;
   /** The configured markets (their tick and step). */
   markets: StateSources['markets'];
+  /** The markets the strategies trade (`tradedMarkets`): one candle chart each; none when absent. */
+  tradedMarkets?: readonly string[];
   clock: Clock;
   logger: Logger;
   store: Store;
@@ -65,11 +69,15 @@ export function createConsole(d: ConsoleDeps): Console {
   // A stale file from an earlier run without a configured token must not outlive it.
   const tokenFile = d.configuredToken === null ? writeTokenFile(d.dataDir, token) : (removeTokenFile(d.dataDir), null);
   const read = new ReadModels(d.store);
+  const chart = new CandleChart({
+    store: d.store, now: () => d.clock.now(), markets: d.tradedMarkets ?? [], increments: d.markets, prices: () => d.source.prices(),
+  });
   const src: StateSources = {
     ...d.source,
     mode: d.mode,
     equityAsset: d.equityAsset,
     markets: d.markets,
+    chartMarkets: chart.markets,
     store: d.store,
     read,
     pauses: d.pauses,
@@ -110,6 +118,7 @@ export function createConsole(d: ConsoleDeps): Console {
     control,
     feed,
     state,
+    candles: (params) => chart.answer(params),
     logger: log,
   });
   return {

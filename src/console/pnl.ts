@@ -11,6 +11,8 @@ import type { Position } from '../engine/positions.js';
 
 export interface MarketPrice {
   last: Decimal;
+  /** The listing ticker the price comes from (`BTC_PERP` for `BTC_USDT`), when known. */
+  ticker?: string;
 }
 
 export interface StrategyPnl {

@@ -10,7 +10,9 @@ import type { ReadModels } from '../engine/read-models.js';
 import type { Store } from '../store/index.js';
 import type { OrderRecord } from '../model/journal.js';
 import type { PauseRegistry } from './pauses.js';
+import { DEFAULT_TIMEFRAME } from './candles.js';
 import { pnlByStrategy, type MarketPrice } from './pnl.js';
+import { TIMEFRAMES } from '../store/types.js';
 
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
@@ -39,6 +41,8 @@ export interface StateSources {
   equityAsset: string;
   /** The configured markets' increments: the page shows prices and amounts at their places. */
   markets: Readonly<Record<string, { tick: Decimal; step: Decimal }>>;
+  /** The markets the strategies trade: the page draws a candle chart for each (`/api/candles`). */
+  chartMarkets: readonly string[];
   store: Store;
   read: ReadModels;
   pauses: PauseRegistry;
@@ -204,5 +208,6 @@ export async function buildConsoleState(src: StateSources): Promise<JsonObject> 
     requestQueue: src.requestQueue(),
     alerts: src.store.console.recentAlerts(RECENT).map((a) => ({ id: a.id, atMs: a.atMs, kind: a.kind, subject: a.subject, detail: a.detail })),
     actions: src.store.console.recentActions(RECENT).map((a) => ({ ...a })),
+    charts: { markets: [...src.chartMarkets], timeframes: [...TIMEFRAMES], defaultTimeframe: DEFAULT_TIMEFRAME },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { releaseQuarantine } from '../engine/status-records.js';
 import { isLoopbackBind } from '../config/index.js';
-import { createConsole, type Console, type PauseRegistry } from '../console/index.js';
+import { createConsole, tradedMarkets, type Console, type PauseRegistry } from '../console/index.js';
 import type { ApiClient } from '../exchange/api-client.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
@@ -34,6 +34,7 @@ export function buildConsole(b: Base, p: ConsoleParts): Console | null {
     configuredToken: b.config.controlToken?.reveal() ?? null,
     equityAsset: b.config.risk.equityAsset,
     markets: b.config.markets,
+    tradedMarkets: tradedMarkets(p.strategies.map((s) => s.params), Object.keys(b.config.markets)),
     clock: b.clock,
     logger: b.logger,
     store: b.store,

@@ -1,5 +1,5 @@
 /**
- * The optimiser's shared shapes (docs/optimize.md): the parsed search space, one trial to run,
+ * The optimiser's shared shapes: the parsed search space, one trial to run,
  * its outcome, the executor port that runs trials (local worker processes or BullMQ over Redis),
  * and the study result written to `result.json` and drawn by `report.html`.
  *

@@ -115,6 +115,17 @@ export class FillsRepository {
     ).map(toRecord);
   }
 
+  /**
+   * The `limit` newest fills of `market` at or after `fromMs`, oldest first (the dashboard's
+   * candle chart). No index covers the market: callers cache by `version`.
+   */
+  recentInMarket(market: string, fromMs: number, limit: number): FillRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM fills WHERE market = ? AND time_ms >= ? ORDER BY time_ms DESC, deal_id DESC LIMIT ?')
+      .all(market, fromMs, limit) as FillRow[];
+    return rows.reverse().map(toRecord);
+  }
+
   byOwner(clientOrderId: string): FillRecord[] {
     return (
       this.db.prepare('SELECT * FROM fills WHERE owner_client_order_id = ? ORDER BY time_ms, deal_id').all(clientOrderId) as FillRow[]

@@ -1,7 +1,7 @@
 /**
  * The dashboard in a real headless Chromium against the real built daemon in paper mode: the page
  * loads with no console error and no request off the host, shows the daemon's fills and positions
- * and draws the equity chart, updates live through the event stream (a new fill and a trading-state
+ * and draws the equity chart and a candle chart per traded market (with the fills as markers), updates live through the event stream (a new fill and a trading-state
  * change appear without a reload), shows hostile alert text as text, and a control action from
  * the page (pause) works end to end. Screenshots go to test-artifacts/.
  */
@@ -86,6 +86,15 @@ describe('dashboard in Chromium', () => {
       return n > 30 ? n : undefined;
     }, 'the equity line drawn', WAIT);
     expect(blue).toBeGreaterThan(30);
+    // A candle chart per traded market, fed by the daemon's own price recorder: the minute being
+    // built is there from the first poll on.
+    const candles = async (market: string): Promise<{ candles: number; markers: string[] } | null> =>
+      (await page().evaluate(`globalThis.dashboardCandles?.(${JSON.stringify(market)}) ?? null`)) as { candles: number; markers: string[] } | null;
+    for (const market of ['BTC_USDT', 'BTC_PERP']) {
+      await eventually(async () => ((await candles(market))?.candles ?? 0) >= 1, `the ${market} candle chart drawn`, WAIT);
+    }
+    // The paper fills happened within the chart's window: they are its markers.
+    await eventually(async () => ((await candles('BTC_USDT'))?.markers.length ?? 0) >= 1, 'fill markers on the BTC_USDT chart', WAIT);
     // The parts of the equity rule (docs/equity.md) under the figures.
     const parts = await eventually(async () => ((await text('#equity-parts')).includes('Held by open orders') ? text('#equity-parts') : undefined), 'the equity parts', WAIT);
     for (const name of ['Available balances', 'Collateral positions', 'Flex']) expect(parts).toContain(name);

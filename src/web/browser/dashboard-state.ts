@@ -110,4 +110,6 @@ export interface DashboardState {
   requestQueue: { store?: string; storeUp?: boolean; nonceCollisionSuspected?: boolean };
   alerts: { atMs: number; kind: string; subject: string; detail: string }[];
   actions: { atMs: number; action: string; target: string | null; who: string; remote: string | null; result: string; detail: string | null }[];
+  /** The traded markets' candle charts (`GET /api/candles`). */
+  charts: { markets: string[]; timeframes: string[]; defaultTimeframe: string };
 }

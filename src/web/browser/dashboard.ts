@@ -4,6 +4,8 @@
  * buttons POST JSON with the `X-Bot-Client: dashboard` header; the session cookie authenticates
  * them (docs/dashboard.md). Bot-wide actions ask for a second click.
  */
+import type { CandleProbe } from './candle-view.js';
+import { candleProbe, renderCandles } from './dashboard-candles.js';
 import { renderCharts } from './dashboard-charts.js';
 import { renderHealth } from './dashboard-health.js';
 import type { DashboardState } from './dashboard-state.js';
@@ -11,12 +13,14 @@ import { renderTables } from './dashboard-tables.js';
 import { byId } from './dom.js';
 import { utcTime } from './format.js';
 
-/** What the browser tests read: renders so far and equity points drawn. */
+/** What the browser tests read: renders so far, equity points drawn, each candle chart through the library. */
 interface PageProbe {
   dashboardRenders?: number;
   dashboardChartsDrawn?: number;
+  dashboardCandles?: (market: string) => CandleProbe | null;
 }
 const probe = window as unknown as PageProbe;
+probe.dashboardCandles = candleProbe;
 
 /** How long a bot-wide button waits for its confirming second click. */
 const CONFIRM_MS = 5000;
@@ -42,6 +46,7 @@ function render(st: DashboardState): void {
   renderTables(st);
   renderHealth(st);
   probe.dashboardChartsDrawn = renderCharts(st.equity);
+  renderCandles(st);
   probe.dashboardRenders = (probe.dashboardRenders ?? 0) + 1;
 }
 

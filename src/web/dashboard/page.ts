@@ -45,6 +45,7 @@ export function dashboardPage(o: { mode: 'paper' | 'live' }): string {
 </form>
 <main>
 ${section('strategies', 'Strategies and PnL', table('strategies', ['Strategy', 'Module', 'Status', '#Open orders', '#Fills', '#Realised (gross)', '#Fees', '#Realised (net)', '#Unrealised', 'Last tick (UTC)', 'Actions']))}
+${section('candles', 'Markets (candles, UTC)', '<div id="candle-charts" class="candle-grid"></div>')}
 <div class="row">
 <div class="column">
 ${section('equity', 'Equity', '<div id="equity-figures" class="figures"></div><div id="equity-parts" class="figures"></div><div id="equity-chart" class="chart"></div><h3>Drawdown %</h3><div id="drawdown-chart" class="chart small"></div>')}

@@ -22,6 +22,14 @@ td.num, th.num { text-align: right; }
 #actions td:last-child, #alerts td:last-child { white-space: normal; min-width: 200px; }
 .chart { height: 220px; }
 .chart.small { height: 110px; }
+.candle-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 12px; }
+.candle-panel { min-width: 0; }
+.candle-head { display: flex; gap: 12px; align-items: center; margin-bottom: 4px; }
+.chart.candles { height: 320px; }
+.candle-source { color: var(--dim); }
+.candle-legend { color: var(--dim); font-variant-numeric: tabular-nums; min-height: 1.4em; white-space: normal; }
+button.tf { padding: 1px 7px; margin-right: 2px; }
+button.tf.active { border-color: var(--accent); color: var(--accent); }
 .figures { display: flex; gap: 18px; margin-bottom: 6px; }
 .figures b { display: block; font-size: 15px; }
 .ACTIVE { color: var(--ok); } .REDUCE_ONLY { color: var(--warn); } .HALTED { color: var(--bad); }
