@@ -42,7 +42,7 @@ function header(st: Obj): string[] {
     `Trading state: ${str(ts['state'])} (${str(ts['reason'])}${ts['sinceMs'] === null ? '' : `, since ${iso(ts['sinceMs'])}`})`,
     `Quarantined: ${q.length === 0 ? 'none' : q.map((r) => `${str(r['strategyId'])} (${str(r['reason'])})`).join('; ')}`,
     `Paused: ${paused.length === 0 ? 'none' : paused.map((r) => `${str(r['strategyId'])} (since ${iso(r['atMs'])}, by ${str(r['by'])})`).join('; ')}`,
-    `Warm-up: ${warmUp.length === 0 ? 'none (every declared candle window is full)' : warmUp.map((w) => `${str(w['strategyId'])} ${str(w['market'])} ${str(w['timeframe'])} ${str(w['have'])} of ${str(w['want'])} candles`).join('; ')}`,
+    `Warm-up: ${warmUp.length === 0 ? 'none' : warmUp.map((w) => `${str(w['strategyId'])} ${str(w['market'])} ${str(w['timeframe'])} ${str(w['have'])} of ${str(w['want'])} candles`).join('; ')}`,
     `Last reconciliation: ${str(st['reconciledAt'] ?? 'never')}`,
   ];
 }
