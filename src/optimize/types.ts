@@ -138,4 +138,9 @@ export interface StudyResult {
   best: { params: ParamValues; objective: string | null; metrics: BacktestMetrics; equity: EquityPoint[] } | null;
   walkForward: { folds: WalkForwardFold[]; stitchedEquity: EquityPoint[] } | null;
   flags: OverfitFlag[];
+  /**
+   * Trials that produced no outcome (a `TrialFailure` each, with the spec it came from), by index.
+   * Optional: a result that leaves it out reports its failures as not recorded.
+   */
+  failures?: Array<{ index: number; key: string; params: ParamValues; window: TrialWindow; error: string }>;
 }
