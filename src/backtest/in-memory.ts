@@ -7,6 +7,7 @@ import type { BotConfig } from '../config/index.js';
 import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { BacktestArgs } from './args.js';
+import { warmUpEnd } from './candle-input.js';
 import { buildResult, truthFills, type TruthFill } from './collect.js';
 import { describeFillModel, type FillModel } from './fill-model.js';
 import type { PriceSeries, PriceSet } from './load-prices.js';
@@ -37,12 +38,17 @@ export interface InMemoryOutcome {
   timerJumps: number;
   jobsRun: number;
   finerJobs: string[];
+  /** Ticks of strategies on a candle schedule (one per closed candle). */
+  candleTicks: number;
 }
 
 export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutcome> {
   const { config, strategies, prices, args, logger } = inputs;
   const used = new Set(paperMarketNames(config).map((name) => pathFor(name, prices.series)));
-  const span = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
+  const given = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
+  // Declared candle history: the input's first candles fill it, and the run starts after them.
+  const warmUp = warmUpEnd(strategies, prices.series, given.fromMs, given.toMs);
+  const span = warmUp === null ? given : { ...given, fromMs: warmUp.untilMs };
   const model: FillModel = { ...args.fill, volumePerStep: args.fill.volumePerStep ?? config.paper.volumePerStep };
   const resultInputs = {
     configFile: inputs.configFile,
@@ -52,6 +58,7 @@ export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutco
     toMs: span.toMs,
     // How jobs were fired is part of how the run was simulated: recorded beside the fill model.
     fillModel: { ...describeFillModel(model, span.stepMs), jobResolution: args.jobResolution },
+    ...(warmUp === null ? {} : { warmUp }),
   };
   const { jobResolution, venue, strategiesIn } = args;
   const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution, venue, strategiesIn };
@@ -64,5 +71,6 @@ export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutco
     equity: state.samples.timesMs.map((timeMs, i) => ({ timeMs, equity: state.samples.equity[i]?.toFixed() ?? '0' })),
     timerJumps: state.timerJumps,
     jobsRun: state.jobsRun,
+    candleTicks: state.candleTicks,
   }));
 }

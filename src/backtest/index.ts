@@ -24,6 +24,8 @@ export interface BacktestSummary {
   jobsRun: number;
   /** Jobs scheduled more often than the candles (one fire per candle under `--job-resolution step`). */
   finerJobs: string[];
+  /** Ticks of strategies on a candle schedule (one per closed candle). */
+  candleTicks: number;
 }
 
 export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
@@ -44,5 +46,6 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
   writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
   writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
-  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps, jobsRun: out.jobsRun, finerJobs: out.finerJobs };
+  const { timerJumps, jobsRun, finerJobs, candleTicks } = out;
+  return { result: out.result, outDir: args.out, timerJumps, jobsRun, finerJobs, candleTicks };
 }
