@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `v4-bot <command> [args]` (`npx v4-bot …`, and the npm scripts `ctl`, `status`, `prices`,
- * `backtest`, `sim`): checks that `dist/` is current, then runs the built command. It never
+ * `backtest`, `optimize`, `sim`): checks that `dist/` is current, then runs the built command. It never
  * builds: a build takes seconds, a pause button must answer at once. When `dist/` is missing or
  * older than the sources it says so and what to run, exit code 2. Plain JavaScript importing
  * only node: modules, so the check costs a stat walk before any heavy module loads.
@@ -19,6 +19,7 @@ const COMMANDS = {
   status: ['status', 'what the bot holds and has done, read from its store [--json] [--data-dir DIR]'],
   prices: ['prices', 'recorded prices and candles: prices export [--out FILE|DIR] [--from T] [--to T] [--candles TF] | prices import FILE --market M'],
   backtest: ['backtest', 'run the configured strategies over price CSV: --prices FILE|DIR [--config FILE] ...'],
+  optimize: ['optimize', 'tune a strategy\'s params with backtests: --prices DIR --space FILE --objective NAME --out DIR ...'],
   sim: ['sim', 'the exchange simulator on its own, over HTTP'],
 };
 

@@ -58,6 +58,13 @@ export function resolutionLine(s: BacktestSummary, resolution: string): string |
   return `job resolution ${resolution}: ${s.finerJobs.join(', ')} are scheduled more often than the ${stepS} s candles; ${how}\n`;
 }
 
+/** Said when strategies declare candle history: which candles warmed their windows up, and where trading starts. */
+export function warmUpLine(s: BacktestSummary): string | undefined {
+  const w = s.result.inputs.warmUp;
+  if (w === undefined) return undefined;
+  return `warm-up ${iso(w.fromMs)} .. ${iso(w.untilMs)}: the input's candles fill the declared history (${w.windows}); trading and metrics start at ${iso(w.untilMs)}\n`;
+}
+
 export function summaryLine(s: BacktestSummary, wallMs: number): string {
   const t = s.result.total;
   const { fromMs, toMs } = s.result.inputs;

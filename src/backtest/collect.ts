@@ -10,6 +10,7 @@ import { replayBook } from './ledger.js';
 import { computeMetrics, downsampleEquity, downsamplePrices, roundTrips } from './output.js';
 import type { BacktestFill, BacktestMetrics, BacktestResult, PricePoint } from './result.js';
 import type { RunState } from './run.js';
+import type { WarmUp } from './candle-input.js';
 
 /** Points kept per series in the result (the report draws them; metrics use every step). */
 const SERIES_MAX = 2000;
@@ -21,6 +22,8 @@ export interface ResultInputs {
   fromMs: number;
   toMs: number;
   fillModel: Record<string, string>;
+  /** When strategies declare candles: the span the input's first candles filled their windows. */
+  warmUp?: WarmUp;
 }
 
 /** The venue's deals in the result's fill shape (strategy from the clientOrderId prefix). */
@@ -120,6 +123,7 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
       fromMs: inputs.fromMs,
       toMs: inputs.toMs,
       fillModel: inputs.fillModel,
+      ...(inputs.warmUp === undefined ? {} : { warmUp: inputs.warmUp }),
     },
     total,
     strategies: strategyMetrics(state, inputs, fills),

@@ -136,6 +136,7 @@ export async function startUp(w: Wired, strategies: LoadedStrategy[], settle: Se
   // and removes `Function`, which node-cron's createTask needs (docs/backtesting.md).
   registered();
   for (const [id, runner] of w.runners) await settle.drive(w.scheduler.enqueue(laneOf(id), `init:${id}`, () => runner.init()));
-  // The daemon ticks every strategy once right away rather than at the first cron boundary.
-  for (const id of w.runners.keys()) await settle.drive(w.scheduler.trigger(laneOf(id)));
+  // The daemon ticks every strategy once right away rather than at the first cron boundary; a
+  // candle schedule waits for its candle.
+  for (const id of w.runners.keys()) if (!w.engine.candles.candleScheduled(id)) await settle.drive(w.scheduler.trigger(laneOf(id)));
 }

@@ -1,6 +1,6 @@
 /**
- * `backtest(args)`: load the config, strategies and prices, run, and write result.json,
- * report.html and venue-fills.json into the output directory. Used by src/cli/backtest.ts.
+ * `backtest(args)`: load the config, strategies and prices, run (in-memory.ts), and write
+ * result.json, report.html and venue-fills.json into the output directory. Used by src/cli/backtest.ts.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,15 +9,11 @@ import { loadConfig } from '../config/index.js';
 import { loadConfiguredStrategies } from '../daemon/strategies.js';
 import type { Logger } from '../observability/logger.js';
 import type { BacktestArgs } from './args.js';
-import { buildResult, truthFills } from './collect.js';
-import { describeFillModel, type FillModel } from './fill-model.js';
-import { loadPrices, type PriceSeries } from './load-prices.js';
+import { runInMemory, type InMemoryInputs } from './in-memory.js';
+import { loadPrices } from './load-prices.js';
 import { renderReport } from './output.js';
 import type { BacktestResult } from './result.js';
-import { runBacktest, type Progress, type RunInputs } from './run.js';
-import { pathFor } from './sim-venue.js';
-import { runSpan } from './span.js';
-import { paperMarketNames } from '../daemon/paper-venue.js';
+import type { Progress } from './run.js';
 
 export interface BacktestSummary {
   result: BacktestResult;
@@ -28,6 +24,8 @@ export interface BacktestSummary {
   jobsRun: number;
   /** Jobs scheduled more often than the candles (one fire per candle under `--job-resolution step`). */
   finerJobs: string[];
+  /** Ticks of strategies on a candle schedule (one per closed candle). */
+  candleTicks: number;
 }
 
 export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
@@ -40,33 +38,14 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   const config = loadConfig({ env, cwd: process.cwd() });
   const strategies = await loadConfiguredStrategies(config);
   const prices = loadPrices(args.prices);
-  const used = new Set(paperMarketNames(config).map((name) => pathFor(name, prices.series)));
-  const span = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
-  const model: FillModel = { ...args.fill, volumePerStep: args.fill.volumePerStep ?? config.paper.volumePerStep };
-  const configBytes = readFileSync(args.config);
-  const inputs = {
-    configFile: args.config,
-    configSha256: createHash('sha256').update(configBytes).digest('hex'),
-    prices: prices.files,
-    fromMs: span.fromMs,
-    toMs: span.toMs,
-    // How jobs were fired is part of how the run was simulated: recorded beside the fill model.
-    fillModel: { ...describeFillModel(model, span.stepMs), jobResolution: args.jobResolution },
-  };
-  const { jobResolution, venue, strategiesIn } = args;
-  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution, venue, strategiesIn };
+  const configSha256 = createHash('sha256').update(readFileSync(args.config)).digest('hex');
+  const run: InMemoryInputs = { config, configFile: args.config, configSha256, strategies, prices, args, logger };
   if (onProgress !== undefined) run.onProgress = onProgress;
-  const out = await runBacktest(run, (state) => ({
-    // Which schedules were finer than the candles, and so coalesced under `step`: said in the result.
-    result: buildResult(state, { ...inputs, fillModel: { ...inputs.fillModel, finerSchedules: state.finerJobs.join(',') } }),
-    finerJobs: state.finerJobs,
-    truth: truthFills(state),
-    timerJumps: state.timerJumps,
-    jobsRun: state.jobsRun,
-  }));
+  const out = await runInMemory(run);
   mkdirSync(args.out, { recursive: true });
   writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
   writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
   writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
-  return { result: out.result, outDir: args.out, timerJumps: out.timerJumps, jobsRun: out.jobsRun, finerJobs: out.finerJobs };
+  const { timerJumps, jobsRun, finerJobs, candleTicks } = out;
+  return { result: out.result, outDir: args.out, timerJumps, jobsRun, finerJobs, candleTicks };
 }

@@ -83,6 +83,12 @@ export interface BacktestResult {
     toMs: number;
     /** The fill model's settings, as used. */
     fillModel: Record<string, string>;
+    /**
+     * Present when strategies declare candle history: the input's candles from `fromMs` to
+     * `untilMs` filled the declared `windows`; the run (trading, metrics) starts at `untilMs`,
+     * which is the `fromMs` above (docs/backtesting.md § Candles and warm-up).
+     */
+    warmUp?: { fromMs: number; untilMs: number; windows: string };
   };
   total: BacktestMetrics;
   strategies: Record<string, BacktestMetrics>;

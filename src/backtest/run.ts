@@ -15,6 +15,8 @@ import type { Decimal } from '../core/decimal.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
+import { laneOf } from '../daemon/runners.js';
+import { BacktestCandleFeed } from './candle-input.js';
 import { CronTimes } from './cron-times.js';
 import { backtestConfig, startUp, wireEngine, type StrategiesIn, type Wired } from './engine-wiring.js';
 import { accountEquity } from './equity.js';
@@ -78,6 +80,8 @@ export interface RunState {
   jobsRun: number;
   /** Jobs whose schedule fires more often than the price steps (coalesced to one fire per step under `step`). */
   finerJobs: string[];
+  /** Ticks of strategies on a candle schedule: one per closed candle of their timeframe. */
+  candleTicks: number;
 }
 
 /**
@@ -189,11 +193,24 @@ interface Job {
   next: number;
 }
 
+/** The cron-scheduled jobs (a candle schedule has no cron: the candle feed fires it, candleTicks below). */
 function jobsOf(w: Wired, fromMs: number): Job[] {
-  return w.scheduler.jobNames.map((name) => {
-    const cron = new CronTimes(w.scheduler.cronOf(name) as string);
-    return { name, cron, next: cron.next(fromMs) };
+  return w.scheduler.jobNames.flatMap((name) => {
+    const expr = w.scheduler.cronOf(name);
+    if (expr === undefined) return [];
+    const cron = new CronTimes(expr);
+    return [{ name, cron, next: cron.next(fromMs) }];
   });
+}
+
+/** The input's minutes that ended by `t` go to the candle windows; each candle closed ticks the strategies that follow it. */
+async function candleTicks(state: RunState, feed: BacktestCandleFeed, settle: Settle, t: number): Promise<void> {
+  const { engine, scheduler } = state.wired;
+  for (const id of engine.candles.due(feed.advanceTo(t))) {
+    await settle.drive(scheduler.trigger(laneOf(id)));
+    state.jobsRun++;
+    state.candleTicks++;
+  }
 }
 
 /** The jobs with two fires closer together than one price step (their first two after the start). */
@@ -209,7 +226,7 @@ function sample(state: RunState, markets: string[], t: number): void {
   for (const m of markets) samples.prices.get(m)?.push(venue.venue.requireMarket(m).price);
 }
 
-async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle, jobs: Job[]): Promise<void> {
+async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle, jobs: Job[], feed: BacktestCandleFeed): Promise<void> {
   const { fromMs, toMs, stepMs } = inputs.span;
   const perStep = inputs.jobResolution === 'step';
   const markets = [...state.samples.prices.keys()];
@@ -235,6 +252,7 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
       // `step`: the first fire at or after the next price step (cron.next is strictly after).
       job.next = job.cron.next(Math.max(t, clock.now(), perStep ? nextStep - 1 : t));
     }
+    await candleTicks(state, feed, settle, t);
   }
   await Promise.all(jobs.map((j) => j.cron.dispose()));
 }
@@ -263,20 +281,25 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
   const venue = await startBacktestVenue(inputs.venue ?? 'in-process', { config, clock, series: inputs.prices.series, model: inputs.model, stepMs: span.stepMs });
   const settle = settler(clock, venue, holder);
   let wired: Wired | undefined;
+  let feed: BacktestCandleFeed | undefined;
   try {
     const strategiesIn = inputs.strategiesIn ?? 'worker';
     wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools, strategiesIn });
     holder.wired = wired;
     const markets = Object.keys(config.markets).sort();
     const samples: Samples = { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) };
-    const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [] };
+    const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [], candleTicks: 0 };
+    // The declared windows hold the input's candles up to the start (the warm-up: candle-input.ts).
+    feed = new BacktestCandleFeed(wired.engine.candles, inputs.prices.series);
+    feed.advanceTo(span.fromMs);
     let jobs: Job[] = [];
     await startUp(wired, inputs.strategies, settle, () => (jobs = jobsOf(state.wired, span.fromMs)));
-    await loop(state, inputs, clock, settle, jobs);
+    await loop(state, inputs, clock, settle, jobs, feed);
     await settle.drive(wired.reconcile.run());
     state.timerJumps = holder.timerJumps;
     return collect(state);
   } finally {
+    feed?.close();
     await wired?.stop().catch((err: unknown) => inputs.logger.warn({ err }, 'backtest: stop failed'));
     await venue.close();
     dispose();

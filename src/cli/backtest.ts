@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from '../backtest/args.js';
-import { HELP, progressBar, resolutionLine, summaryLine } from '../backtest/cli-text.js';
+import { HELP, progressBar, resolutionLine, warmUpLine, summaryLine } from '../backtest/cli-text.js';
 import { backtest } from '../backtest/index.js';
 import { installZeroDelayTimers } from '../backtest/zero-delay-timers.js';
 import { ConfigError, errorCode, errorMessage } from '../core/errors.js';
@@ -34,8 +34,7 @@ async function main(): Promise<void> {
   try {
     const s = await backtest(args, logger, tty ? (p) => process.stderr.write(progressBar(p, performance.now() - started)) : undefined);
     if (tty) process.stderr.write('\n');
-    const line = resolutionLine(s, args.jobResolution);
-    if (line !== undefined) process.stderr.write(line);
+    for (const line of [warmUpLine(s), resolutionLine(s, args.jobResolution)]) if (line !== undefined) process.stderr.write(line);
     process.stderr.write(summaryLine(s, performance.now() - started));
   } catch (err) {
     fail(err);

@@ -11,7 +11,7 @@ import { LIVE_STATES } from '../engine/order-state.js';
 import { marketSums } from '../engine/positions.js';
 import { ReadModels } from '../engine/read-models.js';
 import { RECONCILED_AT } from '../engine/reconciler.js';
-import { readAccount, readQuarantined, type AccountSnapshot } from '../engine/status-records.js';
+import { readAccount, readQuarantined, readWarmUp, type AccountSnapshot } from '../engine/status-records.js';
 import { readTradingState } from '../engine/trading-state.js';
 import { openStoreReadOnly } from '../store/index.js';
 import type { CreditSnapshot } from '../model/credit.js';
@@ -200,6 +200,8 @@ export function buildStatus(dataDir: string, clock: Clock): Obj {
       atMs: nowMs,
       tradingState: stateSection(store),
       quarantined: readQuarantined(store.meta).map((q) => ({ strategyId: q.strategyId, reason: q.reason, atMs: q.atMs })),
+      // Declared candle windows still short of their count at the daemon's last start or candle close.
+      warmUp: readWarmUp(store.meta).map((w) => ({ strategyId: w.strategyId, market: w.market, timeframe: w.timeframe, want: w.want, have: w.have })),
       // Paused from the console or `ctl pause`: persisted, so a restart keeps them paused.
       paused: store.console.paused().map((p) => ({ strategyId: p.strategyId, atMs: p.atMs, by: p.who })),
       orders: ordersSection(store.orders.all(), nowMs),

@@ -36,11 +36,13 @@ function header(st: Obj): string[] {
   const ts = st['tradingState'] as Obj;
   const q = st['quarantined'] as Obj[];
   const paused = (st['paused'] ?? []) as Obj[];
+  const warmUp = (st['warmUp'] ?? []) as Obj[];
   return [
     `Data dir: ${str(st['dataDir'])} (mode: ${str(st['mode'] ?? 'not read, --data-dir given')})`,
     `Trading state: ${str(ts['state'])} (${str(ts['reason'])}${ts['sinceMs'] === null ? '' : `, since ${iso(ts['sinceMs'])}`})`,
     `Quarantined: ${q.length === 0 ? 'none' : q.map((r) => `${str(r['strategyId'])} (${str(r['reason'])})`).join('; ')}`,
     `Paused: ${paused.length === 0 ? 'none' : paused.map((r) => `${str(r['strategyId'])} (since ${iso(r['atMs'])}, by ${str(r['by'])})`).join('; ')}`,
+    `Warm-up: ${warmUp.length === 0 ? 'none' : warmUp.map((w) => `${str(w['strategyId'])} ${str(w['market'])} ${str(w['timeframe'])} ${str(w['have'])} of ${str(w['want'])} candles`).join('; ')}`,
     `Last reconciliation: ${str(st['reconciledAt'] ?? 'never')}`,
   ];
 }

@@ -19,6 +19,11 @@ export interface LoadConfigOptions {
    * asks for live mode, and ignored when the file itself says live.
    */
   fallbackEnvFile?: string;
+  /**
+   * The config file's text, read elsewhere (an optimisation trial carries it to workers that have
+   * no copy): parsed instead of reading `BOT_CONFIG`, which still names it in messages.
+   */
+  configText?: string;
 }
 
 export interface EnvFileRead {

@@ -78,6 +78,10 @@ function readConfigFile(file: string, shownAs: string): unknown {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     throw configError('environment', [{ key: 'BOT_CONFIG', expected: 'a readable JSON config file', found: `${JSON.stringify(shownAs)} (${code})` }]);
   }
+  return parseConfigText(text, shownAs);
+}
+
+function parseConfigText(text: string, shownAs: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -148,7 +152,7 @@ export function loadConfig(options: LoadConfigOptions): BotConfig {
   const notify = notifyConfig(env);
 
   const configPath = path.resolve(options.cwd, env.BOT_CONFIG);
-  const raw = readConfigFile(configPath, env.BOT_CONFIG);
+  const raw = options.configText === undefined ? readConfigFile(configPath, env.BOT_CONFIG) : parseConfigText(options.configText, env.BOT_CONFIG);
   const parsed = fileSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) throw configError(env.BOT_CONFIG, problemsFromIssues(parsed.error.issues));
 

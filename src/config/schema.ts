@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { validate as validateCron } from 'node-cron';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { MARKET_RE } from '../core/market-names.js';
+import { TIMEFRAMES } from '../model/candles.js';
 import { NOTIFY_SECRET_ENV_VARS, notifyEnvShape } from './notify.js';
 import { BOT_MODES, CONTROL_TOKEN_EXPECTED, CONTROL_TOKEN_MIN, ENV_DEFAULTS, HOST_EXPECTED, HOST_RE, MAX_PORT, PORT_EXPECTED, PORT_RE } from './env-rules.js';
 
@@ -30,6 +31,15 @@ export const nonNegativeDecimal = decimalString.refine((d) => d.gte(0), { messag
 export const cronExpression = z
   .string({ error: 'a cron expression such as "*/10 * * * * *"' })
   .refine((s) => validateCron(s), { message: 'a valid cron expression (5 fields, or 6 with seconds first)' });
+
+const CANDLE_SCHEDULES = TIMEFRAMES.map((t) => `candle:${t}`);
+
+/** A strategy's schedule: a cron expression, or once per closed candle (`candle:1m` ... `candle:1d`). */
+export const strategySchedule = z
+  .string({ error: `a cron expression or one of ${CANDLE_SCHEDULES.join(', ')}` })
+  .refine((s) => (s.startsWith('candle:') ? CANDLE_SCHEDULES.includes(s) : validateCron(s)), {
+    message: `a valid cron expression (5 fields, or 6 with seconds first) or one of ${CANDLE_SCHEDULES.join(', ')}`,
+  });
 
 /** Strategy instance ids prefix every clientOrderId (≤ 32 chars in all), so they stay short. */
 export const INSTANCE_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.]{0,15}$/;
@@ -63,7 +73,7 @@ export const strategyInstanceSchema = z.strictObject({
   /** Module-specific parameters, validated by the module's own schema at load. Default {}. */
   params: z.record(z.string(), z.unknown()).default({}),
   /** Overrides the module's default schedule. */
-  schedule: cronExpression.optional(),
+  schedule: strategySchedule.optional(),
   /** Most quote this instance may commit (open orders + position value), in quote. */
   budgetQuote: positiveDecimal,
 });

@@ -5,7 +5,7 @@
 import { toWire, type Decimal } from '../core/decimal.js';
 import { flexEarningsTotal } from '../engine/flex-job.js';
 import { LIVE_STATES } from '../engine/order-state.js';
-import { readAccount } from '../engine/status-records.js';
+import { readAccount, readWarmUp } from '../engine/status-records.js';
 import type { ReadModels } from '../engine/read-models.js';
 import type { Store } from '../store/index.js';
 import type { OrderRecord } from '../model/journal.js';
@@ -145,6 +145,7 @@ function credit(src: StateSources): Json {
 function strategies(src: StateSources, prices: Readonly<Record<string, MarketPrice>>): Json[] {
   const pnl = new Map(pnlByStrategy(src.read.allPositions(), prices, src.equityAsset).map((p) => [p.strategyId, p]));
   const jobs = src.jobs();
+  const warming = readWarmUp(src.store.meta);
   return src.strategies().map((st) => {
     const p = pnl.get(st.id);
     const paused = src.pauses.record(st.id);
@@ -162,6 +163,8 @@ function strategies(src: StateSources, prices: Readonly<Record<string, MarketPri
       realisedNet: p === undefined ? '0' : s(p.realisedNet),
       unrealised: p === undefined ? '0' : s(p.unrealised),
       fills: p?.fills ?? 0,
+      // Declared candle windows still short of their count (docs/strategies.md § Warm-up); empty once full.
+      warmUp: warming.filter((w) => w.strategyId === st.id).map(({ market, timeframe, want, have }) => ({ market, timeframe, want, have })),
     };
   });
 }

@@ -21,6 +21,7 @@ import { ReadModels } from '../engine/read-models.js';
 import { Reconciler } from '../engine/reconciler.js';
 import { Resolver } from '../engine/resolver.js';
 import { pricesToKeep, writeAccount } from '../engine/status-records.js';
+import { StrategyCandles } from '../engine/strategy-candles.js';
 import { StrategyInputs } from '../engine/strategy-inputs.js';
 import { TradingStateController } from '../engine/trading-state.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
@@ -58,6 +59,8 @@ export interface Engine {
   /** The balance audit (docs/balance-audit.md); the daemon schedules it, the backtest does not. */
   readonly audit: BalanceAudit;
   readonly inputs: StrategyInputs;
+  /** The strategies' declared candle windows (docs/strategies.md § Candles): the runners register them, a feed fills them. */
+  readonly candles: StrategyCandles;
   /** Halts trading (cancels only), persisted; a second call keeps the first reason. */
   halt(reason: string): void;
   /** Counts an engine fault; a store or auth fault halts trading (a human must act). */
@@ -112,7 +115,8 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
   const part = (name: string): Logger => logger.child({ part: name });
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
-  const recorded = recordingPrices(gateway, store, clock, part('prices'), config.marketData.candleRetentionDays);
+  const recorded = recordingPrices(gateway, store, clock, part('prices'), config.marketData.candleRetentionDays, Object.keys(config.markets));
+  const candles = new StrategyCandles((m) => store.candles.openMinute(m));
   const market = new MarketData(recorded, clock, 1_000);
   const equityWatch = new EquityWatch({ store, limits: config.risk, onBreach: halt });
   const rules = holdRules ?? liveHoldRules(config.risk.equityAsset);
@@ -136,7 +140,9 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
     equityWatch,
     equitySources,
     audit,
+    candles,
     inputs: new StrategyInputs({
+      candles,
       store,
       read: new ReadModels(store),
       clock,

@@ -4,9 +4,10 @@
  */
 import { errorCode } from '../core/errors.js';
 import { CLOCK_SKEW_TOLERANCE_MS } from '../engine/reconciler.js';
-import { Scheduler } from '../engine/scheduler.js';
+import { Scheduler, type JobResult } from '../engine/scheduler.js';
 import type { HealthReport } from '../observability/health.js';
-import type { LoadedStrategy } from '../strategy-api/host.js';
+import { candleTimeframe, type LoadedStrategy } from '../strategy-api/host.js';
+import type { LiveCandleFeed } from './candle-feed.js';
 import type { Base, Engine } from './engine.js';
 import { laneOf, type Runners } from './runners.js';
 
@@ -115,8 +116,14 @@ export function registerAudit(b: Base, engine: Engine, scheduler: Scheduler): vo
  * The price poll that feeds the candles (docs/market-data.md): the daemon's alone, a backtest
  * records the prices its strategies read and nothing more.
  */
-export function registerPricePoll(b: Base, engine: Engine, scheduler: Scheduler): void {
-  scheduler.add({ name: 'prices', cron: `*/${b.config.marketData.pollSeconds} * * * * *`, run: () => engine.pollPrices() });
+export function registerPricePoll(b: Base, engine: Engine, scheduler: Scheduler, feed?: LiveCandleFeed): void {
+  const run = async (): Promise<void> => {
+    await engine.pollPrices();
+    // The strategies' candle windows take the minutes this poll closed; a closed candle ticks the
+    // instances on its candle schedule, each on its own lane (a busy lane skips, as a cron tick).
+    for (const id of feed?.update() ?? []) void scheduler.trigger(laneOf(id));
+  };
+  scheduler.add({ name: 'prices', cron: `*/${b.config.marketData.pollSeconds} * * * * *`, run });
 }
 
 export function registerJobs(
@@ -136,6 +143,9 @@ export function registerJobs(
   scheduler.add({ name: 'equity', cron: jobs.equityCheckCron, run: () => engine.computeEquity() });
   for (const s of strategies) {
     const runner = runners.get(s.id);
-    if (runner !== undefined) scheduler.add({ name: laneOf(s.id), cron: s.schedule, run: async () => (admitTick(s.id) ? runner.tick() : 'paused') });
+    if (runner === undefined) continue;
+    const run = async (): Promise<JobResult> => (admitTick(s.id) ? runner.tick() : 'paused');
+    // A candle schedule has no cron: the candle feed triggers it as candles close.
+    scheduler.add(candleTimeframe(s.schedule) === null ? { name: laneOf(s.id), cron: s.schedule, run } : { name: laneOf(s.id), run });
   }
 }

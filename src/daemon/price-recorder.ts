@@ -25,15 +25,26 @@ export function recordingPrices(
   clock: Clock,
   logger: Logger,
   candleRetentionDays = DEFAULT_CANDLE_RETENTION_DAYS,
+  /**
+   * The configured markets: one the listing does not list under its own name (a spot market,
+   * `BTC_USDT`) gets the candles of its reference price too, the listing's market of the same base
+   * and quote (`BTC_PERP`), as the strategies' `ctx.prices` gives it; so its declared candle
+   * windows fill live and continue candles imported under its name.
+   */
+  markets: readonly string[] = [],
 ): Pick<ExchangeGateway, 'markets' | 'balances'> {
   const lastMinute = new Map<string, number>();
   let lastPruneHour = -1;
   const record = (futures: readonly FuturesMarket[]): void => {
     const now = clock.now();
     const minute = Math.floor(now / MINUTE_MS);
+    const listed = new Set(futures.map((f) => f.tickerId));
+    const aliases = new Set(markets.filter((m) => !listed.has(m)));
     store.tx(() => {
       for (const f of futures) {
         store.candles.fold(f.tickerId, now, f.lastPrice);
+        const spot = `${f.base}_${f.quote}`;
+        if (aliases.delete(spot)) store.candles.fold(spot, now, f.lastPrice);
         if (lastMinute.get(f.tickerId) === minute) continue;
         lastMinute.set(f.tickerId, minute);
         store.prices.record(f.tickerId, now, f.lastPrice);

@@ -93,6 +93,7 @@ export function buildRunners(
 ): Runners {
   const runners = new Map<string, StrategyRunner>();
   clearQuarantined(b.store.meta);
+  engine.candles.register(strategies);
   for (const s of strategies) {
     const runner = buildRunner(b, engine, s, { accepting, observer, executorOf });
     runners.set(s.id, runner);

@@ -26,6 +26,7 @@ import { buildConsole } from './console.js';
 import { buildScheduler, ReconcileJob, registerAudit, registerJobs, registerPricePoll, runStartupAudit, runStartupJobs } from './jobs.js';
 import { startObservability, type Phase } from './observability.js';
 import { wireNotifications, type Notifications } from './notifications.js';
+import { LiveCandleFeed } from './candle-feed.js';
 import { buildRunners, laneOf, quarantineFaulting, type Runners } from './runners.js';
 import { stopper } from './shutdown.js';
 import { openVenue, type OpenedVenue } from './venue.js';
@@ -103,14 +104,17 @@ export async function startDaemon(options: StartOptions): Promise<Daemon> {
     await runStartupAudit(b, engine);
     registerJobs(b, engine, scheduler, reconcile, runners, options.strategies, (id) => pauses.admitTick(id));
     registerAudit(b, engine, scheduler);
-    registerPricePoll(b, engine, scheduler);
+    // Before init: the strategies' candle windows are loaded (warm-up) before their first hook.
+    const candleFeed = new LiveCandleFeed(store, engine.candles, clock, logger.child({ part: 'candles' }));
+    candleFeed.seed();
+    registerPricePoll(b, engine, scheduler, candleFeed);
     await initStrategies(scheduler, runners);
     consoleHandle = buildConsole(b, { engine, scheduler, runners, reconcile, client: venue.client, strategies: options.strategies, pauses });
     health = await startObservability(b, { client: venue.client, engine, scheduler, reconcile, runners, phase: () => phase, console: consoleHandle });
     scheduler.start();
     phase = 'ok';
-    // First ticks right away rather than at the first cron boundary.
-    for (const id of runners.keys()) void scheduler.trigger(laneOf(id));
+    // First ticks right away rather than at the first cron boundary (a candle schedule waits for its candle).
+    for (const id of runners.keys()) if (!engine.candles.candleScheduled(id)) void scheduler.trigger(laneOf(id));
     logger.info({ mode: config.mode, strategies: [...runners.keys()], tradingState: engine.tradingState.get() }, 'daemon ready');
     const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (phase = 'stopping') });
     const server = health;

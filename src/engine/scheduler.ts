@@ -19,8 +19,11 @@ import { errorCode } from '../core/errors.js';
 export interface JobSpec {
   /** Unique name, e.g. `strategy:grid1`, `reconcile`. */
   name: string;
-  /** node-cron expression (6 fields: seconds first). */
-  cron: string;
+  /**
+   * node-cron expression (6 fields: seconds first); absent for a job only triggered by events (a
+   * strategy on a candle schedule, ticked as candles close: docs/strategies.md § Candle schedules).
+   */
+  cron?: string;
   /** The lane it runs in; defaults to its name. */
   lane?: string;
   /**
@@ -187,6 +190,7 @@ export class Scheduler {
   /** Starts the cron triggers of every job added so far. */
   start(): void {
     for (const job of this.jobs.values()) {
+      if (job.cron === undefined) continue;
       const task = createTask(job.cron, () => {
         void this.trigger(job.name);
       }, { name: job.name });

@@ -13,6 +13,9 @@ export const ACCOUNT_KEY = 'status.account';
 /** meta key of the instances quarantined in the current run (cleared at start-up: quarantine lasts until restart). */
 export const QUARANTINED_KEY = 'status.quarantined';
 
+/** meta key of the declared candle windows still warming up (docs/strategies.md § Warm-up). */
+export const WARMUP_KEY = 'status.warmup';
+
 type Meta = Pick<Store['meta'], 'get' | 'set'>;
 
 export interface AccountSnapshot {
@@ -121,4 +124,23 @@ export function clearQuarantined(meta: Meta): void {
 /** An operator lifted the quarantine of one instance (control `unquarantine`). */
 export function releaseQuarantine(meta: Meta, strategyId: string): void {
   meta.set(QUARANTINED_KEY, JSON.stringify(readQuarantined(meta).filter((q) => q.strategyId !== strategyId)));
+}
+
+/** A declared candle window holding fewer closed candles than it asked for. */
+export interface WarmUpRecord {
+  strategyId: string;
+  market: string;
+  timeframe: string;
+  want: number;
+  have: number;
+}
+
+/** The windows still short, as of the last start or candle close (empty once every window is full). */
+export function recordWarmUp(meta: Meta, gaps: readonly WarmUpRecord[]): void {
+  meta.set(WARMUP_KEY, JSON.stringify(gaps));
+}
+
+export function readWarmUp(meta: Pick<Meta, 'get'>): WarmUpRecord[] {
+  const raw = meta.get(WARMUP_KEY);
+  return raw === undefined ? [] : (JSON.parse(raw) as WarmUpRecord[]);
 }

@@ -18,6 +18,7 @@ import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
 import { VersionedMemo } from './versioned-memo.js';
+import type { StrategyCandles } from './strategy-candles.js';
 import type { MarketExposure, MarketRules, RiskLimits, RiskSnapshot, TradingState } from './risk-gate.js';
 import type { Side } from '../core/orders.js';
 
@@ -84,6 +85,8 @@ export interface StrategyInputsDeps {
   tradingState: () => TradingState;
   equity: () => RiskSnapshot['equity'];
   recentFillsLimit: number;
+  /** The strategies' declared candle windows (none in engine tests that build no candles). */
+  candles?: StrategyCandles;
 }
 
 export interface VenueView {
@@ -207,8 +210,11 @@ export class StrategyInputs {
       return { market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection };
     });
     const flexRows = store.flex.all();
+    const nowMs = this.deps.clock.now();
+    const candles = this.deps.candles?.snapshot(strategyId, nowMs) ?? [];
     return {
-      nowMs: this.deps.clock.now(),
+      ...(candles.length === 0 ? {} : { candles }),
+      nowMs,
       prices: venue.prices,
       balances: venue.balances,
       openOrders: read.openOrders(strategyId).map(orderView),

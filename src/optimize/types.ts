@@ -1,5 +1,5 @@
 /**
- * The optimiser's shared shapes: the parsed search space, one trial to run,
+ * The optimiser's shared shapes (docs/optimize.md): the parsed search space, one trial to run,
  * its outcome, the executor port that runs trials (local worker processes or BullMQ over Redis),
  * and the study result written to `result.json` and drawn by `report.html`.
  *
@@ -138,4 +138,9 @@ export interface StudyResult {
   best: { params: ParamValues; objective: string | null; metrics: BacktestMetrics; equity: EquityPoint[] } | null;
   walkForward: { folds: WalkForwardFold[]; stitchedEquity: EquityPoint[] } | null;
   flags: OverfitFlag[];
+  /**
+   * Trials that produced no outcome (a `TrialFailure` each, with the spec it came from), by index.
+   * Optional: a result that leaves it out reports its failures as not recorded.
+   */
+  failures?: Array<{ index: number; key: string; params: ParamValues; window: TrialWindow; error: string }>;
 }

@@ -43,7 +43,7 @@ function intLength(s: string): number {
 }
 
 /** A bucket being folded, prices kept as stored until it is done. */
-interface Acc {
+export interface Acc {
   openMs: number;
   open: string;
   high: string;
@@ -53,7 +53,7 @@ interface Acc {
   minutes: number;
 }
 
-function start(r: MinuteRow, timeframe: Timeframe): Acc {
+export function start(r: MinuteRow, timeframe: Timeframe): Acc {
   const volume = r.volume === null ? null : dec(r.volume);
   return { openMs: bucketStart(r.open_ms, timeframe), open: r.open, high: r.high, low: r.low, close: r.close, volume, minutes: 1 };
 }
@@ -61,13 +61,26 @@ function start(r: MinuteRow, timeframe: Timeframe): Acc {
 /** Adds an older minute to the bucket: it becomes the open; high, low and volume widen. */
 function addOlder(a: Acc, r: MinuteRow): void {
   a.open = r.open;
+  widen(a, r);
+}
+
+/**
+ * Adds a newer minute to the bucket (the in-memory windows fold minutes oldest first,
+ * src/engine/candle-windows.ts): it becomes the close; high, low and volume widen.
+ */
+export function addNewer(a: Acc, r: MinuteRow): void {
+  a.close = r.close;
+  widen(a, r);
+}
+
+function widen(a: Acc, r: MinuteRow): void {
   if (comparePrices(r.high, a.high) > 0) a.high = r.high;
   if (comparePrices(r.low, a.low) < 0) a.low = r.low;
   a.volume = a.volume === null || r.volume === null ? null : a.volume.plus(dec(r.volume));
   a.minutes += 1;
 }
 
-function finish(market: string, timeframe: Timeframe, a: Acc, closed: boolean): Candle {
+export function finish(market: string, timeframe: Timeframe, a: Acc, closed: boolean): Candle {
   return {
     ...{ market, timeframe, openMs: a.openMs, closeMs: a.openMs + TIMEFRAME_MS[timeframe] },
     ...{ open: dec(a.open), high: dec(a.high), low: dec(a.low), close: dec(a.close), volume: a.volume, minutes: a.minutes, closed },

@@ -112,6 +112,14 @@ export class CandlesRepository {
     return foldNewestFirst(market, timeframe, this.newestFirst(market, start + TIMEFRAME_MS[timeframe], start), 1, false)[0];
   }
 
+  /**
+   * Closed minutes that began in [`fromMs`, `endMs`), oldest first: what the in-memory candle
+   * windows (src/engine/candle-windows.ts) are fed at start and after each price poll.
+   */
+  minutes(market: string, fromMs: number, endMs: number): MinuteRow[] {
+    return this.db.prepare(`SELECT ${COLS} FROM candles_1m WHERE market = ? AND open_ms >= ? AND open_ms < ? ORDER BY open_ms`).all(market, fromMs, endMs) as MinuteRow[];
+  }
+
   /** Markets with at least one minute (closed or open), sorted. */
   markets(): string[] {
     const rows = this.db.prepare('SELECT market FROM candles_1m GROUP BY market UNION SELECT market FROM candles_open ORDER BY market').all() as Array<{ market: string }>;
@@ -134,6 +142,11 @@ export class CandlesRepository {
       yield r;
     }
     if (pending !== undefined) yield pending;
+  }
+
+  /** The minute still being built (no volume), if any: the still-open candle's newest part. */
+  openMinute(market: string): MinuteRow | undefined {
+    return this.openRow(market);
   }
 
   private openRow(market: string): OpenRow | undefined {

@@ -4,7 +4,7 @@
  */
 
 import type { Decimal } from '../core/decimal.js';
-import type { Ohlcv } from '../model/candles.js';
+import type { Ohlcv, Timeframe } from '../model/candles.js';
 
 export interface AlertRecord {
   id: number;
@@ -33,20 +33,8 @@ export interface BalanceAuditRecord {
   detail: unknown;
 }
 
-/** Candle lengths the store serves; longer ones are aggregated from one-minute candles. */
-export const TIMEFRAMES = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
-export type Timeframe = (typeof TIMEFRAMES)[number];
-
-/** Length of each timeframe, ms. Buckets start at multiples of it since the Unix epoch (UTC). */
-export const TIMEFRAME_MS: Readonly<Record<Timeframe, number>> = {
-  '1m': 60_000,
-  '5m': 300_000,
-  '15m': 900_000,
-  '1h': 3_600_000,
-  '4h': 14_400_000,
-  '1d': 86_400_000,
-};
-
+/** The timeframes, shared with the strategies' candle windows (src/model/candles.ts). */
+export { TIMEFRAMES, TIMEFRAME_MS, type Timeframe } from '../model/candles.js';
 /** One OHLCV candle of a market (docs/market-data.md). Prices are exact decimals. */
 export interface Candle extends Ohlcv {
   market: string;

@@ -5,6 +5,7 @@
  */
 import type { FillView, FlexView, JsonValue, OrderView, PositionView, PriceView, StrategyContext, StrategyLogger, StrategyState } from './types.js';
 import type { Decimal } from '../core/decimal.js';
+import { candleReaders, type CandleWindowData } from './candles.js';
 
 /** Where persisted state lives (the store implements it). */
 export interface StateBackend {
@@ -51,6 +52,8 @@ export interface SnapshotData {
   positions: PositionView[];
   recentFills: FillView[];
   flex: FlexView;
+  /** The declared candle windows (none when the strategy declares no `history`). */
+  candles?: CandleWindowData[];
 }
 
 function freezeAll<T>(items: readonly T[]): readonly T[] {
@@ -79,6 +82,7 @@ export function buildContext<P>(
     ),
     recentFills: freezeAll(data.recentFills),
     flex: Object.freeze({ investments: freezeAll(data.flex.investments), earnings: Object.freeze({ ...data.flex.earnings }) }),
+    ...candleReaders(data.candles ?? []),
     state,
     log,
   });

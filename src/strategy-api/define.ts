@@ -2,7 +2,7 @@
  * `defineStrategy`: the one thing a plugin module default-exports.
  */
 import type { z } from 'zod';
-import type { FillView, OrderEventView, StrategyContext } from './types.js';
+import type { FillView, HistoryRequest, OrderEventView, StrategyContext } from './types.js';
 import type { HookResult } from './intents.js';
 
 type Awaitable<T> = T | Promise<T>;
@@ -16,8 +16,17 @@ export interface StrategyDefinition<P = unknown> {
    * are validated against it at start-up, and a `p.market()` param must name a configured market.
    */
   readonly params: z.ZodType<P>;
-  /** Default cron schedule of `onTick` (6 fields allowed: seconds first). Config may override. */
+  /**
+   * Default schedule of `onTick`: a cron expression (6 fields allowed: seconds first), or
+   * `candle:<timeframe>` (`candle:1m` ... `candle:1d`) for once per closed candle of the first
+   * market `history` declares. Config may override.
+   */
   readonly schedule: string;
+  /**
+   * The candle windows the strategy reads (`ctx.candles`), from its validated params. The engine
+   * keeps them in memory, loads them at start (warm-up) and hands each hook these only.
+   */
+  readonly history?: (params: P) => readonly HistoryRequest[];
   /** Once, after start-up reconciliation and before the first tick. May return intents. */
   readonly init?: (ctx: StrategyContext<P>) => Awaitable<HookResult>;
   /** On each scheduled tick. */

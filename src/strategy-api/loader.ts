@@ -21,7 +21,8 @@ import { ConfigError } from '../core/errors.js';
 import type { StrategyDefinition } from './define.js';
 import { compileModule, probeModule, type SandboxBounds } from './sandbox/load.js';
 import type { ParamIssue } from './sandbox/report.js';
-import type { JsonValue } from './types.js';
+import { CANDLE_SCHEDULES, candleTimeframe, checkHistory, isCandleSchedule } from './history.js';
+import type { HistoryRequest, JsonValue } from './types.js';
 
 /** One configured instance, as the config holds it. */
 export interface InstanceSpec {
@@ -54,8 +55,10 @@ export interface LoadedStrategy {
   name?: string;
   /** Params as the module's schema produced them, as JSON (Decimals as decimal strings). */
   params: unknown;
-  /** Effective cron schedule. */
+  /** Effective schedule: a cron expression, or `candle:<timeframe>`. */
   schedule: string;
+  /** The candle windows the module declares for these params (none when it declares no `history`). */
+  history?: HistoryRequest[];
   hooks?: StrategyHooks;
   /** Set when the module passed a sandbox bound while loading: the instance starts quarantined. */
   quarantined?: string;
@@ -132,9 +135,22 @@ async function loadOne(spec: InstanceSpec, options: LoaderOptions): Promise<Load
     case 'params':
       throw paramsError(spec, out.issue);
   }
+  const history = checkHistory(out.history, options.knownMarkets);
+  if (!history.ok) throw fail(key, 'a history(params) of configured markets and timeframes', `${show(spec.module)}: history${history.problem}`);
   const schedule = spec.schedule ?? out.schedule;
-  if (!options.validateSchedule(schedule)) throw fail(`strategies[${spec.index}].schedule`, 'a valid cron expression', show(schedule));
-  return { ...base, name: out.name, params: out.params as JsonValue, schedule, hooks: out.hooks };
+  checkSchedule(spec, schedule, history.history, options);
+  return { ...base, name: out.name, params: out.params as JsonValue, schedule, hooks: out.hooks, history: history.history };
+}
+
+/** A cron expression, or `candle:<timeframe>` of a module that declares a market in its `history`. */
+function checkSchedule(spec: InstanceSpec, schedule: string, history: readonly HistoryRequest[], options: LoaderOptions): void {
+  const key = `strategies[${spec.index}].schedule`;
+  if (!isCandleSchedule(schedule)) {
+    if (!options.validateSchedule(schedule)) throw fail(key, `a valid cron expression or one of ${CANDLE_SCHEDULES.join(', ')}`, show(schedule));
+    return;
+  }
+  if (candleTimeframe(schedule) === null) throw fail(key, `one of ${CANDLE_SCHEDULES.join(', ')} (or a cron expression)`, show(schedule));
+  if (history.length === 0) throw fail(key, 'a candle schedule only for a module whose history declares its market', `${show(schedule)} with no history declared`);
 }
 
 /** Loads every instance, in config order. Throws the first `ConfigError`. */

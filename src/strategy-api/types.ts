@@ -5,9 +5,51 @@
 import type { Decimal } from '../core/decimal.js';
 
 import type { OrderState, Side } from '../core/orders.js';
+import type { Timeframe } from '../model/candles.js';
 
 /** Part of the author surface: which way an order goes, and the order states the engine journals. */
 export type { OrderState, Side } from '../core/orders.js';
+
+/** Candle lengths (`1m` `5m` `15m` `1h` `4h` `1d`); buckets are UTC, at multiples of their length since the epoch. */
+export type { Timeframe } from '../model/candles.js';
+
+/** One OHLCV candle (docs/strategies.md § Candles). Times are ms; prices exact. */
+export interface CandleView {
+  market: string;
+  timeframe: Timeframe;
+  /** Start of the bucket (inclusive). */
+  openMs: number;
+  /** End of the bucket (exclusive). */
+  closeMs: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+  /** Traded base volume; null when any minute has none (live candles never do). */
+  volume: Decimal | null;
+  /** One-minute candles the bucket holds: fewer than its length over a gap. */
+  minutes: number;
+  /** False for the candle still being built (`ctx.openCandle`). */
+  closed: boolean;
+}
+
+/** A window of closed candles a strategy declares in `defineStrategy`'s `history`. */
+export interface HistoryRequest {
+  market: string;
+  timeframe: Timeframe;
+  /** How many closed candles the strategy reads at most (`ctx.candles`' largest count). */
+  count: number;
+}
+
+/** How full a declared window is: during warm-up `have` is below `want`. */
+export interface HistoryView {
+  market: string;
+  timeframe: Timeframe;
+  want: number;
+  have: number;
+  /** `have >= want`. */
+  ready: boolean;
+}
 
 /** A market's prices from the futures listing. */
 export interface PriceView {
@@ -160,6 +202,16 @@ export interface StrategyContext<P = unknown> {
   /** This instance's most recent fills, newest first. */
   readonly recentFills: readonly FillView[];
   readonly flex: FlexView;
+  /**
+   * The last `count` closed candles of a declared window, oldest first. Throws for a window not
+   * declared in `history`, or a count above the declared one. Shorter than `count` only while
+   * the window warms up (`history` says so).
+   */
+  candles(market: string, timeframe: Timeframe, count: number): readonly CandleView[];
+  /** The candle still being built in a declared window (`closed: false`), or null when its bucket has no minute yet. */
+  openCandle(market: string, timeframe: Timeframe): CandleView | null;
+  /** Each declared window: how many closed candles it asked for and how many it has. */
+  readonly history: readonly HistoryView[];
   readonly state: StrategyState;
   readonly log: StrategyLogger;
 }

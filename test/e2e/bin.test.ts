@@ -24,13 +24,13 @@ describe('v4-bot bin', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
     expect(pkg.bin).toEqual({ 'v4-bot': 'bin/v4-bot.js' });
     expect(readFileSync(path.join(ROOT, pkg.bin['v4-bot'] as string), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
-    for (const c of ['ctl', 'status', 'prices', 'backtest']) expect(pkg.scripts[c]).toBe(`node bin/v4-bot.js ${c}`);
+    for (const c of ['ctl', 'status', 'prices', 'backtest', 'optimize']) expect(pkg.scripts[c]).toBe(`node bin/v4-bot.js ${c}`);
   });
 
   it('--help lists the commands; no command is a usage error', async () => {
     const help = await bin('--help');
     expect(help.code).toBe(0);
-    for (const c of ['start', 'ctl', 'status', 'prices', 'backtest', 'sim']) expect(help.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['start', 'ctl', 'status', 'prices', 'backtest', 'optimize', 'sim']) expect(help.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(await bin()).toMatchObject({ code: 2 });
     const unknown = await bin('stauts');
     expect(unknown).toMatchObject({ code: 2 });

@@ -49,7 +49,7 @@ export interface ChartData {
 const sec = (ms: number): number => Math.floor(ms / 1000);
 
 /** One point per second, in time order (the input is in time order; the last of a second wins). */
-function perSecond<T extends { timeMs: number }>(points: readonly T[], valueOf: (p: T) => string): ChartPoint[] {
+export function perSecond<T extends { timeMs: number }>(points: readonly T[], valueOf: (p: T) => string): ChartPoint[] {
   const out: ChartPoint[] = [];
   for (const p of points) {
     const t = sec(p.timeMs);

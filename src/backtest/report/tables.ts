@@ -9,22 +9,24 @@ import { fixed2, percent, signClass, utc } from './format.js';
 /** Rows shown per list; the full lists are in result.json. */
 export const ROW_LIMIT = 5000;
 
-type Row = [label: string, cell: (m: BacktestMetrics) => string, money: boolean];
+/** A summary row: its label, the cell's text, whether it is money (signed colour), and the field it shows. */
+export type MetricRow = [label: string, cell: (m: BacktestMetrics) => string, money: boolean, field: keyof BacktestMetrics];
 
-const ROWS: Row[] = [
-  ['Realised PnL before fees', (m) => m.realisedPnl, true],
-  ['Fees paid', (m) => m.fees, false],
-  ['Realised PnL after fees', (m) => m.realisedPnlAfterFees, true],
-  ['Unrealised PnL (marked at the last price)', (m) => m.unrealisedPnl, true],
-  ['Flex earnings', (m) => m.flexEarnings, true],
-  ['Net PnL', (m) => m.netPnl, true],
-  ['Orders', (m) => String(m.orders), false],
-  ['Fills', (m) => String(m.fills), false],
-  ['Round trips', (m) => String(m.trades), false],
-  ['Win rate', (m) => percent(m.winRate), false],
-  ['Max drawdown', (m) => percent(m.maxDrawdown), false],
-  ['Exposure', (m) => percent(m.exposure), false],
-  ['Sharpe (daily returns, × √365)', (m) => fixed2(m.sharpeDaily), false],
+/** One row per `BacktestMetrics` field, as the summary shows it (the optimisation report reuses them). */
+export const METRIC_ROWS: readonly MetricRow[] = [
+  ['Realised PnL before fees', (m) => m.realisedPnl, true, 'realisedPnl'],
+  ['Fees paid', (m) => m.fees, false, 'fees'],
+  ['Realised PnL after fees', (m) => m.realisedPnlAfterFees, true, 'realisedPnlAfterFees'],
+  ['Unrealised PnL (marked at the last price)', (m) => m.unrealisedPnl, true, 'unrealisedPnl'],
+  ['Flex earnings', (m) => m.flexEarnings, true, 'flexEarnings'],
+  ['Net PnL', (m) => m.netPnl, true, 'netPnl'],
+  ['Orders', (m) => String(m.orders), false, 'orders'],
+  ['Fills', (m) => String(m.fills), false, 'fills'],
+  ['Round trips', (m) => String(m.trades), false, 'trades'],
+  ['Win rate', (m) => percent(m.winRate), false, 'winRate'],
+  ['Max drawdown', (m) => percent(m.maxDrawdown), false, 'maxDrawdown'],
+  ['Exposure', (m) => percent(m.exposure), false, 'exposure'],
+  ['Sharpe (daily returns, × √365)', (m) => fixed2(m.sharpeDaily), false, 'sharpeDaily'],
 ];
 
 /** Below this span a Sharpe ratio of daily returns rests on too few days to mean anything. */
@@ -40,7 +42,7 @@ export function summaryTable(result: BacktestResult): string {
   const columns: BacktestMetrics[] = [result.total, ...ids.map((id) => result.strategies[id] as BacktestMetrics)];
   const head = `<tr><th>Figure</th><th class="num">Total</th>${ids.map((id) => `<th class="num">${html(id)}</th>`).join('')}</tr>`;
   const short = result.inputs.toMs - result.inputs.fromMs < SHARPE_MIN_DAYS * 86_400_000;
-  const body = ROWS.map(([label, cell, money]) => {
+  const body = METRIC_ROWS.map(([label, cell, money]) => {
     const sharpe = label.startsWith('Sharpe');
     // Under 30 days the figure is shown but marked: too few daily returns to mean anything.
     const text = (m: BacktestMetrics): string => (sharpe && short && m.sharpeDaily !== null ? `${cell(m)} (not meaningful: under ${SHARPE_MIN_DAYS} days)` : cell(m));

@@ -3,7 +3,7 @@
  * Decimals with its own `Decimal` class (a worker has its own copy of every module).
  */
 import { Decimal } from '../../core/decimal.js';
-import type { FillView, JsonValue, OrderEventView, OrderView, PositionView, PriceView, SnapshotData } from '../../strategy-api/host.js';
+import type { CandleView, CandleWindowData, FillView, JsonValue, OrderEventView, OrderView, PositionView, PriceView, SnapshotData } from '../../strategy-api/host.js';
 
 /** A view with its Decimal fields as decimal strings (null stays null). */
 type WireField<F> = F extends Decimal ? string : F extends Decimal | null ? string | null : F extends Decimal | undefined ? string | undefined : F;
@@ -11,6 +11,8 @@ type Wire<T> = { [K in keyof T]: WireField<T[K]> };
 
 export type WireFill = Wire<FillView>;
 export type WireOrderEvent = Wire<OrderEventView>;
+type WireCandle = Wire<CandleView>;
+type WireWindow = Omit<CandleWindowData, 'closed' | 'open'> & { closed: WireCandle[]; open: WireCandle | null };
 type WirePosition = Omit<Wire<PositionView>, 'protection'> & { protection: Wire<NonNullable<PositionView['protection']>> | null };
 
 export interface WireSnapshot {
@@ -21,6 +23,7 @@ export interface WireSnapshot {
   positions: WirePosition[];
   recentFills: WireFill[];
   flex: { investments: { planId: string; investmentId: string; currency: string; amount: string }[]; earnings: Record<string, string> };
+  candles?: WireWindow[];
 }
 
 const PRICE = ['last', 'bid', 'ask', 'index'] as const;
@@ -29,6 +32,7 @@ const POSITION = ['base', 'avgEntryPrice'] as const;
 const PROTECTION = ['stopLoss', 'takeProfit'] as const;
 const FILL = ['amount', 'price', 'quote', 'fee'] as const;
 const ORDER_EVENT = ['price', 'amount', 'filled'] as const;
+const CANDLE = ['open', 'high', 'low', 'close', 'volume'] as const;
 
 const str = (d: Decimal): string => d.toFixed();
 const num = (s: string): Decimal => new Decimal(s);
@@ -52,8 +56,20 @@ export const decodeFill = (f: WireFill): FillView => mapFields(f, FILL, num);
 export const encodeOrderEvent = (e: OrderEventView): WireOrderEvent => mapFields(e, ORDER_EVENT, str);
 export const decodeOrderEvent = (e: WireOrderEvent): OrderEventView => mapFields(e, ORDER_EVENT, num);
 
+const encodeWindow = (w: CandleWindowData): WireWindow => ({
+  ...w,
+  closed: w.closed.map((c) => mapFields<WireCandle>(c, CANDLE, str)),
+  open: w.open && mapFields<WireCandle>(w.open, CANDLE, str),
+});
+const decodeWindow = (w: WireWindow): CandleWindowData => ({
+  ...w,
+  closed: w.closed.map((c) => mapFields<CandleView>(c, CANDLE, num)),
+  open: w.open && mapFields<CandleView>(w.open, CANDLE, num),
+});
+
 export function encodeSnapshot(s: SnapshotData): WireSnapshot {
   return {
+    ...(s.candles === undefined ? {} : { candles: s.candles.map(encodeWindow) }),
     nowMs: s.nowMs,
     prices: mapRecord(s.prices, (p) => mapFields(p, PRICE, str)),
     balances: mapRecord(s.balances, str),
@@ -66,6 +82,7 @@ export function encodeSnapshot(s: SnapshotData): WireSnapshot {
 
 export function decodeSnapshot(s: WireSnapshot): SnapshotData {
   return {
+    ...(s.candles === undefined ? {} : { candles: s.candles.map(decodeWindow) }),
     nowMs: s.nowMs,
     prices: mapRecord(s.prices, (p) => mapFields(p, PRICE, num)),
     balances: mapRecord(s.balances, num),

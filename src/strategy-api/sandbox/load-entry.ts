@@ -41,7 +41,13 @@ function report(): LoadReport {
   if (!parsed.success) return { type: 'params', issue: issueOf(parsed.error.issues as never) };
   const has = (hook: 'init' | 'onFill' | 'onOrder' | 'onStop'): boolean => definition[hook] !== undefined;
   const hooks = { init: has('init'), onFill: has('onFill'), onOrder: has('onOrder'), onStop: has('onStop') };
-  return { type: 'loaded', name: String(definition.name), schedule: String(definition.schedule), params: json(parsed.data) ?? null, hooks };
+  let history: JsonValue;
+  try {
+    history = json(definition.history?.(parsed.data)) ?? null;
+  } catch (err) {
+    return { type: 'threw', message: `history(params): ${locatedMessage(err, init.file).slice(0, 380)}` };
+  }
+  return { type: 'loaded', name: String(definition.name), schedule: String(definition.schedule), params: json(parsed.data) ?? null, hooks, history };
 }
 
 parentPort?.postMessage(report());

@@ -5,6 +5,8 @@
  * has `loadDeadlineMs` to report and `memoryMb` of heap; past either the worker is terminated and
  * the outcome says which bound it passed.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import type { Clock } from '../../core/clock.js';
@@ -53,11 +55,32 @@ function runOnce<T>(name: string, data: unknown, bounds: SandboxBounds, clock: C
   });
 }
 
+/**
+ * Programs compiled in this process, by file and SHA-256 of its source: the compile is a pure
+ * function of the source, and a process that loads one module many times (an optimisation's
+ * trial runner) compiles it once. Changed source hashes differently and compiles again.
+ */
+const compiledBySource = new Map<string, Compiled>();
+
+function sourceKey(file: string): string | null {
+  try {
+    return `${file}\0${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+  } catch {
+    return null;
+  }
+}
+
 /** The module compiled for the sandbox, or why it is refused (a compile past a bound is a syntax-level refusal). */
 export async function compileModule(file: string, bounds: SandboxBounds, clock: Clock): Promise<Compiled> {
+  const key = sourceKey(file);
+  const hit = key === null ? undefined : compiledBySource.get(key);
+  if (hit !== undefined) return hit;
   // The compiler needs room of its own: the strategy's memory bound is for the strategy.
   const out = await runOnce<Compiled>('compile-entry', { file }, { ...bounds, memoryMb: Math.max(bounds.memoryMb, 512) }, clock);
-  if (out.type === 'message') return out.value;
+  if (out.type === 'message') {
+    if (key !== null && out.value.ok) compiledBySource.set(key, out.value);
+    return out.value;
+  }
   return { ok: false, kind: 'syntax', message: `${file}: could not be compiled (${out.type === 'failed' ? out.message : `past its ${out.type} bound`})` };
 }
 

@@ -12,7 +12,15 @@ export interface ParamIssue {
 }
 
 export type LoadReport =
-  | { type: 'loaded'; name: string; schedule: string; params: JsonValue; hooks: { init: boolean; onFill: boolean; onOrder: boolean; onStop: boolean } }
+  | {
+      type: 'loaded';
+      name: string;
+      schedule: string;
+      params: JsonValue;
+      hooks: { init: boolean; onFill: boolean; onOrder: boolean; onStop: boolean };
+      /** What `history(params)` returned, as JSON (checked by the loader); null when the module declares none. */
+      history: JsonValue;
+    }
   | { type: 'threw'; message: string }
   | { type: 'not-definition'; message: string }
   | { type: 'params'; issue: ParamIssue | null };

@@ -12,6 +12,7 @@ import { REPORT_COLOURS, renderReport } from '../../../src/backtest/report/index
 import type { BacktestResult } from '../../../src/backtest/result.js';
 import { countCanvasPixels, openBrowser, type BrowserSession, type ColourRange } from '../../support/browser.js';
 import { INJECTION_STRATEGY, reportFixture } from '../../support/backtest-report-fixture.js';
+import { eventually } from '../../support/eventually.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 let session: BrowserSession;
@@ -25,13 +26,21 @@ function near(hex: string): ColourRange {
   return { r: band(c[0] as number), g: band(c[1] as number), b: band(c[2] as number) };
 }
 
+/**
+ * Polled from here, not with waitForFunction: that one compiles its predicate inside the page when
+ * the first check fails, and the report's policy refuses eval (a console error, on a slow run).
+ */
+async function drawn(): Promise<void> {
+  await eventually(() => session.page.evaluate('window.reportState !== undefined && window.reportState.ready === true'), 'the report drawn', { timeoutMs: 30_000 });
+}
+
 beforeAll(async () => {
   result = reportFixture();
   const file = path.join(dir, 'report.html');
   writeFileSync(file, renderReport(result));
   session = await openBrowser();
   await session.page.goto(pathToFileURL(file).href);
-  await session.page.waitForFunction('window.reportState !== undefined && window.reportState.ready === true');
+  await drawn();
 });
 
 afterAll(async () => {
@@ -113,7 +122,7 @@ describe('backtest report in a browser', () => {
     const file = path.join(dir, 'empty.html');
     writeFileSync(file, renderReport(empty));
     await session.page.goto(pathToFileURL(file).href);
-    await session.page.waitForFunction('window.reportState !== undefined && window.reportState.ready === true');
+    await drawn();
     expect(await session.page.evaluate('window.reportState.charts')).toBe(2);
     expect(await session.page.evaluate(`document.getElementById('no-trades').textContent`)).toBe('No round trip closed during the run.');
     expect(session.errors).toEqual([]);

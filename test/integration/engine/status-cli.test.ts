@@ -60,10 +60,12 @@ describe('npm run status', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parsed JSON document
     const st = JSON.parse(stdout) as Record<string, any>;
     expect(Object.keys(st).sort()).toEqual([
-      'account', 'alerts', 'atMs', 'audit', 'credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'paused', 'pnl', 'positions', 'quarantined', 'reconciledAt', 'tradingState',
+      'account', 'alerts', 'atMs', 'audit', 'credit', 'dataDir', 'envFile', 'fills', 'flex', 'mode', 'orders', 'paused', 'pnl', 'positions', 'quarantined', 'reconciledAt', 'tradingState', 'warmUp',
     ]);
     expect(st.dataDir).toBe(path.resolve(dir));
     expect(st.mode).toBeNull();
+    // No strategy declared candles: no window warming up.
+    expect(st.warmUp).toEqual([]);
     expect(st.orders.byState).toEqual({ FILLED: 2, OPEN: 1, UNKNOWN: 1 });
     expect(st.orders.unresolved.map((u: { market: string; state: string }) => [u.market, u.state])).toEqual([['ETH_USDT', 'UNKNOWN']]);
     expect(st.fills.count).toBe(2);

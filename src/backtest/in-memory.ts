@@ -1,0 +1,76 @@
+/**
+ * One backtest in memory: a loaded config, its strategies and prices in, the result out, no file
+ * written. `backtest()` (index.ts) writes what this returns; an optimisation trial
+ * (src/optimize/trial.ts) keeps only what it scores, so both run the same path.
+ */
+import type { BotConfig } from '../config/index.js';
+import type { Logger } from '../observability/logger.js';
+import type { LoadedStrategy } from '../strategy-api/host.js';
+import type { BacktestArgs } from './args.js';
+import { warmUpEnd } from './candle-input.js';
+import { buildResult, truthFills, type TruthFill } from './collect.js';
+import { describeFillModel, type FillModel } from './fill-model.js';
+import type { PriceSeries, PriceSet } from './load-prices.js';
+import type { BacktestResult, EquityPoint } from './result.js';
+import { runBacktest, type Progress, type RunInputs } from './run.js';
+import { pathFor } from './sim-venue.js';
+import { runSpan } from './span.js';
+import { paperMarketNames } from '../daemon/paper-venue.js';
+
+export interface InMemoryInputs {
+  config: BotConfig;
+  /** The config file as named, and the SHA-256 of its bytes (recorded in the result). */
+  configFile: string;
+  configSha256: string;
+  strategies: LoadedStrategy[];
+  prices: PriceSet;
+  /** The run's settings as parsed from backtest flags (the output directory is not used). */
+  args: Pick<BacktestArgs, 'fromMs' | 'toMs' | 'fill' | 'jobResolution' | 'venue' | 'strategiesIn'>;
+  logger: Logger;
+  onProgress?: (p: Progress) => void;
+}
+
+export interface InMemoryOutcome {
+  result: BacktestResult;
+  truth: TruthFill[];
+  /** Account equity at every price step (the result's series is thinned for the report). */
+  equity: EquityPoint[];
+  timerJumps: number;
+  jobsRun: number;
+  finerJobs: string[];
+  /** Ticks of strategies on a candle schedule (one per closed candle). */
+  candleTicks: number;
+}
+
+export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutcome> {
+  const { config, strategies, prices, args, logger } = inputs;
+  const used = new Set(paperMarketNames(config).map((name) => pathFor(name, prices.series)));
+  const given = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
+  // Declared candle history: the input's first candles fill it, and the run starts after them.
+  const warmUp = warmUpEnd(strategies, prices.series, given.fromMs, given.toMs);
+  const span = warmUp === null ? given : { ...given, fromMs: warmUp.untilMs };
+  const model: FillModel = { ...args.fill, volumePerStep: args.fill.volumePerStep ?? config.paper.volumePerStep };
+  const resultInputs = {
+    configFile: inputs.configFile,
+    configSha256: inputs.configSha256,
+    prices: prices.files,
+    fromMs: span.fromMs,
+    toMs: span.toMs,
+    // How jobs were fired is part of how the run was simulated: recorded beside the fill model.
+    fillModel: { ...describeFillModel(model, span.stepMs), jobResolution: args.jobResolution },
+    ...(warmUp === null ? {} : { warmUp }),
+  };
+  const { jobResolution, venue, strategiesIn } = args;
+  const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution, venue, strategiesIn };
+  if (inputs.onProgress !== undefined) run.onProgress = inputs.onProgress;
+  return runBacktest(run, (state) => ({
+    // Which schedules were finer than the candles, and so coalesced under `step`: said in the result.
+    result: buildResult(state, { ...resultInputs, fillModel: { ...resultInputs.fillModel, finerSchedules: state.finerJobs.join(',') } }),
+    finerJobs: state.finerJobs,
+    truth: truthFills(state),
+    equity: state.samples.timesMs.map((timeMs, i) => ({ timeMs, equity: state.samples.equity[i]?.toFixed() ?? '0' })),
+    timerJumps: state.timerJumps,
+    jobsRun: state.jobsRun,
+    candleTicks: state.candleTicks,
+  }));
+}
