@@ -22,8 +22,9 @@ export interface BacktestArgs {
   /** `--venue`: the simulator in process (default) or over loopback HTTP (the wire path, for fidelity checks). */
   venue: VenueKind;
   /**
-   * `--strategies`: one sandboxed worker per instance, as the daemon (default), or hooks in the
-   * run's thread under the sandbox's evaluation (no heap bound, no deadline stop).
+   * `--strategies`: hooks in the run's thread under the sandbox's evaluation (default: no worker
+   * round trip per hook, docs/backtesting.md § Speed; no heap bound, no deadline stop), or one
+   * sandboxed worker per instance, as the daemon.
    */
   strategiesIn: StrategiesIn;
   /** The fill model, except a volume per step left to the config's `paper.volumePerStep`. */
@@ -78,7 +79,7 @@ export function parseArgs(argv: readonly string[]): BacktestArgs {
   const vps = a.get('--volume-per-step');
   const jobResolution = oneOf(a, '--job-resolution', ['step', 'cron'] as const);
   const venue = oneOf(a, '--venue', ['in-process', 'http'] as const);
-  const strategiesIn = oneOf(a, '--strategies', ['worker', 'thread'] as const);
+  const strategiesIn = oneOf(a, '--strategies', ['thread', 'worker'] as const);
   return {
     strategiesIn,
     venue,

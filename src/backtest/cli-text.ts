@@ -18,9 +18,9 @@ Replays price candles through the configured strategies on the live engine and a
   --job-resolution <r>      step (default): a job scheduled more often than the candles fires once per
                             candle; cron: every fire of every schedule, as the daemon
   --venue <v>               in-process (default) or http (the simulator over loopback HTTP: the wire path)
-  --strategies <s>          worker (default): one sandboxed worker per instance, as the daemon;
-                            thread: hooks in the run's thread under the sandbox's evaluation (no heap
-                            bound, and a hook past its deadline is not stopped)
+  --strategies <s>          thread (default): hooks in the run's thread under the sandbox's evaluation
+                            (no heap bound, and a hook past its deadline is not stopped; faster);
+                            worker: one sandboxed worker per instance, as the daemon
   --fill <through|at>       a resting order fills when the price trades through it (default) or touches it
   --volume-share <d>        share of a candle's volume one order may take (default 0.1)
   --volume-per-step <d>     volume of a candle without one (default: the config's paper.volumePerStep)

@@ -40,7 +40,7 @@ export interface RunInputs {
   jobResolution?: JobResolution;
   /** `--venue` (default in process): how the engine reaches the simulator. */
   venue?: VenueKind;
-  /** `--strategies` (default `worker`, as the daemon): where the hooks run. */
+  /** `--strategies`: where the hooks run (absent: `worker`, as the daemon; the CLI's default is `thread`). */
   strategiesIn?: StrategiesIn;
 }
 

@@ -68,30 +68,44 @@ function apply(pos: CollateralPosition, f: CollateralFill, leverage: Decimal): v
 }
 
 /**
- * Folds collateral fills (oldest first) into positions, one per market and position side, flat
- * ones left out. `leverageOf` gives a market's leverage; fills of a market without one are skipped
- * and the market is named in `unruled`.
+ * Collateral positions kept current fill by fill (oldest first), one per market and position
+ * side. `leverageOf` gives a market's leverage; fills of a market without one are skipped and the
+ * market is named in `unruled`.
  */
+export class CollateralBook {
+  private readonly book = new Map<string, CollateralPosition>();
+  private readonly unruledMarkets = new Set<string>();
+
+  constructor(private readonly leverageOf: (market: string) => Decimal | undefined) {}
+
+  apply(f: CollateralFill): void {
+    const leverage = this.leverageOf(f.market);
+    if (leverage === undefined) {
+      this.unruledMarkets.add(f.market);
+      return;
+    }
+    const key = `${f.market}|${f.positionSide}`;
+    let pos = this.book.get(key);
+    if (pos === undefined) {
+      pos = { market: f.market, positionSide: f.positionSide, amount: ZERO, cost: ZERO, margin: ZERO };
+      this.book.set(key, pos);
+    }
+    apply(pos, f, leverage);
+  }
+
+  /** Open positions (flat ones left out) as copies, and the markets without a rule. */
+  result(): { positions: CollateralPosition[]; unruled: string[] } {
+    const positions = [...this.book.values()].filter((p) => !p.amount.isZero() || !p.margin.isZero()).map((p) => ({ ...p }));
+    return { positions: positions.sort((a, b) => (a.market + a.positionSide < b.market + b.positionSide ? -1 : 1)), unruled: [...this.unruledMarkets].sort() };
+  }
+}
+
+/** Folds collateral fills (oldest first) into positions: CollateralBook over all of them. */
 export function collateralPositions(
   fills: readonly CollateralFill[],
   leverageOf: (market: string) => Decimal | undefined,
 ): { positions: CollateralPosition[]; unruled: string[] } {
-  const book = new Map<string, CollateralPosition>();
-  const unruled = new Set<string>();
-  for (const f of fills) {
-    const leverage = leverageOf(f.market);
-    if (leverage === undefined) {
-      unruled.add(f.market);
-      continue;
-    }
-    const key = `${f.market}|${f.positionSide}`;
-    let pos = book.get(key);
-    if (pos === undefined) {
-      pos = { market: f.market, positionSide: f.positionSide, amount: ZERO, cost: ZERO, margin: ZERO };
-      book.set(key, pos);
-    }
-    apply(pos, f, leverage);
-  }
-  const positions = [...book.values()].filter((p) => !p.amount.isZero() || !p.margin.isZero());
-  return { positions: positions.sort((a, b) => (a.market + a.positionSide < b.market + b.positionSide ? -1 : 1)), unruled: [...unruled].sort() };
+  const book = new CollateralBook(leverageOf);
+  for (const f of fills) book.apply(f);
+  return book.result();
 }

@@ -8,7 +8,10 @@ import type { Store } from '../store/index.js';
 import type { FillRecord } from '../model/fills.js';
 import type { FlexRecordRow } from '../model/flex.js';
 import type { OrderRecord } from '../model/journal.js';
-import { collateralPositions, type CollateralFill, type CollateralPosition, type CollateralSide } from './collateral-book.js';
+import { CollateralBook, collateralPositions, type CollateralFill, type CollateralPosition, type CollateralSide } from './collateral-book.js';
+import { FillFeed, type IncrementalFold } from './fill-feed.js';
+import { compareFills } from './positions.js';
+import { VersionedMemo } from './versioned-memo.js';
 import { HOLDING_STATES, heldByOpenOrders, type HoldRules, type OrderHolds } from './order-holds.js';
 
 export type SourceStore = Pick<Store, 'orders' | 'fills' | 'flex'>;
@@ -65,22 +68,63 @@ export function activeFlex(rows: readonly FlexRecordRow[]): Record<string, Decim
   return out;
 }
 
-/** Reads the journal's parts; collateral positions and flex are folded again only when fills or the ledger grew. */
+/** The collateral book as a fold the fill feed keeps current: fills in application order per market. */
+class CollateralFold implements IncrementalFold {
+  private book: CollateralBook;
+  private readonly last = new Map<string, FillRecord>();
+
+  constructor(
+    private readonly leverageOf: (market: string) => Decimal | undefined,
+    private readonly orderOf: (clientOrderId: string) => OrderRecord | undefined,
+  ) {
+    this.book = new CollateralBook(leverageOf);
+  }
+
+  reset(): void {
+    this.book = new CollateralBook(this.leverageOf);
+    this.last.clear();
+  }
+
+  apply(f: FillRecord): boolean {
+    const last = this.last.get(f.market);
+    if (last !== undefined && compareFills(f, last) <= 0) return false;
+    this.last.set(f.market, f);
+    for (const c of collateralFillsOf([f], this.orderOf)) this.book.apply(c);
+    return true;
+  }
+
+  result(): ReturnType<CollateralBook['result']> {
+    return this.book.result();
+  }
+}
+
+/**
+ * Reads the journal's parts. Collateral positions are kept current fill by fill (fill-feed.ts);
+ * flex is folded again only when the ledger grew.
+ */
 export class EquitySources {
   private cache: { key: string; positions: JournalParts['positions']; flex: JournalParts['flex']; unruled: string[] } | null = null;
+  private readonly feed: FillFeed;
+  private readonly collateral: CollateralFold;
+  /** Holding and pending orders, kept while no order was written (versioned-memo.ts). */
+  private readonly orderReads = new VersionedMemo<OrderRecord[]>();
 
   constructor(
     private readonly store: SourceStore,
     private readonly rules: HoldRules,
-  ) {}
+  ) {
+    this.feed = new FillFeed(store.fills);
+    this.collateral = new CollateralFold((m) => this.rules(m)?.leverage, (id) => this.store.orders.get(id));
+  }
 
   read(): JournalParts {
-    const open = this.store.orders.listByState(HOLDING_STATES);
+    const version = this.store.fills.inTransaction ? null : String(this.store.orders.version);
+    const open = this.orderReads.get(version, 'holding', () => this.store.orders.listByState(HOLDING_STATES));
     const held = heldByOpenOrders(open, this.rules);
     const key = `${this.store.fills.version}/${this.store.flex.count()}`;
     if (this.cache?.key !== key) this.cache = { key, ...this.fold() };
     const orders = open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`);
-    const pending = this.store.orders.listByState(['PENDING']).length;
+    const pending = this.orderReads.get(version, 'pending', () => this.store.orders.listByState(['PENDING'])).length;
     return {
       held,
       positions: this.cache.positions,
@@ -92,13 +136,18 @@ export class EquitySources {
   }
 
   private fold(): Omit<NonNullable<typeof this.cache>, 'key'> {
+    const { positions, unruled } = this.feed.sync(this.collateral) ? this.collateral.result() : this.foldAll();
+    const settled = positions.map((p) => ({ ...p, settleAsset: this.rules(p.market)?.quote ?? '' }));
+    return { positions: settled, flex: activeFlex(this.store.flex.all()), unruled };
+  }
+
+  /** Inside a transaction: every fill folded again, nothing kept. */
+  private foldAll(): ReturnType<CollateralBook['result']> {
     const owners = new Map<string, OrderRecord | undefined>();
     const orderOf = (id: string): OrderRecord | undefined => {
       if (!owners.has(id)) owners.set(id, this.store.orders.get(id));
       return owners.get(id);
     };
-    const { positions, unruled } = collateralPositions(collateralFillsOf(this.store.fills.all(), orderOf), (m) => this.rules(m)?.leverage);
-    const settled = positions.map((p) => ({ ...p, settleAsset: this.rules(p.market)?.quote ?? '' }));
-    return { positions: settled, flex: activeFlex(this.store.flex.all()), unruled };
+    return collateralPositions(collateralFillsOf(this.store.fills.all(), orderOf), (m) => this.rules(m)?.leverage);
   }
 }

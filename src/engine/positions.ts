@@ -106,26 +106,58 @@ export function compareFills(a: PositionFill, b: PositionFill): number {
 }
 
 /**
+ * Positions kept current fill by fill: one FIFO book per strategy and market. `apply` takes fills
+ * in application order per book and refuses (returns false) a fill that does not come after the
+ * last one its book applied; frozen positions are kept until their book changes.
+ */
+export class PositionBooks {
+  private readonly books = new Map<string, { strategyId: string | null; market: string; book: Book; last: PositionFill; frozen?: Position }>();
+
+  reset(): void {
+    this.books.clear();
+  }
+
+  apply(f: PositionFill): boolean {
+    const key = `${f.strategyId ?? ''}\u0000${f.market}`;
+    const entry = this.books.get(key);
+    if (entry === undefined) {
+      const book = new Book();
+      book.apply(f);
+      this.books.set(key, { strategyId: f.strategyId, market: f.market, book, last: f });
+      return true;
+    }
+    if (compareFills(f, entry.last) <= 0) return false;
+    entry.book.apply(f);
+    entry.last = f;
+    delete entry.frozen;
+    return true;
+  }
+
+  /** Positions sorted by strategy then market; `strategyId` given: that strategy's only. */
+  positions(strategyId?: string | null): Position[] {
+    const out: Position[] = [];
+    for (const e of this.books.values()) {
+      if (strategyId !== undefined && e.strategyId !== strategyId) continue;
+      e.frozen ??= e.book.freeze(e.strategyId, e.market);
+      out.push(e.frozen);
+    }
+    return out.sort((a, b) => (a.strategyId ?? '').localeCompare(b.strategyId ?? '') || a.market.localeCompare(b.market));
+  }
+}
+
+/**
  * Folds fills into positions keyed by strategy and market. Input order does not matter: fills
  * are applied in (time, deal id) order. Duplicate deal ids are a caller bug and throw.
  */
 export function derivePositions(fills: readonly PositionFill[]): Position[] {
   const seen = new Set<number>();
-  const books = new Map<string, { strategyId: string | null; market: string; book: Book }>();
+  const books = new PositionBooks();
   for (const f of [...fills].sort(compareFills)) {
     if (seen.has(f.dealId)) throw new Error(`derivePositions: duplicate deal id ${f.dealId}`);
     seen.add(f.dealId);
-    const key = `${f.strategyId ?? ''}\u0000${f.market}`;
-    let entry = books.get(key);
-    if (entry === undefined) {
-      entry = { strategyId: f.strategyId, market: f.market, book: new Book() };
-      books.set(key, entry);
-    }
-    entry.book.apply(f);
+    books.apply(f);
   }
-  return [...books.values()]
-    .map((e) => e.book.freeze(e.strategyId, e.market))
-    .sort((a, b) => (a.strategyId ?? '').localeCompare(b.strategyId ?? '') || a.market.localeCompare(b.market));
+  return books.positions();
 }
 
 /** Per-market sums over all fills (base, quote, fees per asset), for reconciliation checks. */

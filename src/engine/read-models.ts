@@ -1,46 +1,62 @@
 /**
  * Read models for strategy snapshots and `npm run status`: open orders, recent fills and
  * positions by strategy and market, all derived from the store (positions from fills, never
- * stored). The store may not import the engine, so the position fold is applied here.
+ * stored). The store may not import the engine, so the position fold is applied here: kept
+ * current fill by fill (fill-feed.ts), equal to folding every fill again (test/unit/engine).
  */
 import type { Store } from '../store/index.js';
 import type { FillRecord, PositionFill } from '../model/fills.js';
 import type { OrderRecord } from '../model/journal.js';
 import { LIVE_STATES } from './order-state.js';
 import { ZERO } from '../core/decimal.js';
-import { derivePositions, type Position } from './positions.js';
+import { FillFeed } from './fill-feed.js';
+import { VersionedMemo } from './versioned-memo.js';
+import { derivePositions, PositionBooks, type Position } from './positions.js';
 
 type ReadStore = Pick<Store, 'orders' | 'fills'>;
 
 export class ReadModels {
-  /** Derived positions by strategy id (`*` = all fills), valid while the fills version holds. */
-  private readonly positionCache = new Map<string, Position[]>();
-  private cachedVersion = -1;
+  /** Every position (strategies and external fills), kept current fill by fill (fill-feed.ts). */
+  private readonly books = new PositionBooks();
+  private readonly feed: FillFeed;
+  /** Per-tick reads, kept while nothing was written (records are immutable values; lists are copied out). */
+  private readonly orderReads = new VersionedMemo<OrderRecord[]>();
+  private readonly fillReads = new VersionedMemo<FillRecord[]>();
 
-  constructor(private readonly store: ReadStore) {}
+  constructor(private readonly store: ReadStore) {
+    this.feed = new FillFeed(store.fills);
+  }
 
   /** The strategy's orders that may still rest on the venue (PENDING, OPEN, PARTIALLY_FILLED, PENDING_CANCEL, UNKNOWN). */
   openOrders(strategyId: string): OrderRecord[] {
-    return this.store.orders.listByStrategy(strategyId, LIVE_STATES);
+    return [...this.orderReads.get(this.ordersVersion(), strategyId, () => this.store.orders.listByStrategy(strategyId, LIVE_STATES))];
   }
 
   /** The strategy's newest fills, newest first. */
   recentFills(strategyId: string, limit = 50): FillRecord[] {
-    return this.store.fills.recentByStrategy(strategyId, limit);
+    const version = this.store.fills.inTransaction ? null : String(this.store.fills.version);
+    return [...this.fillReads.get(version, `${strategyId}\u0000${limit}`, () => this.store.fills.recentByStrategy(strategyId, limit))];
+  }
+
+  /** The orders' write counter, or null inside a transaction (versioned-memo.ts). */
+  private ordersVersion(): string | null {
+    return this.store.fills.inTransaction ? null : String(this.store.orders.version);
   }
 
   /** The strategy's positions, one per market it traded, provisional fills included. */
   positions(strategyId: string): Position[] {
     const provisional = this.provisionalFills().filter((f) => f.strategyId === strategyId);
     if (provisional.length > 0) return derivePositions([...this.store.fills.byStrategy(strategyId), ...provisional]);
-    return this.cached(strategyId, () => derivePositions(this.store.fills.byStrategy(strategyId)));
+    if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.byStrategy(strategyId));
+    return copies(this.books.positions(strategyId));
   }
 
   /** Every position (strategies and external fills, `strategyId` null), provisional fills included. */
   allPositions(): Position[] {
     const provisional = this.provisionalFills();
     if (provisional.length > 0) return derivePositions([...this.store.fills.all(), ...provisional]);
-    return this.cached('*', () => derivePositions(this.store.fills.all()));
+    if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.all());
+    return copies(this.books.positions());
   }
 
   /**
@@ -57,23 +73,9 @@ export class ReadModels {
       return [{ dealId: -(i + 1), strategyId: o.strategyId, market: o.market, side: o.side, timeMs: o.updatedMs, amount, price, quote: amount.mul(price), fee: ZERO, feeAsset: '' }];
     });
   }
+}
 
-  /**
-   * The risk gate asks for positions on every intent; folding the whole fill history each time
-   * grows with the daemon's age. Positions only change when a fill is written, so they are
-   * recomputed only after the fills repository's version moved. Callers get copies of the list.
-   */
-  private cached(key: string, derive: () => Position[]): Position[] {
-    const version = this.store.fills.version;
-    if (version !== this.cachedVersion) {
-      this.positionCache.clear();
-      this.cachedVersion = version;
-    }
-    let hit = this.positionCache.get(key);
-    if (hit === undefined) {
-      hit = derive();
-      this.positionCache.set(key, hit);
-    }
-    return hit.map((p) => ({ ...p, fees: { ...p.fees } }));
-  }
+/** Callers may edit what they get: the kept positions are handed out as copies. */
+function copies(positions: Position[]): Position[] {
+  return positions.map((p) => ({ ...p, fees: { ...p.fees } }));
 }

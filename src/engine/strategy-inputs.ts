@@ -11,11 +11,13 @@ import { Decimal, ZERO } from '../core/decimal.js';
 import type { Store } from '../store/index.js';
 import type { FillRecord } from '../model/fills.js';
 import type { FlexRecordRow } from '../model/flex.js';
+import type { ChildRecord } from '../model/conditional.js';
 import type { OrderRecord } from '../model/journal.js';
 import type { FillView, FlexView, OrderView, PositionView, PriceView, SnapshotData } from '../strategy-api/host.js';
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
+import { VersionedMemo } from './versioned-memo.js';
 import type { StrategyCandles } from './strategy-candles.js';
 import type { MarketExposure, MarketRules, RiskLimits, RiskSnapshot, TradingState } from './risk-gate.js';
 import type { Side } from '../core/orders.js';
@@ -73,7 +75,7 @@ function addOpen(e: MarketExposure, side: Side, amount: Decimal, orders = 1): vo
 }
 
 export interface StrategyInputsDeps {
-  store: Pick<Store, 'orders' | 'children' | 'flex'>;
+  store: Pick<Store, 'orders' | 'children' | 'flex' | 'fills'>;
   read: ReadModels;
   clock: Clock;
   markets: Readonly<Record<string, MarketRules>>;
@@ -92,8 +94,30 @@ export interface VenueView {
   balances: Record<string, Decimal>;
 }
 
+/** A strategy's protective legs still to settle, and the markets of their parents and of its collateral orders. */
+interface Protection {
+  collateralMarkets: Set<string>;
+  legs: ChildRecord[];
+  parentMarket: Map<string, string | undefined>;
+}
+
+type Leg = { market: string; side: Side; amount: Decimal };
+
 export class StrategyInputs {
+  /** Journal reads kept while no order or child was written (versioned-memo.ts). */
+  private readonly live = new VersionedMemo<OrderRecord[]>();
+  private readonly legs = new VersionedMemo<Leg[]>();
+  private readonly protection = new VersionedMemo<Protection>();
+  /** Per strategy: the markets of its collateral orders so far and the last order row read. */
+  private readonly collateral = new Map<string, { markets: Set<string>; lastRow: number }>();
+
   constructor(private readonly deps: StrategyInputsDeps) {}
+
+  /** The orders' and children's write counters, or null inside a transaction. */
+  private journalVersion(): string | null {
+    const { store } = this.deps;
+    return store.fills.inTransaction ? null : `${store.orders.version}/${store.children.version}`;
+  }
 
   /**
    * Risk inputs for one intent of `strategyId`. The market exposure is the bot's venue position
@@ -106,11 +130,12 @@ export class StrategyInputs {
     const exposure: Record<string, MarketExposure> = {};
     const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
     let committed = ZERO;
-    for (const o of store.orders.listByState(LIVE_STATES)) {
+    const version = this.journalVersion();
+    for (const o of this.live.get(version, '', () => store.orders.listByState(LIVE_STATES))) {
       addOpen(ex(o.market), o.side, remainingOf(o));
       if (o.strategyId === strategyId) committed = committed.plus(remainingOf(o).mul(o.price));
     }
-    for (const leg of this.protectiveLegs()) addOpen(ex(leg.market), leg.side, leg.amount, 0);
+    for (const leg of this.legs.get(version, '', () => this.protectiveLegs())) addOpen(ex(leg.market), leg.side, leg.amount, 0);
     const own: Record<string, Decimal> = {};
     for (const p of read.allPositions()) {
       if (p.strategyId === null) continue;
@@ -135,7 +160,7 @@ export class StrategyInputs {
    * opposite side, sized to what the parent filled. A stop-loss and a take-profit are one OCO:
    * at most one of them executes, so they count once.
    */
-  private protectiveLegs(): { market: string; side: Side; amount: Decimal }[] {
+  private protectiveLegs(): Leg[] {
     const { store } = this.deps;
     const parents = new Set(store.children.live().filter((c) => c.state === 'armed' || c.state === 'active').map((c) => c.parentClientOrderId));
     return [...parents].flatMap((cid) => {
@@ -145,14 +170,33 @@ export class StrategyInputs {
     });
   }
 
+  /**
+   * Runs on every tick (kept while nothing was written): only the unsettled legs and their
+   * parents are read, never the strategy's whole order history.
+   */
+  private protectionOf(strategyId: string): Protection {
+    const { store } = this.deps;
+    const collateralMarkets = this.collateralMarkets(strategyId);
+    const legs = store.children.live().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
+    const parentMarket = new Map(legs.map((c) => [c.parentClientOrderId, store.orders.get(c.parentClientOrderId)?.market]));
+    return { collateralMarkets, legs, parentMarket };
+  }
+
+  /** Markets of the strategy's collateral orders: only orders journaled since the last look are read (outside a transaction). */
+  private collateralMarkets(strategyId: string): Set<string> {
+    const { orders, fills } = this.deps.store;
+    if (fills.inTransaction) return new Set(orders.marketsOfKind(strategyId, 'collateral'));
+    const kept = this.collateral.get(strategyId) ?? { markets: new Set<string>(), lastRow: 0 };
+    const added = orders.marketsOfKindSince(strategyId, 'collateral', kept.lastRow);
+    const markets = new Set([...kept.markets, ...added.markets]);
+    this.collateral.set(strategyId, { markets, lastRow: added.lastRow });
+    return markets;
+  }
+
   /** The data of `strategyId`'s next context. */
   snapshot(strategyId: string, venue: VenueView): SnapshotData {
     const { store, read } = this.deps;
-    // Runs on every tick: only the unsettled legs and their parents are read, never the
-    // strategy's whole order history.
-    const collateralMarkets = new Set(store.orders.marketsOfKind(strategyId, 'collateral'));
-    const legs = store.children.live().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
-    const parentMarket = new Map(legs.map((c) => [c.parentClientOrderId, store.orders.get(c.parentClientOrderId)?.market]));
+    const { collateralMarkets, legs, parentMarket } = this.protection.get(this.journalVersion(), strategyId, () => this.protectionOf(strategyId));
     const positions: PositionView[] = read.positions(strategyId).map((p) => {
       const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
       let protection: PositionView['protection'] = null;

@@ -61,7 +61,11 @@ function trialArgs(inputs: StudyInputs, spec: TrialSpec): BacktestArgs {
   const own = inputs.backtestFlags.filter((f) => STUDY_FLAGS.includes(f));
   if (own.length > 0) throw fail(spec, `backtest flags: ${own.join(', ')} are set by the study, not in backtestFlags`);
   try {
-    return { ...parseArgs(['--prices', inputs.prices, ...inputs.backtestFlags]), fromMs: spec.window.fromMs, toMs: spec.window.toMs };
+    // Strategies in workers, not the command line's default thread: a runner runs trial after
+    // trial in one process, and the thread mode locks its process down after the first
+    // (docs/backtesting.md § Strategies in the run's thread).
+    const args = parseArgs(['--prices', inputs.prices, ...inputs.backtestFlags]);
+    return { ...args, strategiesIn: 'worker', fromMs: spec.window.fromMs, toMs: spec.window.toMs };
   } catch (err) {
     throw fail(spec, errorMessage(err));
   }

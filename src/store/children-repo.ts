@@ -33,7 +33,15 @@ function toChild(r: ChildRow): ChildRecord {
 
 /** Stop-loss / take-profit legs of collateral orders. */
 export class ChildrenRepository {
+  private writes = 0;
+
   constructor(private readonly db: Database) {}
+
+  /** Counts writes through this handle (as OrdersRepository.version). */
+  get version(): number {
+    return this.writes;
+  }
+
   add(parentClientOrderId: string, strategyId: string, kind: ChildKind, price: Decimal, nowMs: number): void {
     this.db
       .prepare(
@@ -41,6 +49,7 @@ export class ChildrenRepository {
          VALUES (?, ?, ?, ?, 'armed', ?)`,
       )
       .run(parentClientOrderId, strategyId, kind, toWire(price), nowMs);
+    this.writes++;
   }
   update(id: number, patch: { otoId?: number; orderId?: number; ocoId?: number; state?: ChildState }, nowMs: number): void {
     const sets = ['updated_ms = @now'];
@@ -57,10 +66,12 @@ export class ChildrenRepository {
       }
     }
     this.db.prepare(`UPDATE children SET ${sets.join(', ')} WHERE id = @id`).run(p);
+    this.writes++;
   }
   /** Sets the OTO id on every child of a parent. */
   setOtoId(parentClientOrderId: string, otoId: number, nowMs: number): void {
     this.db.prepare('UPDATE children SET oto_id = ?, updated_ms = ? WHERE parent_client_order_id = ?').run(otoId, nowMs, parentClientOrderId);
+    this.writes++;
   }
   byParent(parentClientOrderId: string): ChildRecord[] {
     return (this.db.prepare('SELECT * FROM children WHERE parent_client_order_id = ? ORDER BY id').all(parentClientOrderId) as ChildRow[]).map(toChild);

@@ -46,6 +46,9 @@ const ID_CHUNK = 500;
 export class FillsRepository {
   private readonly insertStmt: Statement;
   private writes = 0;
+  /** Deal ids of the inserts that wrote a row, in the order they ran (rolled-back ones included). */
+  private readonly insertedIds: number[] = [];
+  private attributions = 0;
 
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
@@ -58,7 +61,6 @@ export class FillsRepository {
 
   /** Inserts a fill; returns false when its deal id was already stored (nothing changes). */
   insert(f: FillRecord): boolean {
-    this.writes++;
     const res = this.insertStmt.run({
       ...f,
       amount: toWire(f.amount),
@@ -66,12 +68,45 @@ export class FillsRepository {
       quote: toWire(f.quote),
       fee: toWire(f.fee),
     });
-    return res.changes === 1;
+    if (res.changes !== 1) return false;
+    this.writes++;
+    this.insertedIds.push(f.dealId);
+    return true;
   }
 
   /**
-   * Counts write attempts through this handle (inserts and attributions, counted before they run,
-   * so a rolled-back write only costs a cache a recompute). Read models cache derived data by it;
+   * The inserts since `cursor` (a length of this log; 0 is its start) and the log's length now.
+   * A hint only: a rolled-back insert stays in the log, so readers fetch the rows (byDealIds) and
+   * keep what is there. Lets read models fold new fills in instead of refolding every fill.
+   */
+  insertedSince(cursor: number): { dealIds: number[]; cursor: number } {
+    return { dealIds: this.insertedIds.slice(cursor), cursor: this.insertedIds.length };
+  }
+
+  /** Counts attributions that changed rows (an owner set on stored fills): folds keyed by owner start over. */
+  get attributionCount(): number {
+    return this.attributions;
+  }
+
+  /** True inside a transaction: what this connection reads may still be rolled back. */
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
+  /** The stored fills among `dealIds`, in application order (time, then deal id). */
+  byDealIds(dealIds: readonly number[]): FillRecord[] {
+    const out: FillRecord[] = [];
+    for (let i = 0; i < dealIds.length; i += ID_CHUNK) {
+      const chunk = dealIds.slice(i, i + ID_CHUNK);
+      const rows = this.db.prepare(`SELECT * FROM fills WHERE deal_id IN (${chunk.map(() => '?').join(',')})`).all(...chunk) as FillRow[];
+      out.push(...rows.map(toRecord));
+    }
+    return out.sort((a, b) => a.timeMs - b.timeMs || a.dealId - b.dealId);
+  }
+
+  /**
+   * Counts writes through this handle that changed a row (inserts and attributions; a rolled-back
+   * one still counts, so it only costs a cache a recompute). Read models cache derived data by it;
    * only the daemon writes fills (instance lock), so no other process can change them unseen.
    */
   get version(): number {
@@ -140,9 +175,13 @@ export class FillsRepository {
 
   /** Attributes fills of `orderId` (recorded as external before the order was known) to an owner. */
   attribute(orderId: number, strategyId: string, ownerClientOrderId: string): number {
-    this.writes++;
-    return this.db
+    const changes = this.db
       .prepare('UPDATE fills SET strategy_id = ?, owner_client_order_id = ? WHERE order_id = ? AND owner_client_order_id IS NULL')
       .run(strategyId, ownerClientOrderId, orderId).changes;
+    if (changes > 0) {
+      this.writes++;
+      this.attributions++;
+    }
+    return changes;
   }
 }

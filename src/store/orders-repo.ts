@@ -83,6 +83,8 @@ export class OrdersRepository {
   private readonly seqGet: Statement;
   private readonly seqSet: Statement;
 
+  private writes = 0;
+
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
@@ -130,6 +132,15 @@ export class OrdersRepository {
       now: nowMs,
     });
     this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+    this.writes++;
+  }
+
+  /**
+   * Counts writes to orders through this handle (a rolled-back one still counts: a cache keyed by
+   * it only recomputes). Read models keep per-tick reads by it (read-models.ts).
+   */
+  get version(): number {
+    return this.writes;
   }
 
   get(clientOrderId: string): OrderRecord | undefined {
@@ -163,6 +174,19 @@ export class OrdersRepository {
   marketsOfKind(strategyId: string, kind: OrderKind): string[] {
     const rows = this.db.prepare('SELECT DISTINCT market FROM orders WHERE strategy_id = ? AND kind = ? ORDER BY market').all(strategyId, kind) as { market: string }[];
     return rows.map((r) => r.market);
+  }
+
+  /**
+   * Markets of the strategy's `kind` orders journaled after row `afterRow` (0: every order), and
+   * the newest row now. Orders are never deleted and keep their market and kind, so a caller keeps
+   * the set and asks only for rows added since: the rowid range, not the strategy's whole history.
+   */
+  marketsOfKindSince(strategyId: string, kind: OrderKind, afterRow: number): { markets: string[]; lastRow: number } {
+    const lastRow = (this.db.prepare('SELECT MAX(rowid) AS r FROM orders').get() as { r: number | null }).r ?? 0;
+    const rows = this.db
+      .prepare('SELECT DISTINCT market FROM orders NOT INDEXED WHERE rowid > ? AND rowid <= ? AND strategy_id = ? AND kind = ? ORDER BY market')
+      .all(afterRow, lastRow, strategyId, kind) as { market: string }[];
+    return { markets: rows.map((r) => r.market), lastRow };
   }
 
   all(): OrderRecord[] {
@@ -228,6 +252,7 @@ export class OrdersRepository {
       params['resolveLooks'] = patch.resolveLooks;
     }
     this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
+    this.writes++;
     if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(clientOrderId);
   }
 
@@ -237,6 +262,7 @@ export class OrdersRepository {
     if (o === undefined) return;
     const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
     this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, clientOrderId);
+    this.writes++;
   }
 
   history(clientOrderId: string): OrderEventRecord[] {

@@ -4,7 +4,8 @@
  * through the real backtest with the default config (config/bot.json): the live engine, the
  * simulator in process, `--job-resolution step`. Printed in one table: candles per second, wall
  * time and peak RSS of the run, the plain-loop floor over the same file (backtest-floor.ts) and
- * the ratio, then the same for the wire path (`--venue http`) over a short span.
+ * the ratio, and the same for the wire path (`--venue http`, strategies in workers) over a short
+ * span, run first (the in-process run's strategies run in its thread, which locks the process down).
  *
  * `BENCH_BACKTEST_DAYS` (default 2; 365 runs the whole year) bounds the in-process span,
  * `BENCH_BACKTEST_WIRE_HOURS` (default 6) the wire path's.
@@ -25,7 +26,7 @@ import { floorLoop } from './backtest-floor.js';
 const YEAR_MINUTES = 365 * 1440;
 const START = Date.UTC(2024, 0, 1);
 
-function args(dir: string, venue: BacktestArgs['venue'], minutes: number): BacktestArgs {
+function args(dir: string, venue: BacktestArgs['venue'], minutes: number, strategiesIn: BacktestArgs['strategiesIn']): BacktestArgs {
   return {
     config: 'config/bot.json',
     prices: dir,
@@ -35,16 +36,20 @@ function args(dir: string, venue: BacktestArgs['venue'], minutes: number): Backt
     logLevel: 'silent',
     jobResolution: 'step',
     venue,
-    strategiesIn: 'thread',
+    strategiesIn,
     fill: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: null, makerFee: dec('0.001'), takerFee: dec('0.001') },
   };
 }
 
 async function timed(a: BacktestArgs, minutes: number): Promise<{ candlesPerS: number; wallS: number; rssMb: number; fills: number }> {
   const t = performance.now();
-  const s = await backtest(a, silentLogger());
+  // This run's peak: sampled at each progress report (200 a run) and at the end, since the
+  // process's own maximum also holds the runs before it.
+  let rss = process.memoryUsage().rss;
+  const s = await backtest(a, silentLogger(), () => (rss = Math.max(rss, process.memoryUsage().rss)));
   const wallS = (performance.now() - t) / 1000;
-  return { candlesPerS: minutes / wallS, wallS, rssMb: process.resourceUsage().maxRSS / 1024, fills: s.result.total.fills };
+  rss = Math.max(rss, process.memoryUsage().rss);
+  return { candlesPerS: minutes / wallS, wallS, rssMb: rss / 1024 / 1024, fills: s.result.total.fills };
 }
 
 export default async function bench(): Promise<void> {
@@ -59,27 +64,28 @@ export default async function bench(): Promise<void> {
     console.log(`built a year of one-minute BTC_USDT candles from the sample in ${((performance.now() - t) / 1000).toFixed(1)} s: ${dir}/BTC_USDT.csv`);
   }
   const file = dir.endsWith('.csv') ? dir : path.join(dir, 'BTC_USDT.csv');
-  let t = performance.now();
+  const t = performance.now();
   const floor = floorLoop(file);
   const floorS = (performance.now() - t) / 1000;
   const floorRate = floor.candles / floorS;
   installZeroDelayTimers();
   const minutes = Math.min(days * 1440, floor.candles - 1);
-  const inProcess = await timed(args(dir, 'in-process', minutes), minutes);
   const wireMinutes = Math.min(wireHours * 60, minutes);
-  t = performance.now();
-  const wire = await timed(args(dir, 'http', wireMinutes), wireMinutes);
+  // The wire path first, its strategies in workers: the thread mode locks this process down for
+  // good (no new logger after it: docs/backtesting.md § Strategies in the run's thread).
+  const wire = await timed(args(dir, 'http', wireMinutes, 'worker'), wireMinutes);
+  const inProcess = await timed(args(dir, 'in-process', minutes, 'thread'), minutes);
   const row = (name: string, r: typeof inProcess, n: number) => ({
     path: name,
     candles: n,
     'candles/s': Math.round(r.candlesPerS),
     'wall s': r.wallS.toFixed(1),
-    'peak RSS MB (process)': r.rssMb.toFixed(0),
+    'peak RSS MB (sampled)': r.rssMb.toFixed(0),
     fills: r.fills,
     'a year would take (s)': (YEAR_MINUTES / r.candlesPerS).toFixed(0),
     'floor candles/s': Math.round(floorRate),
     '× floor': (floorRate / r.candlesPerS).toFixed(0),
   });
-  console.table([row('in process', inProcess, minutes), row('wire (--venue http)', wire, wireMinutes)]);
+  console.table([row('in process (strategies in the thread)', inProcess, minutes), row('wire (--venue http, workers)', wire, wireMinutes)]);
   console.log(`floor: ${floor.candles} candles in ${floorS.toFixed(2)} s (${floor.book.fills} fills)`);
 }

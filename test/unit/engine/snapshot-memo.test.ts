@@ -1,0 +1,162 @@
+/**
+ * A strategy's snapshot and risk inputs, and the equity check's journal parts, served from the reads kept between ticks
+ * (versioned-memo.ts) against the same read from SQL by a fresh reader, after every write of a
+ * random sequence of order, child and fill writes to a real store.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { Decimal } from '../../../src/core/decimal.js';
+import type { Side } from '../../../src/core/orders.js';
+import { EquitySources } from '../../../src/engine/equity-sources.js';
+import type { MarketHoldRule } from '../../../src/engine/order-holds.js';
+import { ReadModels } from '../../../src/engine/read-models.js';
+import type { MarketRules } from '../../../src/engine/risk-gate.js';
+import { StrategyInputs } from '../../../src/engine/strategy-inputs.js';
+import type { OrderState } from '../../../src/core/orders.js';
+import { silentLogger } from '../../../src/observability/logger.js';
+import { openStore, type Store } from '../../../src/store/index.js';
+import { tempDir } from '../../support/temp-dir.js';
+
+const d = (s: string | number): Decimal => new Decimal(s);
+const rules: MarketRules = { tick: d('0.01'), step: d('0.0001'), minAmount: d('0.0001'), minTotalQuote: d('5'), maxPositionBase: d('1'), maxOpenOrders: 10 };
+const STATES: OrderState[] = ['PENDING', 'OPEN', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'UNKNOWN', 'FILLED', 'CANCELLED', 'REJECTED'];
+const STRATEGIES = ['a', 'b'];
+
+const op = fc.oneof(
+  fc.record({
+    kind: fc.constant('place' as const),
+    strategy: fc.constantFrom(...STRATEGIES),
+    collateral: fc.boolean(),
+    side: fc.constantFrom<Side>('buy', 'sell'),
+    amount: fc.integer({ min: 1, max: 100 }),
+  }),
+  fc.record({ kind: fc.constant('state' as const), order: fc.nat(), state: fc.constantFrom(...STATES) }),
+  fc.record({ kind: fc.constant('filled' as const), order: fc.nat(), amount: fc.integer({ min: 0, max: 100 }) }),
+  fc.record({ kind: fc.constant('leg' as const), order: fc.nat(), stop: fc.boolean() }),
+  fc.record({ kind: fc.constant('legState' as const), child: fc.nat(), state: fc.constantFrom('armed', 'active', 'missing', 'cancelled', 'filled') }),
+  fc.record({ kind: fc.constant('fill' as const), order: fc.nat(), amount: fc.integer({ min: 1, max: 100 }) }),
+);
+
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+
+class Journal {
+  private readonly orders: { cid: string; strategy: string; market: string; side: Side; state: OrderState }[] = [];
+  private deal = 1;
+
+  constructor(private readonly store: Store) {}
+
+  write(o: Op, now: number): void {
+    const pick = (i: number) => this.orders[i % Math.max(1, this.orders.length)];
+    if (o.kind === 'place') {
+      const cid = `${o.strategy}-${this.orders.length}`;
+      const market = o.collateral ? 'BTC_PERP' : 'BTC_USDT';
+      this.store.orders.insertPending(
+        { clientOrderId: cid, strategyId: o.strategy, kind: o.collateral ? 'collateral' : 'limit', market, side: o.side, amount: d(o.amount).div(1000), price: d('50000'), postOnly: false, ioc: false, rpi: false },
+        now,
+      );
+      this.orders.push({ cid, strategy: o.strategy, market, side: o.side, state: 'PENDING' });
+      return;
+    }
+    const order = pick('order' in o ? o.order : 0);
+    if (o.kind === 'legState') {
+      const live = this.store.children.all();
+      const c = live[o.child % Math.max(1, live.length)];
+      if (c !== undefined) this.store.children.update(c.id, { state: o.state as never }, now);
+      return;
+    }
+    if (order === undefined) return;
+    if (o.kind === 'state') {
+      this.store.orders.setState(order.cid, order.state, o.state, 'test', now);
+      order.state = o.state;
+    } else if (o.kind === 'filled') this.store.orders.patch(order.cid, { filledBase: d(o.amount).div(1000) }, now);
+    else if (o.kind === 'leg') this.store.children.add(order.cid, order.strategy, o.stop ? 'stop_loss' : 'take_profit', d(o.stop ? '49000' : '51000'), now);
+    else {
+      const amount = d(o.amount).div(1000);
+      const price = d('50000');
+      const id = this.deal++;
+      this.store.fills.insert({
+        dealId: id, orderId: id, clientOrderId: order.cid, market: order.market, side: order.side, role: 'maker', timeMs: now, amount, price,
+        quote: amount.mul(price), fee: d(0), feeAsset: 'USDT', strategyId: order.strategy, ownerClientOrderId: order.cid,
+      });
+    }
+  }
+}
+
+function inputsOf(store: Store, clock: ManualClock): StrategyInputs {
+  return new StrategyInputs({
+    store,
+    read: new ReadModels(store),
+    clock,
+    markets: { BTC_USDT: rules, BTC_PERP: rules },
+    limits: { maxNotionalPerOrderQuote: d('1000'), maxDrawdownPct: d('10') },
+    budgets: new Map([['a', d('1000')]]),
+    tradingState: () => 'ACTIVE',
+    equity: () => null,
+    recentFillsLimit: 3,
+  });
+}
+
+const HOLD: MarketHoldRule = { base: 'BTC', quote: 'USDT', feeReserveRate: d('0.001'), leverage: d(10) };
+const holdRules = (): MarketHoldRule => HOLD;
+
+const venue = { prices: {}, balances: { USDT: d('1000') } };
+
+describe('per-tick reads kept between writes', () => {
+  it('property: the kept snapshot and risk inputs equal a fresh read from SQL after every write', () => {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), (ops) => {
+        const clock = new ManualClock(1_000);
+        const store = openStore({ dataDir: tempDir(), clock, logger: silentLogger(), durability: 'memory' });
+        try {
+          const journal = new Journal(store);
+          const kept = inputsOf(store, clock);
+          const keptSources = new EquitySources(store, holdRules);
+          for (const o of ops) {
+            clock.advance(1);
+            journal.write(o, clock.now());
+            const fresh = inputsOf(store, clock);
+            for (const id of STRATEGIES) {
+              expect(JSON.stringify(kept.snapshot(id, venue))).toBe(JSON.stringify(fresh.snapshot(id, venue)));
+              expect(JSON.stringify(kept.risk(id))).toBe(JSON.stringify(fresh.risk(id)));
+            }
+            expect(JSON.stringify(keptSources.read())).toBe(JSON.stringify(new EquitySources(store, holdRules).read()));
+          }
+        } finally {
+          store.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a collateral order rolled back is not kept, and the order that takes its row next is seen', () => {
+    const clock = new ManualClock(1_000);
+    const store = openStore({ dataDir: tempDir(), clock, logger: silentLogger(), durability: 'memory' });
+    try {
+      const inputs = inputsOf(store, clock);
+      const journal = new Journal(store);
+      const place = (market: string) =>
+        store.orders.insertPending(
+          { clientOrderId: `a-${market}`, strategyId: 'a', kind: 'collateral', market, side: 'buy', amount: d('0.01'), price: d('50000'), postOnly: false, ioc: false, rpi: false },
+          clock.now(),
+        );
+      const kinds = () => inputs.snapshot('a', venue).positions.map((p) => `${p.market}:${p.kind}`);
+      journal.write({ kind: 'place', strategy: 'a', collateral: false, side: 'buy', amount: 1 }, clock.now());
+      journal.write({ kind: 'fill', order: 0, amount: 1 }, clock.now());
+      expect(kinds()).toEqual(['BTC_USDT:spot']);
+      expect(() =>
+        store.tx(() => {
+          place('BTC_USDT');
+          expect(kinds()).toEqual(['BTC_USDT:collateral']);
+          throw new Error('rolled back on purpose');
+        }),
+      ).toThrow();
+      expect(kinds()).toEqual(['BTC_USDT:spot']);
+      place('BTC_USDT');
+      expect(kinds()).toEqual(['BTC_USDT:collateral']);
+    } finally {
+      store.close();
+    }
+  });
+});
