@@ -46,7 +46,8 @@ function marketOfFile(file: string): string | null {
   return MARKET_RE.test(base) ? base : null;
 }
 
-function filesOf(given: string): string[] {
+/** The price files of `given`: the file itself, or a directory's `*.csv` sorted by name (none is an error). */
+export function priceFilesOf(given: string): string[] {
   let st;
   try {
     st = statSync(given);
@@ -101,7 +102,7 @@ function scanFile(file: string, defaultMarket: string | null, out: Map<string, S
 export function loadPrices(given: string): PriceSet {
   const series = new Map<string, PriceSeries>();
   const files: PriceSet['files'] = [];
-  for (const file of filesOf(given)) {
+  for (const file of priceFilesOf(given)) {
     const defaultMarket = marketOfFile(file);
     const markets = new Map<string, Summary>();
     files.push({ file, sha256: scanFile(file, defaultMarket, markets) });

@@ -8,11 +8,12 @@
  * not once per trial, and a changed file (new mtime or size) is hashed again.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { strategyLoaderPaths } from '../daemon/strategies.js';
 import { resolveStrategyFile } from '../strategy-api/host.js';
+import { priceFilesOf } from '../backtest/load-prices.js';
 import type { StudyInputs } from './types.js';
 
 const fileCache = new Map<string, { mtimeMs: number; size: number; sha256: string }>();
@@ -32,28 +33,13 @@ export function fileSha256(file: string): string {
   return sha256;
 }
 
-/** The price files of `given`, as the backtest reads them: the file itself, or a directory's `*.csv` sorted by name. */
-function priceFiles(given: string): string[] {
-  let st;
-  try {
-    st = statSync(given);
-  } catch {
-    throw new ConfigError(`--prices: expected a CSV file or a directory of <MARKET>.csv files, found nothing at ${given}`);
-  }
-  if (!st.isDirectory()) return [given];
-  return readdirSync(given)
-    .filter((f) => f.endsWith('.csv'))
-    .sort()
-    .map((f) => path.join(given, f));
-}
-
 /**
  * SHA-256 over each price file's name (without its directory: the same data at another path on
  * another machine hashes the same) and the SHA-256 of its bytes, in sorted order.
  */
 export function pricesSha256(given: string): string {
   const hash = createHash('sha256');
-  for (const file of priceFiles(given)) hash.update(`${path.basename(file)}\0${fileSha256(file)}\n`);
+  for (const file of priceFilesOf(given)) hash.update(`${path.basename(file)}\0${fileSha256(file)}\n`);
   return hash.digest('hex');
 }
 
