@@ -34,7 +34,8 @@ export interface MetricsInput {
   toMs: number;
 }
 
-function ratio(d: Decimal): string {
+/** A ratio as printed: RATIO_DP places, half even. */
+export function ratio(d: Decimal): string {
   return toWire(d.toDecimalPlaces(RATIO_DP, Decimal.ROUND_HALF_EVEN));
 }
 
@@ -132,20 +133,26 @@ export function dailyCloses(equity: readonly EquityPoint[]): Decimal[] {
   return closes;
 }
 
+/** Returns from one daily close to the next; null when a close is not above zero (a return on nothing is undefined). */
+export function dailyReturns(equity: readonly EquityPoint[]): Decimal[] | null {
+  const closes = dailyCloses(equity);
+  const out: Decimal[] = [];
+  for (let i = 1; i < closes.length; i++) {
+    const prev = closes[i - 1] as Decimal;
+    if (!prev.gt(0)) return null;
+    out.push((closes[i] as Decimal).div(prev).minus(1));
+  }
+  return out;
+}
+
 /**
  * mean / sample standard deviation of the daily returns × √365 (crypto trades every day).
  * Null with fewer than two returns, a zero standard deviation, or a close not above zero (a
  * return on nothing is undefined).
  */
 export function sharpeDaily(equity: readonly EquityPoint[]): string | null {
-  const closes = dailyCloses(equity);
-  const returns: Decimal[] = [];
-  for (let i = 1; i < closes.length; i++) {
-    const prev = closes[i - 1] as Decimal;
-    if (!prev.gt(0)) return null;
-    returns.push((closes[i] as Decimal).div(prev).minus(1));
-  }
-  if (returns.length < 2) return null;
+  const returns = dailyReturns(equity);
+  if (returns === null || returns.length < 2) return null;
   const mean = sum(returns).div(returns.length);
   const variance = sum(returns.map((r) => r.minus(mean).pow(2))).div(returns.length - 1);
   if (variance.isZero()) return null;

@@ -4,8 +4,8 @@
  * drawdown). Decimal throughout; ratios rounded like the backtest's (RATIO_DP, half even). Higher
  * is better for every objective; null ranks below every value.
  */
-import { Decimal, ZERO, dec, sum, toWire } from '../core/decimal.js';
-import { RATIO_DP, dailyCloses, maxDrawdown } from '../backtest/metrics.js';
+import { Decimal, ZERO, dec, sum } from '../core/decimal.js';
+import { dailyReturns, maxDrawdown, ratio } from '../backtest/metrics.js';
 import type { EquityPoint } from '../backtest/result.js';
 import type { ObjectiveName, TrialOutcome } from './types.js';
 
@@ -15,22 +15,6 @@ export const OBJECTIVES: readonly ObjectiveName[] = ['sharpe', 'sortino', 'calma
 export type ObjectiveInput = Pick<TrialOutcome, 'metrics' | 'equity' | 'tradePnls'>;
 
 const YEAR_MS = 365 * 86_400_000;
-
-function ratio(d: Decimal): string {
-  return toWire(d.toDecimalPlaces(RATIO_DP, Decimal.ROUND_HALF_EVEN));
-}
-
-/** Daily returns of the equity's day closes; null when a close is not above zero. */
-function dailyReturns(equity: readonly EquityPoint[]): Decimal[] | null {
-  const closes = dailyCloses(equity);
-  const out: Decimal[] = [];
-  for (let i = 1; i < closes.length; i++) {
-    const prev = closes[i - 1] as Decimal;
-    if (!prev.gt(0)) return null;
-    out.push((closes[i] as Decimal).div(prev).minus(1));
-  }
-  return out;
-}
 
 /**
  * Mean daily return over the downside deviation (root mean square of the returns below zero, over
