@@ -12,7 +12,11 @@ import { tempDir } from '../../support/temp-dir.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** A package with src/cli/status.ts and strategies/s.ts, their built files newer than the sources. */
+/**
+ * A package with src/cli/status.ts and strategies/s.ts, their built files 50 s old and the
+ * sources 100 s old: every time is set, so a test that touches a source "now" is newer than its
+ * built file by far more than the file system's timestamp resolution.
+ */
 function tree(): string {
   const root = tempDir('v4bot-launcher-');
   mkdirSync(path.join(root, 'bin'));
@@ -30,6 +34,8 @@ function tree(): string {
   }
   age(root, 'src/cli/status.ts', 100);
   age(root, 'strategies/s.ts', 100);
+  age(root, 'dist/src/cli/status.js', 50);
+  age(root, 'dist/strategies/s.js', 50);
   return root;
 }
 
