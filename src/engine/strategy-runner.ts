@@ -9,7 +9,7 @@
  * executing an intent (store, auth, ...) are reported through `onEngineError` so the composition
  * root can halt trading; the other intents of the call are not attempted after one.
  */
-import type { Clock } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { roundToTick, truncateToStep, type Decimal } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
@@ -187,10 +187,14 @@ export class StrategyRunner {
 
   /** Waits (bounded) until the executor can take a call, so a worker's start is not charged to the hook's deadline. */
   private async prepared(): Promise<void> {
-    const abort = new AbortController();
-    const bound = this.options.clock.sleep(START_BOUND_MS, abort.signal).catch(() => undefined);
+    const { clock } = this.options;
+    // A bare timer, cleared after the race: an aborted sleep would build a DOMException per call.
+    let timer: TimerHandle | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = clock.setTimeout(resolve, START_BOUND_MS);
+    }).then(() => undefined);
     await Promise.race([this.executor.prepare(), bound]);
-    abort.abort();
+    if (timer !== undefined) clock.clearTimeout(timer);
   }
 
   private guarded(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput = {}): ReturnType<HookGuard['call']> {
