@@ -20,8 +20,11 @@ export class ReadModels {
   private readonly books = new PositionBooks();
   private readonly feed: FillFeed;
   /** Per-tick reads, kept while nothing was written (records are immutable values; lists are copied out). */
-  private readonly orderReads = new VersionedMemo<OrderRecord[]>();
-  private readonly fillReads = new VersionedMemo<FillRecord[]>();
+  private readonly orderReads = new Map<string, VersionedMemo<OrderRecord[]>>();
+  /** Per strategy: kept by the strategy's own fill writes (fills-repo.ts `versionOf`). */
+  /** The provisional pseudo-fills, kept while no order was written (only order writes move the flag). */
+  private readonly provisional = new VersionedMemo<PositionFill[]>();
+  private readonly fillReads = new Map<string, VersionedMemo<FillRecord[]>>();
 
   constructor(private readonly store: ReadStore) {
     this.feed = new FillFeed(store.fills);
@@ -29,18 +32,16 @@ export class ReadModels {
 
   /** The strategy's orders that may still rest on the venue (PENDING, OPEN, PARTIALLY_FILLED, PENDING_CANCEL, UNKNOWN). */
   openOrders(strategyId: string): OrderRecord[] {
-    return [...this.orderReads.get(this.ordersVersion(), strategyId, () => this.store.orders.listByStrategy(strategyId, LIVE_STATES))];
+    const { orders, fills } = this.store;
+    const version = fills.inTransaction ? null : String(orders.versionOf(strategyId));
+    return [...memoOf(this.orderReads, strategyId).get(version, '', () => orders.listByStrategy(strategyId, LIVE_STATES))];
   }
 
   /** The strategy's newest fills, newest first. */
   recentFills(strategyId: string, limit = 50): FillRecord[] {
-    const version = this.store.fills.inTransaction ? null : String(this.store.fills.version);
-    return [...this.fillReads.get(version, `${strategyId}\u0000${limit}`, () => this.store.fills.recentByStrategy(strategyId, limit))];
-  }
-
-  /** The orders' write counter, or null inside a transaction (versioned-memo.ts). */
-  private ordersVersion(): string | null {
-    return this.store.fills.inTransaction ? null : String(this.store.orders.version);
+    const { fills } = this.store;
+    const version = fills.inTransaction ? null : fills.versionOf(strategyId);
+    return [...memoOf(this.fillReads, strategyId).get(version, String(limit), () => fills.recentByStrategy(strategyId, limit))];
   }
 
   /** The strategy's positions, one per market it traded, provisional fills included. */
@@ -63,9 +64,14 @@ export class ReadModels {
    * What replies reported filled beyond the deals applied so far, one pseudo-fill per order at
    * the reply's average price and without fees (the deals, when they arrive, replace it exactly:
    * the excess shrinks as they are applied). Negative ids: never a venue deal id. Rare and
-   * short-lived, so these bypass the cache.
+   * short-lived, so these bypass the position books.
    */
   private provisionalFills(): PositionFill[] {
+    const { orders, fills } = this.store;
+    return this.provisional.get(fills.inTransaction ? null : String(orders.version), '', () => this.readProvisional());
+  }
+
+  private readProvisional(): PositionFill[] {
     return this.store.orders.listProvisional().flatMap((o, i): PositionFill[] => {
       const amount = o.reportedFilledBase.minus(o.filledBase);
       if (amount.lte(0)) return [];
@@ -73,6 +79,13 @@ export class ReadModels {
       return [{ dealId: -(i + 1), strategyId: o.strategyId, market: o.market, side: o.side, timeMs: o.updatedMs, amount, price, quote: amount.mul(price), fee: ZERO, feeAsset: '' }];
     });
   }
+}
+
+/** The memo of one strategy's reads (one per strategy: each is kept by that strategy's writes). */
+function memoOf<T>(memos: Map<string, VersionedMemo<T>>, strategyId: string): VersionedMemo<T> {
+  let memo = memos.get(strategyId);
+  if (memo === undefined) memos.set(strategyId, (memo = new VersionedMemo<T>()));
+  return memo;
 }
 
 /** Callers may edit what they get: the kept positions are handed out as copies. */

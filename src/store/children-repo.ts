@@ -34,12 +34,24 @@ function toChild(r: ChildRow): ChildRecord {
 /** Stop-loss / take-profit legs of collateral orders. */
 export class ChildrenRepository {
   private writes = 0;
+  /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
+  private readonly writesBy = new Map<string, number>();
 
   constructor(private readonly db: Database) {}
 
   /** Counts writes through this handle (as OrdersRepository.version). */
   get version(): number {
     return this.writes;
+  }
+
+  /** Counts writes to `strategyId`'s legs (a leg never changes strategy). */
+  versionOf(strategyId: string): number {
+    return this.writesBy.get(strategyId) ?? 0;
+  }
+
+  private wrote(strategyIds: readonly string[]): void {
+    this.writes++;
+    for (const id of new Set(strategyIds)) this.writesBy.set(id, (this.writesBy.get(id) ?? 0) + 1);
   }
 
   add(parentClientOrderId: string, strategyId: string, kind: ChildKind, price: Decimal, nowMs: number): void {
@@ -49,7 +61,7 @@ export class ChildrenRepository {
          VALUES (?, ?, ?, ?, 'armed', ?)`,
       )
       .run(parentClientOrderId, strategyId, kind, toWire(price), nowMs);
-    this.writes++;
+    this.wrote([strategyId]);
   }
   update(id: number, patch: { otoId?: number; orderId?: number; ocoId?: number; state?: ChildState }, nowMs: number): void {
     const sets = ['updated_ms = @now'];
@@ -65,13 +77,16 @@ export class ChildrenRepository {
         p[k] = patch[k];
       }
     }
-    this.db.prepare(`UPDATE children SET ${sets.join(', ')} WHERE id = @id`).run(p);
-    this.writes++;
+    // RETURNING names the strategy whose legs changed (none when no row matched).
+    const rows = this.db.prepare(`UPDATE children SET ${sets.join(', ')} WHERE id = @id RETURNING strategy_id`).all(p) as { strategy_id: string }[];
+    this.wrote(rows.map((r) => r.strategy_id));
   }
   /** Sets the OTO id on every child of a parent. */
   setOtoId(parentClientOrderId: string, otoId: number, nowMs: number): void {
-    this.db.prepare('UPDATE children SET oto_id = ?, updated_ms = ? WHERE parent_client_order_id = ?').run(otoId, nowMs, parentClientOrderId);
-    this.writes++;
+    const rows = this.db
+      .prepare('UPDATE children SET oto_id = ?, updated_ms = ? WHERE parent_client_order_id = ? RETURNING strategy_id')
+      .all(otoId, nowMs, parentClientOrderId) as { strategy_id: string }[];
+    this.wrote(rows.map((r) => r.strategy_id));
   }
   byParent(parentClientOrderId: string): ChildRecord[] {
     return (this.db.prepare('SELECT * FROM children WHERE parent_client_order_id = ? ORDER BY id').all(parentClientOrderId) as ChildRow[]).map(toChild);

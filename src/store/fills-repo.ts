@@ -49,6 +49,8 @@ export class FillsRepository {
   /** Deal ids of the inserts that wrote a row, in the order they ran (rolled-back ones included). */
   private readonly insertedIds: number[] = [];
   private attributions = 0;
+  /** Inserts per strategy (null: external fills); bounded by the number of strategies. */
+  private readonly writesBy = new Map<string | null, number>();
 
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
@@ -70,6 +72,7 @@ export class FillsRepository {
     });
     if (res.changes !== 1) return false;
     this.writes++;
+    this.writesBy.set(f.strategyId, (this.writesBy.get(f.strategyId) ?? 0) + 1);
     this.insertedIds.push(f.dealId);
     return true;
   }
@@ -111,6 +114,15 @@ export class FillsRepository {
    */
   get version(): number {
     return this.writes;
+  }
+
+  /**
+   * Counts the writes that could change `strategyId`'s fills: its inserts and every attribution
+   * (which may hand it fills), as `version` does for all fills. A strategy's reads are kept by it
+   * while other strategies' fills come in.
+   */
+  versionOf(strategyId: string | null): string {
+    return `${this.writesBy.get(strategyId) ?? 0}/${this.attributions}`;
   }
 
   /** The subset of `dealIds` already stored. */

@@ -84,6 +84,8 @@ export class OrdersRepository {
   private readonly seqSet: Statement;
 
   private writes = 0;
+  /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
+  private readonly writesBy = new Map<string, number>();
 
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
@@ -132,7 +134,12 @@ export class OrdersRepository {
       now: nowMs,
     });
     this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+    this.wrote(order.strategyId);
+  }
+
+  private wrote(strategyId: string | undefined): void {
     this.writes++;
+    if (strategyId !== undefined) this.writesBy.set(strategyId, (this.writesBy.get(strategyId) ?? 0) + 1);
   }
 
   /**
@@ -141,6 +148,14 @@ export class OrdersRepository {
    */
   get version(): number {
     return this.writes;
+  }
+
+  /**
+   * Counts writes to `strategyId`'s orders (as `version` does for all orders; an order never
+   * changes strategy): a strategy's reads are kept while other strategies' orders move.
+   */
+  versionOf(strategyId: string): number {
+    return this.writesBy.get(strategyId) ?? 0;
   }
 
   get(clientOrderId: string): OrderRecord | undefined {
@@ -251,8 +266,11 @@ export class OrdersRepository {
       sets.push('resolve_looks = @resolveLooks');
       params['resolveLooks'] = patch.resolveLooks;
     }
-    this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
-    this.writes++;
+    // RETURNING names the strategy whose orders changed (none when no row matched).
+    const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING strategy_id`).get(params) as
+      | { strategy_id: string }
+      | undefined;
+    this.wrote(row?.strategy_id);
     if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(clientOrderId);
   }
 
@@ -262,7 +280,7 @@ export class OrdersRepository {
     if (o === undefined) return;
     const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
     this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, clientOrderId);
-    this.writes++;
+    this.wrote(o.strategyId);
   }
 
   history(clientOrderId: string): OrderEventRecord[] {
