@@ -15,6 +15,15 @@ import { derivePositions, PositionBooks, type Position } from './positions.js';
 
 type ReadStore = Pick<Store, 'orders' | 'fills'>;
 
+/** A strategy's newest fills and where in the fills' insert log they were last brought up to date. */
+interface RecentFills {
+  cursor: number;
+  attributions: number;
+  /** The strategy's fill write counter when last brought up to date. */
+  version: string;
+  fills: FillRecord[];
+}
+
 export class ReadModels {
   /** Every position (strategies and external fills), kept current fill by fill (fill-feed.ts). */
   private readonly books = new PositionBooks();
@@ -24,7 +33,7 @@ export class ReadModels {
   /** Per strategy: kept by the strategy's own fill writes (fills-repo.ts `versionOf`). */
   /** The provisional pseudo-fills, kept while no order was written (only order writes move the flag). */
   private readonly provisional = new VersionedMemo<PositionFill[]>();
-  private readonly fillReads = new Map<string, VersionedMemo<FillRecord[]>>();
+  private readonly fillReads = new Map<string, RecentFills>();
 
   constructor(private readonly store: ReadStore) {
     this.feed = new FillFeed(store.fills);
@@ -37,11 +46,33 @@ export class ReadModels {
     return [...memoOf(this.orderReads, strategyId).get(version, '', () => orders.listByStrategy(strategyId, LIVE_STATES))];
   }
 
-  /** The strategy's newest fills, newest first. */
+  /**
+   * The strategy's newest fills, newest first. Kept between reads: fills are never deleted and
+   * change only by attribution (then read again), so the newest `limit` of all its fills are the
+   * newest `limit` of those kept and its fills inserted since (insert log, rows read back so that
+   * a rolled-back insert is never taken). Inside a transaction: read from SQL, nothing kept.
+   */
   recentFills(strategyId: string, limit = 50): FillRecord[] {
     const { fills } = this.store;
-    const version = fills.inTransaction ? null : fills.versionOf(strategyId);
-    return [...memoOf(this.fillReads, strategyId).get(version, String(limit), () => fills.recentByStrategy(strategyId, limit))];
+    if (fills.inTransaction) return fills.recentByStrategy(strategyId, limit);
+    const key = `${strategyId}\u0000${limit}`;
+    const kept = this.fillReads.get(key);
+    const version = fills.versionOf(strategyId);
+    if (kept === undefined || kept.attributions !== fills.attributionCount) {
+      const fresh = { cursor: fills.insertCursor, attributions: fills.attributionCount, version, fills: fills.recentByStrategy(strategyId, limit) };
+      this.fillReads.set(key, fresh);
+      return [...fresh.fills];
+    }
+    const added = fills.insertedSince(kept.cursor);
+    kept.cursor = added.cursor;
+    // Its own write counter unmoved: none of the inserts since were its fills.
+    if (kept.version !== version && added.dealIds.length > 0) {
+      const seen = new Set(kept.fills.map((f) => f.dealId));
+      const mine = fills.byDealIds([...new Set(added.dealIds)]).filter((f) => f.strategyId === strategyId && !seen.has(f.dealId));
+      kept.fills = [...mine, ...kept.fills].sort((a, b) => b.timeMs - a.timeMs || b.dealId - a.dealId).slice(0, limit);
+    }
+    kept.version = version;
+    return [...kept.fills];
   }
 
   /** The strategy's positions, one per market it traded, provisional fills included. */

@@ -86,6 +86,11 @@ export class FillsRepository {
     return { dealIds: this.insertedIds.slice(cursor), cursor: this.insertedIds.length };
   }
 
+  /** The length of the insert log now: a cursor for `insertedSince` that skips what is stored so far. */
+  get insertCursor(): number {
+    return this.insertedIds.length;
+  }
+
   /** Counts attributions that changed rows (an owner set on stored fills): folds keyed by owner start over. */
   get attributionCount(): number {
     return this.attributions;

@@ -210,6 +210,39 @@ describe("a strategy's kept reads see the writes that reach it by another path",
     }
   });
 
+  it('a fill rolled back is not kept, and the same deal stored afterwards is seen, newest first', () => {
+    const { clock, store, journal, inputs } = setup();
+    try {
+      const deals = () => inputs.snapshot('a', venue).recentFills.map((f) => f.dealId);
+      journal.write({ kind: 'fill', order: 0, amount: 1 }, clock.now());
+      expect(deals()).toEqual([1]);
+      clock.advance(1);
+      expect(() =>
+        store.tx(() => {
+          journal.write({ kind: 'fill', order: 0, amount: 2 }, clock.now());
+          expect(deals()).toEqual([2, 1]);
+          throw new Error('rolled back on purpose');
+        }),
+      ).toThrow();
+      expect(deals()).toEqual([1]);
+      journal.write({ kind: 'fill', order: 1, amount: 2 }, clock.now());
+      expect(deals()).toEqual([1]);
+      // An older deal than the kept ones lands below them; past the limit (3) the oldest goes.
+      const insert = (dealId: number, timeMs: number) =>
+        store.fills.insert({
+          dealId, orderId: dealId, clientOrderId: 'a-0', market: 'BTC_PERP', side: 'buy', role: 'maker', timeMs, amount: d('0.001'), price: d('50000'),
+          quote: d('50'), fee: d(0), feeAsset: 'USDT', strategyId: 'a', ownerClientOrderId: 'a-0',
+        });
+      insert(2, clock.now());
+      insert(10, 1);
+      expect(deals()).toEqual([2, 1, 10]);
+      insert(11, clock.now() + 5);
+      expect(deals()).toEqual([11, 2, 1]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("a leg's state written by its id, and a fill written for another strategy", () => {
     const { clock, store, journal, inputs } = setup();
     try {
