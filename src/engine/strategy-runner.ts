@@ -83,6 +83,9 @@ interface HookInput {
 /** Longest wait for an instance's worker to start and load its module before a call goes ahead. */
 const START_BOUND_MS = 30_000;
 
+/** The delivery mark of a call that delivers no event (a tick, a fill). */
+const NO_EVENT = (): void => undefined;
+
 /** Whether the instance's module defines `hook`: from the sandbox's report, or the in-process definition. */
 function defines(s: LoadedStrategy, hook: 'init' | 'onFill' | 'onOrder' | 'onStop'): boolean {
   return s.hooks !== undefined ? s.hooks[hook] : s.definition?.[hook] !== undefined;
@@ -203,7 +206,7 @@ export class StrategyRunner {
   }
 
   /** `spent` (onOrder's delivery mark) runs once the call is over for the event: after the commit, or on failure. */
-  private async run(hook: Hook, input: HookInput = {}, spent: () => void = () => undefined): Promise<void> {
+  private async run(hook: Hook, input: HookInput = {}, spent: () => void = NO_EVENT): Promise<void> {
     if (this.guard.quarantined) return spent();
     await this.prepared();
     const data = await this.options.snapshot(this.id);
@@ -244,6 +247,8 @@ export class StrategyRunner {
 
   /** Commits the hook's state and spends its event, as one transaction when the store gives one. */
   private land(state: BufferedState, spent: () => void): void {
+    // Nothing written and no event to spend (a tick): no transaction to open.
+    if (!state.written && spent === NO_EVENT) return;
     const both = (): void => {
       state.commit();
       spent();

@@ -20,6 +20,11 @@ export class BufferedState implements StrategyState {
 
   constructor(private readonly backend: StateBackend) {}
 
+  /** Whether the call wrote anything (a commit without writes changes nothing). */
+  get written(): boolean {
+    return this.writes.size > 0;
+  }
+
   get(key: string): JsonValue | undefined {
     if (this.writes.has(key)) return this.writes.get(key);
     return this.backend.get(key);
