@@ -1,6 +1,7 @@
 /** The protective legs (stop-loss / take-profit) of collateral orders and what the venue showed of them. */
 import type { Database } from 'better-sqlite3';
-import { dec, toWire, type Decimal } from '../core/decimal.js';
+import { toWire, type Decimal } from '../core/decimal.js';
+import { storedDecimal } from './stored-decimal.js';
 import type { ChildKind, ChildRecord, ChildState } from '../model/conditional.js';
 
 interface ChildRow {
@@ -23,7 +24,7 @@ function toChild(r: ChildRow): ChildRecord {
     strategyId: r.strategy_id,
     otoId: r.oto_id,
     kind: r.kind as ChildKind,
-    price: dec(r.price),
+    price: storedDecimal(r.price),
     orderId: r.order_id,
     ocoId: r.oco_id,
     state: r.state as ChildState,

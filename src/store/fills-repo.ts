@@ -1,6 +1,7 @@
 /** Fills: one row per distinct venue deal id (the de-duplication key, enforced by the schema). */
 import type { Database, Statement } from 'better-sqlite3';
-import { dec, toWire } from '../core/decimal.js';
+import { toWire } from '../core/decimal.js';
+import { storedDecimal } from './stored-decimal.js';
 import type { Side } from '../core/orders.js';
 import type { FillRecord } from '../model/fills.js';
 
@@ -30,10 +31,10 @@ export function toRecord(r: FillRow): FillRecord {
     side: r.side as Side,
     role: r.role as 'maker' | 'taker',
     timeMs: r.time_ms,
-    amount: dec(r.amount),
-    price: dec(r.price),
-    quote: dec(r.quote),
-    fee: dec(r.fee),
+    amount: storedDecimal(r.amount),
+    price: storedDecimal(r.price),
+    quote: storedDecimal(r.quote),
+    fee: storedDecimal(r.fee),
     feeAsset: r.fee_asset,
     strategyId: r.strategy_id,
     ownerClientOrderId: r.owner_client_order_id,

@@ -3,7 +3,8 @@
  * legal is decided by src/engine/order-state.ts before anything is written here.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { dec, toWire, type Decimal } from '../core/decimal.js';
+import { toWire, type Decimal } from '../core/decimal.js';
+import { storedDecimal } from './stored-decimal.js';
 import type { OrderState, Side } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
 
@@ -41,21 +42,21 @@ function toRecord(r: OrderRow): OrderRecord {
     kind: r.kind as OrderKind,
     market: r.market,
     side: r.side as Side,
-    amount: dec(r.amount),
-    price: dec(r.price),
+    amount: storedDecimal(r.amount),
+    price: storedDecimal(r.price),
     postOnly: r.post_only === 1,
     ioc: r.ioc === 1,
     rpi: r.rpi === 1,
-    stopLoss: r.stop_loss === null ? null : dec(r.stop_loss),
-    takeProfit: r.take_profit === null ? null : dec(r.take_profit),
+    stopLoss: r.stop_loss === null ? null : storedDecimal(r.stop_loss),
+    takeProfit: r.take_profit === null ? null : storedDecimal(r.take_profit),
     positionSide: r.position_side,
     state: r.state as OrderState,
     orderId: r.order_id,
     otoId: r.oto_id,
     reason: r.reason,
-    filledBase: dec(r.filled_base),
-    reportedFilledBase: dec(r.reported_filled_base),
-    reportedFilledQuote: dec(r.reported_filled_quote),
+    filledBase: storedDecimal(r.filled_base),
+    reportedFilledBase: storedDecimal(r.reported_filled_base),
+    reportedFilledQuote: storedDecimal(r.reported_filled_quote),
     createdMs: r.created_ms,
     updatedMs: r.updated_ms,
     unknownSinceMs: r.unknown_since_ms,
