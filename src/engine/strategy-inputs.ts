@@ -224,13 +224,14 @@ export class StrategyInputs {
 
   private openOrderViews(strategyId: string): OrderView[] {
     const version = this.outsideTx(this.deps.store.orders.versionOf(strategyId));
-    return memoOf(this.openViews, strategyId).get(version, '', () => this.deps.read.openOrders(strategyId).map(orderView));
+    // Frozen: kept between ticks and handed to every context as they are (context.ts).
+    return memoOf(this.openViews, strategyId).get(version, '', () => this.deps.read.openOrders(strategyId).map((o) => Object.freeze(orderView(o))));
   }
 
   private recentFillViews(strategyId: string): FillView[] {
     const { store, read, recentFillsLimit } = this.deps;
     const version = store.fills.inTransaction ? null : store.fills.versionOf(strategyId);
-    return memoOf(this.fillViews, strategyId).get(version, '', () => read.recentFills(strategyId, recentFillsLimit).map(fillView));
+    return memoOf(this.fillViews, strategyId).get(version, '', () => read.recentFills(strategyId, recentFillsLimit).map((f) => Object.freeze(fillView(f))));
   }
 
   /** The data of `strategyId`'s next context. */

@@ -61,8 +61,9 @@ export interface SnapshotData {
   candles?: CandleWindowData[];
 }
 
+/** Frozen copies of the views; a view already frozen (the engine keeps those between ticks) is one already. */
 function freezeAll<T>(items: readonly T[]): readonly T[] {
-  return Object.freeze(items.map((i) => Object.freeze({ ...i })));
+  return Object.freeze(items.map((i) => (Object.isFrozen(i) ? i : Object.freeze({ ...i }))));
 }
 
 /** A frozen context. Decimals are immutable by API, so a shallow freeze of each view suffices. */
