@@ -35,6 +35,8 @@ function toChild(r: ChildRow): ChildRecord {
 /** Stop-loss / take-profit legs of collateral orders. */
 export class ChildrenRepository {
   private writes = 0;
+  /** The live legs as read at write count `version` (frozen records). */
+  private liveKept: { version: number; rows: readonly ChildRecord[] } | undefined;
   /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
   private readonly writesBy = new Map<string, number>();
 
@@ -96,8 +98,18 @@ export class ChildrenRepository {
     const row = this.db.prepare('SELECT * FROM children WHERE order_id = ?').get(orderId) as ChildRow | undefined;
     return row === undefined ? undefined : toChild(row);
   }
-  /** Children not yet settled (armed, active or missing). */
+  /**
+   * Children not yet settled (armed, active or missing). Kept while nothing was written through
+   * this handle (children are written only here); never kept from inside a transaction, whose
+   * reads may still be rolled back (a rolled-back write has moved the counter anyway).
+   */
   live(): ChildRecord[] {
+    if (this.db.inTransaction) return this.readLive();
+    if (this.liveKept?.version !== this.writes) this.liveKept = { version: this.writes, rows: this.readLive().map((c) => Object.freeze(c)) };
+    return [...this.liveKept.rows];
+  }
+
+  private readLive(): ChildRecord[] {
     return (
       this.db.prepare(`SELECT * FROM children WHERE state IN ('armed','active','missing') ORDER BY id`).all() as ChildRow[]
     ).map(toChild);
