@@ -15,13 +15,25 @@ import { derivePositions, PositionBooks, type Position } from './positions.js';
 
 type ReadStore = Pick<Store, 'orders' | 'fills'>;
 
+/** A strategy's newest fills and where in the fills' insert log they were last brought up to date. */
+interface RecentFills {
+  cursor: number;
+  attributions: number;
+  /** The strategy's fill write counter when last brought up to date. */
+  version: string;
+  fills: FillRecord[];
+}
+
 export class ReadModels {
   /** Every position (strategies and external fills), kept current fill by fill (fill-feed.ts). */
   private readonly books = new PositionBooks();
   private readonly feed: FillFeed;
   /** Per-tick reads, kept while nothing was written (records are immutable values; lists are copied out). */
-  private readonly orderReads = new VersionedMemo<OrderRecord[]>();
-  private readonly fillReads = new VersionedMemo<FillRecord[]>();
+  private readonly orderReads = new Map<string, VersionedMemo<OrderRecord[]>>();
+  /** Per strategy: kept by the strategy's own fill writes (fills-repo.ts `versionOf`). */
+  /** The provisional pseudo-fills, kept while no order was written (only order writes move the flag). */
+  private readonly provisional = new VersionedMemo<PositionFill[]>();
+  private readonly fillReads = new Map<string, RecentFills>();
 
   constructor(private readonly store: ReadStore) {
     this.feed = new FillFeed(store.fills);
@@ -29,18 +41,38 @@ export class ReadModels {
 
   /** The strategy's orders that may still rest on the venue (PENDING, OPEN, PARTIALLY_FILLED, PENDING_CANCEL, UNKNOWN). */
   openOrders(strategyId: string): OrderRecord[] {
-    return [...this.orderReads.get(this.ordersVersion(), strategyId, () => this.store.orders.listByStrategy(strategyId, LIVE_STATES))];
+    const { orders, fills } = this.store;
+    const version = fills.inTransaction ? null : String(orders.versionOf(strategyId));
+    return [...memoOf(this.orderReads, strategyId).get(version, '', () => orders.listByStrategy(strategyId, LIVE_STATES))];
   }
 
-  /** The strategy's newest fills, newest first. */
+  /**
+   * The strategy's newest fills, newest first. Kept between reads: fills are never deleted and
+   * change only by attribution (then read again), so the newest `limit` of all its fills are the
+   * newest `limit` of those kept and its fills inserted since (insert log, rows read back so that
+   * a rolled-back insert is never taken). Inside a transaction: read from SQL, nothing kept.
+   */
   recentFills(strategyId: string, limit = 50): FillRecord[] {
-    const version = this.store.fills.inTransaction ? null : String(this.store.fills.version);
-    return [...this.fillReads.get(version, `${strategyId}\u0000${limit}`, () => this.store.fills.recentByStrategy(strategyId, limit))];
-  }
-
-  /** The orders' write counter, or null inside a transaction (versioned-memo.ts). */
-  private ordersVersion(): string | null {
-    return this.store.fills.inTransaction ? null : String(this.store.orders.version);
+    const { fills } = this.store;
+    if (fills.inTransaction) return fills.recentByStrategy(strategyId, limit);
+    const key = `${strategyId}\u0000${limit}`;
+    const kept = this.fillReads.get(key);
+    const version = fills.versionOf(strategyId);
+    if (kept === undefined || kept.attributions !== fills.attributionCount) {
+      const fresh = { cursor: fills.insertCursor, attributions: fills.attributionCount, version, fills: fills.recentByStrategy(strategyId, limit) };
+      this.fillReads.set(key, fresh);
+      return [...fresh.fills];
+    }
+    const added = fills.insertedSince(kept.cursor);
+    kept.cursor = added.cursor;
+    // Its own write counter unmoved: none of the inserts since were its fills.
+    if (kept.version !== version && added.dealIds.length > 0) {
+      const seen = new Set(kept.fills.map((f) => f.dealId));
+      const mine = fills.byDealIds([...new Set(added.dealIds)]).filter((f) => f.strategyId === strategyId && !seen.has(f.dealId));
+      kept.fills = [...mine, ...kept.fills].sort((a, b) => b.timeMs - a.timeMs || b.dealId - a.dealId).slice(0, limit);
+    }
+    kept.version = version;
+    return [...kept.fills];
   }
 
   /** The strategy's positions, one per market it traded, provisional fills included. */
@@ -63,9 +95,14 @@ export class ReadModels {
    * What replies reported filled beyond the deals applied so far, one pseudo-fill per order at
    * the reply's average price and without fees (the deals, when they arrive, replace it exactly:
    * the excess shrinks as they are applied). Negative ids: never a venue deal id. Rare and
-   * short-lived, so these bypass the cache.
+   * short-lived, so these bypass the position books.
    */
   private provisionalFills(): PositionFill[] {
+    const { orders, fills } = this.store;
+    return this.provisional.get(fills.inTransaction ? null : String(orders.version), '', () => this.readProvisional());
+  }
+
+  private readProvisional(): PositionFill[] {
     return this.store.orders.listProvisional().flatMap((o, i): PositionFill[] => {
       const amount = o.reportedFilledBase.minus(o.filledBase);
       if (amount.lte(0)) return [];
@@ -73,6 +110,13 @@ export class ReadModels {
       return [{ dealId: -(i + 1), strategyId: o.strategyId, market: o.market, side: o.side, timeMs: o.updatedMs, amount, price, quote: amount.mul(price), fee: ZERO, feeAsset: '' }];
     });
   }
+}
+
+/** The memo of one strategy's reads (one per strategy: each is kept by that strategy's writes). */
+function memoOf<T>(memos: Map<string, VersionedMemo<T>>, strategyId: string): VersionedMemo<T> {
+  let memo = memos.get(strategyId);
+  if (memo === undefined) memos.set(strategyId, (memo = new VersionedMemo<T>()));
+  return memo;
 }
 
 /** Callers may edit what they get: the kept positions are handed out as copies. */

@@ -67,6 +67,10 @@ export function openFlexInvestments(rows: readonly FlexRecordRow[]): FlexView['i
   return [...byId.values()].filter((i) => !i.closed && i.amount.gt(0)).map(({ closed: _closed, ...i }) => i);
 }
 
+function flexView(rows: readonly FlexRecordRow[]): FlexView {
+  return { investments: openFlexInvestments(rows), earnings: flexEarningsTotal(rows) };
+}
+
 /** Adds what an order (or a leg) could still fill to a market's exposure. */
 function addOpen(e: MarketExposure, side: Side, amount: Decimal, orders = 1): void {
   e.openOrders += orders;
@@ -103,11 +107,25 @@ interface Protection {
 
 type Leg = { market: string; side: Side; amount: Decimal };
 
+/** The memo of one strategy's reads. */
+function memoOf<T>(memos: Map<string, VersionedMemo<T>>, strategyId: string): VersionedMemo<T> {
+  let memo = memos.get(strategyId);
+  if (memo === undefined) memos.set(strategyId, (memo = new VersionedMemo<T>()));
+  return memo;
+}
+
 export class StrategyInputs {
   /** Journal reads kept while no order or child was written (versioned-memo.ts). */
   private readonly live = new VersionedMemo<OrderRecord[]>();
   private readonly legs = new VersionedMemo<Leg[]>();
-  private readonly protection = new VersionedMemo<Protection>();
+  /** Per strategy: kept by its own orders' and legs' writes (its legs, their parents' markets, its collateral orders). */
+  private readonly protection = new Map<string, VersionedMemo<Protection>>();
+  /** Per strategy: the views of its open orders, kept while its orders were not written. */
+  private readonly openViews = new Map<string, VersionedMemo<OrderView[]>>();
+  /** Per strategy: the views of its newest fills, kept while none of its fills was written. */
+  private readonly fillViews = new Map<string, VersionedMemo<FillView[]>>();
+  /** The flex ledger's view, kept while nothing was written to it. */
+  private readonly flex = new VersionedMemo<FlexView>();
   /** Per strategy: the markets of its collateral orders so far and the last order row read. */
   private readonly collateral = new Map<string, { markets: Set<string>; lastRow: number }>();
 
@@ -117,6 +135,12 @@ export class StrategyInputs {
   private journalVersion(): string | null {
     const { store } = this.deps;
     return store.fills.inTransaction ? null : `${store.orders.version}/${store.children.version}`;
+  }
+
+  /** The write counters of `strategyId`'s orders and legs, or null inside a transaction. */
+  private ownJournalVersion(strategyId: string): string | null {
+    const { store } = this.deps;
+    return store.fills.inTransaction ? null : `${store.orders.versionOf(strategyId)}/${store.children.versionOf(strategyId)}`;
   }
 
   /**
@@ -193,10 +217,29 @@ export class StrategyInputs {
     return markets;
   }
 
+  /** `version` as a memo key, or null inside a transaction (versioned-memo.ts). */
+  private outsideTx(version: number): string | null {
+    return this.deps.store.fills.inTransaction ? null : String(version);
+  }
+
+  private openOrderViews(strategyId: string): OrderView[] {
+    const version = this.outsideTx(this.deps.store.orders.versionOf(strategyId));
+    // Frozen: kept between ticks and handed to every context as they are (context.ts).
+    return memoOf(this.openViews, strategyId).get(version, '', () => this.deps.read.openOrders(strategyId).map((o) => Object.freeze(orderView(o))));
+  }
+
+  private recentFillViews(strategyId: string): FillView[] {
+    const { store, read, recentFillsLimit } = this.deps;
+    const version = store.fills.inTransaction ? null : store.fills.versionOf(strategyId);
+    return memoOf(this.fillViews, strategyId).get(version, '', () => read.recentFills(strategyId, recentFillsLimit).map((f) => Object.freeze(fillView(f))));
+  }
+
   /** The data of `strategyId`'s next context. */
   snapshot(strategyId: string, venue: VenueView): SnapshotData {
     const { store, read } = this.deps;
-    const { collateralMarkets, legs, parentMarket } = this.protection.get(this.journalVersion(), strategyId, () => this.protectionOf(strategyId));
+    const { collateralMarkets, legs, parentMarket } = memoOf(this.protection, strategyId).get(this.ownJournalVersion(strategyId), '', () =>
+      this.protectionOf(strategyId),
+    );
     const positions: PositionView[] = read.positions(strategyId).map((p) => {
       const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
       let protection: PositionView['protection'] = null;
@@ -209,7 +252,7 @@ export class StrategyInputs {
       }
       return { market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection };
     });
-    const flexRows = store.flex.all();
+    const flex = this.flex.get(this.outsideTx(store.flex.version), '', () => flexView(store.flex.all()));
     const nowMs = this.deps.clock.now();
     const candles = this.deps.candles?.snapshot(strategyId, nowMs) ?? [];
     return {
@@ -217,10 +260,10 @@ export class StrategyInputs {
       nowMs,
       prices: venue.prices,
       balances: venue.balances,
-      openOrders: read.openOrders(strategyId).map(orderView),
+      openOrders: [...this.openOrderViews(strategyId)],
       positions,
-      recentFills: read.recentFills(strategyId, this.deps.recentFillsLimit).map(fillView),
-      flex: { investments: openFlexInvestments(flexRows), earnings: flexEarningsTotal(flexRows) },
+      recentFills: [...this.recentFillViews(strategyId)],
+      flex: { investments: [...flex.investments], earnings: { ...flex.earnings } },
     };
   }
 }

@@ -9,7 +9,7 @@
  * executing an intent (store, auth, ...) are reported through `onEngineError` so the composition
  * root can halt trading; the other intents of the call are not attempted after one.
  */
-import type { Clock } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { roundToTick, truncateToStep, type Decimal } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
@@ -82,6 +82,9 @@ interface HookInput {
 
 /** Longest wait for an instance's worker to start and load its module before a call goes ahead. */
 const START_BOUND_MS = 30_000;
+
+/** The delivery mark of a call that delivers no event (a tick, a fill). */
+const NO_EVENT = (): void => undefined;
 
 /** Whether the instance's module defines `hook`: from the sandbox's report, or the in-process definition. */
 function defines(s: LoadedStrategy, hook: 'init' | 'onFill' | 'onOrder' | 'onStop'): boolean {
@@ -187,10 +190,14 @@ export class StrategyRunner {
 
   /** Waits (bounded) until the executor can take a call, so a worker's start is not charged to the hook's deadline. */
   private async prepared(): Promise<void> {
-    const abort = new AbortController();
-    const bound = this.options.clock.sleep(START_BOUND_MS, abort.signal).catch(() => undefined);
+    const { clock } = this.options;
+    // A bare timer, cleared after the race: an aborted sleep would build a DOMException per call.
+    let timer: TimerHandle | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = clock.setTimeout(resolve, START_BOUND_MS);
+    }).then(() => undefined);
     await Promise.race([this.executor.prepare(), bound]);
-    abort.abort();
+    if (timer !== undefined) clock.clearTimeout(timer);
   }
 
   private guarded(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput = {}): ReturnType<HookGuard['call']> {
@@ -199,7 +206,7 @@ export class StrategyRunner {
   }
 
   /** `spent` (onOrder's delivery mark) runs once the call is over for the event: after the commit, or on failure. */
-  private async run(hook: Hook, input: HookInput = {}, spent: () => void = () => undefined): Promise<void> {
+  private async run(hook: Hook, input: HookInput = {}, spent: () => void = NO_EVENT): Promise<void> {
     if (this.guard.quarantined) return spent();
     await this.prepared();
     const data = await this.options.snapshot(this.id);
@@ -240,6 +247,8 @@ export class StrategyRunner {
 
   /** Commits the hook's state and spends its event, as one transaction when the store gives one. */
   private land(state: BufferedState, spent: () => void): void {
+    // Nothing written and no event to spend (a tick): no transaction to open.
+    if (!state.written && spent === NO_EVENT) return;
     const both = (): void => {
       state.commit();
       spent();

@@ -1,6 +1,7 @@
 /** The protective legs (stop-loss / take-profit) of collateral orders and what the venue showed of them. */
 import type { Database } from 'better-sqlite3';
-import { dec, toWire, type Decimal } from '../core/decimal.js';
+import { toWire, type Decimal } from '../core/decimal.js';
+import { storedDecimal } from './stored-decimal.js';
 import type { ChildKind, ChildRecord, ChildState } from '../model/conditional.js';
 
 interface ChildRow {
@@ -23,7 +24,7 @@ function toChild(r: ChildRow): ChildRecord {
     strategyId: r.strategy_id,
     otoId: r.oto_id,
     kind: r.kind as ChildKind,
-    price: dec(r.price),
+    price: storedDecimal(r.price),
     orderId: r.order_id,
     ocoId: r.oco_id,
     state: r.state as ChildState,
@@ -34,12 +35,26 @@ function toChild(r: ChildRow): ChildRecord {
 /** Stop-loss / take-profit legs of collateral orders. */
 export class ChildrenRepository {
   private writes = 0;
+  /** The live legs as read at write count `version` (frozen records). */
+  private liveKept: { version: number; rows: readonly ChildRecord[] } | undefined;
+  /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
+  private readonly writesBy = new Map<string, number>();
 
   constructor(private readonly db: Database) {}
 
   /** Counts writes through this handle (as OrdersRepository.version). */
   get version(): number {
     return this.writes;
+  }
+
+  /** Counts writes to `strategyId`'s legs (a leg never changes strategy). */
+  versionOf(strategyId: string): number {
+    return this.writesBy.get(strategyId) ?? 0;
+  }
+
+  private wrote(strategyIds: readonly string[]): void {
+    this.writes++;
+    for (const id of new Set(strategyIds)) this.writesBy.set(id, (this.writesBy.get(id) ?? 0) + 1);
   }
 
   add(parentClientOrderId: string, strategyId: string, kind: ChildKind, price: Decimal, nowMs: number): void {
@@ -49,7 +64,7 @@ export class ChildrenRepository {
          VALUES (?, ?, ?, ?, 'armed', ?)`,
       )
       .run(parentClientOrderId, strategyId, kind, toWire(price), nowMs);
-    this.writes++;
+    this.wrote([strategyId]);
   }
   update(id: number, patch: { otoId?: number; orderId?: number; ocoId?: number; state?: ChildState }, nowMs: number): void {
     const sets = ['updated_ms = @now'];
@@ -65,13 +80,16 @@ export class ChildrenRepository {
         p[k] = patch[k];
       }
     }
-    this.db.prepare(`UPDATE children SET ${sets.join(', ')} WHERE id = @id`).run(p);
-    this.writes++;
+    // RETURNING names the strategy whose legs changed (none when no row matched).
+    const rows = this.db.prepare(`UPDATE children SET ${sets.join(', ')} WHERE id = @id RETURNING strategy_id`).all(p) as { strategy_id: string }[];
+    this.wrote(rows.map((r) => r.strategy_id));
   }
   /** Sets the OTO id on every child of a parent. */
   setOtoId(parentClientOrderId: string, otoId: number, nowMs: number): void {
-    this.db.prepare('UPDATE children SET oto_id = ?, updated_ms = ? WHERE parent_client_order_id = ?').run(otoId, nowMs, parentClientOrderId);
-    this.writes++;
+    const rows = this.db
+      .prepare('UPDATE children SET oto_id = ?, updated_ms = ? WHERE parent_client_order_id = ? RETURNING strategy_id')
+      .all(otoId, nowMs, parentClientOrderId) as { strategy_id: string }[];
+    this.wrote(rows.map((r) => r.strategy_id));
   }
   byParent(parentClientOrderId: string): ChildRecord[] {
     return (this.db.prepare('SELECT * FROM children WHERE parent_client_order_id = ? ORDER BY id').all(parentClientOrderId) as ChildRow[]).map(toChild);
@@ -80,8 +98,18 @@ export class ChildrenRepository {
     const row = this.db.prepare('SELECT * FROM children WHERE order_id = ?').get(orderId) as ChildRow | undefined;
     return row === undefined ? undefined : toChild(row);
   }
-  /** Children not yet settled (armed, active or missing). */
+  /**
+   * Children not yet settled (armed, active or missing). Kept while nothing was written through
+   * this handle (children are written only here); never kept from inside a transaction, whose
+   * reads may still be rolled back (a rolled-back write has moved the counter anyway).
+   */
   live(): ChildRecord[] {
+    if (this.db.inTransaction) return this.readLive();
+    if (this.liveKept?.version !== this.writes) this.liveKept = { version: this.writes, rows: this.readLive().map((c) => Object.freeze(c)) };
+    return [...this.liveKept.rows];
+  }
+
+  private readLive(): ChildRecord[] {
     return (
       this.db.prepare(`SELECT * FROM children WHERE state IN ('armed','active','missing') ORDER BY id`).all() as ChildRow[]
     ).map(toChild);

@@ -1,6 +1,7 @@
 /** Fills: one row per distinct venue deal id (the de-duplication key, enforced by the schema). */
 import type { Database, Statement } from 'better-sqlite3';
-import { dec, toWire } from '../core/decimal.js';
+import { toWire } from '../core/decimal.js';
+import { storedDecimal } from './stored-decimal.js';
 import type { Side } from '../core/orders.js';
 import type { FillRecord } from '../model/fills.js';
 
@@ -30,10 +31,10 @@ export function toRecord(r: FillRow): FillRecord {
     side: r.side as Side,
     role: r.role as 'maker' | 'taker',
     timeMs: r.time_ms,
-    amount: dec(r.amount),
-    price: dec(r.price),
-    quote: dec(r.quote),
-    fee: dec(r.fee),
+    amount: storedDecimal(r.amount),
+    price: storedDecimal(r.price),
+    quote: storedDecimal(r.quote),
+    fee: storedDecimal(r.fee),
     feeAsset: r.fee_asset,
     strategyId: r.strategy_id,
     ownerClientOrderId: r.owner_client_order_id,
@@ -49,6 +50,8 @@ export class FillsRepository {
   /** Deal ids of the inserts that wrote a row, in the order they ran (rolled-back ones included). */
   private readonly insertedIds: number[] = [];
   private attributions = 0;
+  /** Inserts per strategy (null: external fills); bounded by the number of strategies. */
+  private readonly writesBy = new Map<string | null, number>();
 
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
@@ -70,6 +73,7 @@ export class FillsRepository {
     });
     if (res.changes !== 1) return false;
     this.writes++;
+    this.writesBy.set(f.strategyId, (this.writesBy.get(f.strategyId) ?? 0) + 1);
     this.insertedIds.push(f.dealId);
     return true;
   }
@@ -81,6 +85,11 @@ export class FillsRepository {
    */
   insertedSince(cursor: number): { dealIds: number[]; cursor: number } {
     return { dealIds: this.insertedIds.slice(cursor), cursor: this.insertedIds.length };
+  }
+
+  /** The length of the insert log now: a cursor for `insertedSince` that skips what is stored so far. */
+  get insertCursor(): number {
+    return this.insertedIds.length;
   }
 
   /** Counts attributions that changed rows (an owner set on stored fills): folds keyed by owner start over. */
@@ -111,6 +120,15 @@ export class FillsRepository {
    */
   get version(): number {
     return this.writes;
+  }
+
+  /**
+   * Counts the writes that could change `strategyId`'s fills: its inserts and every attribution
+   * (which may hand it fills), as `version` does for all fills. A strategy's reads are kept by it
+   * while other strategies' fills come in.
+   */
+  versionOf(strategyId: string | null): string {
+    return `${this.writesBy.get(strategyId) ?? 0}/${this.attributions}`;
   }
 
   /** The subset of `dealIds` already stored. */

@@ -6,6 +6,7 @@ import type { FlexIntentRecord, FlexIntentState, FlexRecordRow } from '../model/
 
 export class FlexRepository {
   private readonly insertStmt: Statement;
+  private writes = 0;
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
       `INSERT OR IGNORE INTO flex_ledger (transaction_id, created_ms, plan_id, investment_id, currency, amount, action_type)
@@ -15,9 +16,18 @@ export class FlexRepository {
 
   /** Returns false when the transaction id was already in the ledger. */
   insert(r: FlexRecordRow): boolean {
-    return (
-      this.insertStmt.run(r.transactionId, r.createdAtMs, r.planId, r.investmentId, r.currency, toWire(r.amount), r.actionType).changes === 1
-    );
+    const wrote =
+      this.insertStmt.run(r.transactionId, r.createdAtMs, r.planId, r.investmentId, r.currency, toWire(r.amount), r.actionType).changes === 1;
+    if (wrote) this.writes++;
+    return wrote;
+  }
+
+  /**
+   * Counts ledger inserts through this handle (a rolled-back one still counts: a cache keyed by it
+   * only recomputes). The ledger is written nowhere else.
+   */
+  get version(): number {
+    return this.writes;
   }
 
   all(): FlexRecordRow[] {

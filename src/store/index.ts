@@ -127,6 +127,12 @@ class SqliteStore implements Store {
   readonly scanStage: ScanStage;
   readonly durable: boolean;
   private closed = false;
+  /**
+   * One transaction wrapper for every `tx`: better-sqlite3 builds four wrapper functions per
+   * `db.transaction(fn)` call, which cost more than a short transaction itself; this one takes
+   * the work as its argument (nesting still joins the outer transaction through a savepoint).
+   */
+  private readonly inTransaction: (fn: () => unknown) => unknown;
 
   constructor(
     readonly file: string,
@@ -150,11 +156,12 @@ class SqliteStore implements Store {
     this.scanStage = new ScanStage(db);
     // SQLite reports synchronous as a number: 2 is FULL.
     this.durable = db.pragma('synchronous', { simple: true }) === 2;
+    this.inTransaction = db.transaction((fn: () => unknown) => fn());
   }
 
   tx<T>(fn: () => T): T {
     try {
-      return this.db.transaction(fn)();
+      return this.inTransaction(fn) as T;
     } catch (err) {
       throw wrapIo(err, 'transaction');
     }

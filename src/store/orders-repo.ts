@@ -3,7 +3,9 @@
  * legal is decided by src/engine/order-state.ts before anything is written here.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { dec, toWire, type Decimal } from '../core/decimal.js';
+import { toWire, type Decimal } from '../core/decimal.js';
+import { storedDecimal } from './stored-decimal.js';
+import { RecordCache } from './record-cache.js';
 import type { OrderState, Side } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
 
@@ -41,21 +43,21 @@ function toRecord(r: OrderRow): OrderRecord {
     kind: r.kind as OrderKind,
     market: r.market,
     side: r.side as Side,
-    amount: dec(r.amount),
-    price: dec(r.price),
+    amount: storedDecimal(r.amount),
+    price: storedDecimal(r.price),
     postOnly: r.post_only === 1,
     ioc: r.ioc === 1,
     rpi: r.rpi === 1,
-    stopLoss: r.stop_loss === null ? null : dec(r.stop_loss),
-    takeProfit: r.take_profit === null ? null : dec(r.take_profit),
+    stopLoss: r.stop_loss === null ? null : storedDecimal(r.stop_loss),
+    takeProfit: r.take_profit === null ? null : storedDecimal(r.take_profit),
     positionSide: r.position_side,
     state: r.state as OrderState,
     orderId: r.order_id,
     otoId: r.oto_id,
     reason: r.reason,
-    filledBase: dec(r.filled_base),
-    reportedFilledBase: dec(r.reported_filled_base),
-    reportedFilledQuote: dec(r.reported_filled_quote),
+    filledBase: storedDecimal(r.filled_base),
+    reportedFilledBase: storedDecimal(r.reported_filled_base),
+    reportedFilledQuote: storedDecimal(r.reported_filled_quote),
     createdMs: r.created_ms,
     updatedMs: r.updated_ms,
     unknownSinceMs: r.unknown_since_ms,
@@ -84,6 +86,10 @@ export class OrdersRepository {
   private readonly seqSet: Statement;
 
   private writes = 0;
+  /** Records of rows not written since they were read (orders are written only here, never deleted). */
+  private readonly records: RecordCache<OrderRecord>;
+  /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
+  private readonly writesBy = new Map<string, number>();
 
   constructor(private readonly db: Database) {
     this.insertStmt = db.prepare(
@@ -95,6 +101,7 @@ export class OrdersRepository {
     this.eventStmt = db.prepare(
       'INSERT INTO order_events (client_order_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)',
     );
+    this.records = new RecordCache(db);
     this.getStmt = db.prepare('SELECT * FROM orders WHERE client_order_id = ?');
     this.byOrderIdStmt = db.prepare('SELECT * FROM orders WHERE order_id = ?');
     this.seqGet = db.prepare('SELECT next FROM sequences WHERE prefix = ?');
@@ -132,7 +139,13 @@ export class OrdersRepository {
       now: nowMs,
     });
     this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+    this.wrote(order.clientOrderId, order.strategyId);
+  }
+
+  private wrote(clientOrderId: string, strategyId: string | undefined): void {
+    this.records.forget(clientOrderId);
     this.writes++;
+    if (strategyId !== undefined) this.writesBy.set(strategyId, (this.writesBy.get(strategyId) ?? 0) + 1);
   }
 
   /**
@@ -143,14 +156,27 @@ export class OrdersRepository {
     return this.writes;
   }
 
+  /**
+   * Counts writes to `strategyId`'s orders (as `version` does for all orders; an order never
+   * changes strategy): a strategy's reads are kept while other strategies' orders move.
+   */
+  versionOf(strategyId: string): number {
+    return this.writesBy.get(strategyId) ?? 0;
+  }
+
+  /** A row read as a record: the kept one while the row was not written (record-cache.ts). */
+  private record = (r: OrderRow): OrderRecord => this.records.of(r.client_order_id, () => toRecord(r));
+
   get(clientOrderId: string): OrderRecord | undefined {
+    const hit = this.records.get(clientOrderId);
+    if (hit !== undefined) return hit;
     const row = this.getStmt.get(clientOrderId) as OrderRow | undefined;
-    return row === undefined ? undefined : toRecord(row);
+    return row === undefined ? undefined : this.record(row);
   }
 
   getByOrderId(orderId: number): OrderRecord | undefined {
     const row = this.byOrderIdStmt.get(orderId) as OrderRow | undefined;
-    return row === undefined ? undefined : toRecord(row);
+    return row === undefined ? undefined : this.record(row);
   }
 
   /** Orders in any of `states`, oldest first. */
@@ -159,7 +185,7 @@ export class OrdersRepository {
     const rows = this.db
       .prepare(`SELECT * FROM orders WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_ms, client_order_id`)
       .all(...states) as OrderRow[];
-    return rows.map(toRecord);
+    return rows.map(this.record);
   }
 
   listByStrategy(strategyId: string, states?: readonly OrderState[]): OrderRecord[] {
@@ -167,7 +193,7 @@ export class OrdersRepository {
     const rows = this.db
       .prepare(`SELECT * FROM orders WHERE strategy_id = ?${filter} ORDER BY created_ms, client_order_id`)
       .all(strategyId, ...(states ?? [])) as OrderRow[];
-    return rows.map(toRecord);
+    return rows.map(this.record);
   }
 
   /** Markets in which a strategy ever placed an order of `kind` (through the strategy index). */
@@ -190,12 +216,12 @@ export class OrdersRepository {
   }
 
   all(): OrderRecord[] {
-    return (this.db.prepare('SELECT * FROM orders ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(toRecord);
+    return (this.db.prepare('SELECT * FROM orders ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(this.record);
   }
 
   /** Orders whose reported fill exceeds the deals applied so far (provisional fills). */
   listProvisional(): OrderRecord[] {
-    return (this.db.prepare('SELECT * FROM orders WHERE provisional = 1 ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(toRecord);
+    return (this.db.prepare('SELECT * FROM orders WHERE provisional = 1 ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(this.record);
   }
 
   /** Count of orders per state. */
@@ -251,8 +277,11 @@ export class OrdersRepository {
       sets.push('resolve_looks = @resolveLooks');
       params['resolveLooks'] = patch.resolveLooks;
     }
-    this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
-    this.writes++;
+    // RETURNING names the strategy whose orders changed (none when no row matched).
+    const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING strategy_id`).get(params) as
+      | { strategy_id: string }
+      | undefined;
+    this.wrote(clientOrderId, row?.strategy_id);
     if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(clientOrderId);
   }
 
@@ -262,7 +291,7 @@ export class OrdersRepository {
     if (o === undefined) return;
     const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
     this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, clientOrderId);
-    this.writes++;
+    this.wrote(clientOrderId, o.strategyId);
   }
 
   history(clientOrderId: string): OrderEventRecord[] {

@@ -24,7 +24,9 @@ interface StagedRow {
 }
 
 export class ScanStage {
-  private stmts: { insert: Statement; first: Statement; after: Statement; count: Statement } | undefined;
+  private stmts:
+    | { insert: Statement; first: Statement; after: Statement; count: Statement; addAll: (deals: readonly StagedDeal[]) => number }
+    | undefined;
 
   constructor(private readonly db: Database) {}
 
@@ -33,11 +35,18 @@ export class ScanStage {
     if (this.stmts === undefined) {
       this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS scan_stage (deal_id INTEGER PRIMARY KEY, time_ms INTEGER NOT NULL, payload TEXT NOT NULL);
         CREATE INDEX IF NOT EXISTS temp.scan_stage_time ON scan_stage (time_ms, deal_id);`);
+      const insert = this.db.prepare('INSERT OR IGNORE INTO temp.scan_stage (deal_id, time_ms, payload) VALUES (?, ?, ?)');
       this.stmts = {
-        insert: this.db.prepare('INSERT OR IGNORE INTO temp.scan_stage (deal_id, time_ms, payload) VALUES (?, ?, ?)'),
+        insert,
         first: this.db.prepare('SELECT * FROM temp.scan_stage ORDER BY time_ms, deal_id LIMIT ?'),
         after: this.db.prepare('SELECT * FROM temp.scan_stage WHERE (time_ms, deal_id) > (?, ?) ORDER BY time_ms, deal_id LIMIT ?'),
         count: this.db.prepare('SELECT COUNT(*) AS n FROM temp.scan_stage'),
+        // Built once: better-sqlite3 builds four wrapper functions per `db.transaction` call.
+        addAll: this.db.transaction((deals: readonly StagedDeal[]) => {
+          let added = 0;
+          for (const d of deals) added += insert.run(d.dealId, d.timeMs, d.payload).changes;
+          return added;
+        }),
       };
     }
     return this.stmts;
@@ -51,12 +60,7 @@ export class ScanStage {
 
   /** Stages a page; returns how many of its deals were not staged yet. */
   add(deals: readonly StagedDeal[]): number {
-    const { insert } = this.prepared();
-    return this.db.transaction(() => {
-      let added = 0;
-      for (const d of deals) added += insert.run(d.dealId, d.timeMs, d.payload).changes;
-      return added;
-    })();
+    return this.prepared().addAll(deals);
   }
 
   count(): number {

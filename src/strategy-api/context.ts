@@ -20,6 +20,11 @@ export class BufferedState implements StrategyState {
 
   constructor(private readonly backend: StateBackend) {}
 
+  /** Whether the call wrote anything (a commit without writes changes nothing). */
+  get written(): boolean {
+    return this.writes.size > 0;
+  }
+
   get(key: string): JsonValue | undefined {
     if (this.writes.has(key)) return this.writes.get(key);
     return this.backend.get(key);
@@ -56,8 +61,9 @@ export interface SnapshotData {
   candles?: CandleWindowData[];
 }
 
+/** Frozen copies of the views; a view already frozen (the engine keeps those between ticks) is one already. */
 function freezeAll<T>(items: readonly T[]): readonly T[] {
-  return Object.freeze(items.map((i) => Object.freeze({ ...i })));
+  return Object.freeze(items.map((i) => (Object.isFrozen(i) ? i : Object.freeze({ ...i }))));
 }
 
 /** A frozen context. Decimals are immutable by API, so a shallow freeze of each view suffices. */

@@ -5,7 +5,7 @@
  * (`release`, the console's `unquarantine`) or the process restarts: its hooks are no longer called
  * and its intents refused; its orders stay under the risk rules.
  */
-import type { Clock } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
 
 export interface HookGuardOptions {
@@ -49,11 +49,12 @@ export class HookGuard {
     if (this.quarantinedBy !== null) {
       return { ok: false, error: new StrategyError('quarantined', `strategy ${instanceId} is quarantined`, { instanceId, hook }) };
     }
-    const abort = new AbortController();
-    const deadline = this.options.clock.sleep(this.options.deadlineMs, abort.signal).then(
-      () => ({ kind: 'deadline' as const }),
-      () => ({ kind: 'aborted' as const }),
-    );
+    const { clock } = this.options;
+    // A bare timer, cleared after the race: an aborted sleep would build a DOMException per call.
+    let timer: TimerHandle | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = clock.setTimeout(resolve, this.options.deadlineMs);
+    }).then(() => ({ kind: 'deadline' as const }));
     const run = Promise.resolve()
       .then(fn)
       .then(
@@ -61,7 +62,7 @@ export class HookGuard {
         (err: unknown) => ({ kind: 'threw' as const, err }),
       );
     const outcome = await Promise.race([run, deadline]);
-    abort.abort();
+    if (timer !== undefined) clock.clearTimeout(timer);
     if (outcome.kind === 'deadline') onDeadline?.();
     if (outcome.kind === 'ok') return { ok: true, value: outcome.value };
     const error =

@@ -36,6 +36,10 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('leg' as const), order: fc.nat(), stop: fc.boolean() }),
   fc.record({ kind: fc.constant('legState' as const), child: fc.nat(), state: fc.constantFrom('armed', 'active', 'missing', 'cancelled', 'filled') }),
   fc.record({ kind: fc.constant('fill' as const), order: fc.nat(), amount: fc.integer({ min: 1, max: 100 }) }),
+  fc.record({ kind: fc.constant('external' as const), order: fc.nat(), amount: fc.integer({ min: 1, max: 100 }), attribute: fc.boolean() }),
+  fc.record({ kind: fc.constant('reported' as const), order: fc.nat(), amount: fc.integer({ min: 0, max: 100 }) }),
+  fc.record({ kind: fc.constant('oto' as const), order: fc.nat() }),
+  fc.record({ kind: fc.constant('flex' as const), action: fc.constantFrom('INVEST', 'WITHDRAW_FROM_INVESTMENT', 'DAILY_EARNING', 'CLOSE_INVESTMENT'), amount: fc.integer({ min: 1, max: 100 }) }),
 );
 
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
@@ -58,6 +62,11 @@ class Journal {
       this.orders.push({ cid, strategy: o.strategy, market, side: o.side, state: 'PENDING' });
       return;
     }
+    if (o.kind === 'flex') {
+      const n = this.deal++;
+      this.store.flex.insert({ transactionId: `t${n}`, createdAtMs: now, planId: 'p1', investmentId: 'i1', currency: 'USDT', amount: d(o.amount), actionType: o.action });
+      return;
+    }
     const order = pick('order' in o ? o.order : 0);
     if (o.kind === 'legState') {
       const live = this.store.children.all();
@@ -70,6 +79,9 @@ class Journal {
       this.store.orders.setState(order.cid, order.state, o.state, 'test', now);
       order.state = o.state;
     } else if (o.kind === 'filled') this.store.orders.patch(order.cid, { filledBase: d(o.amount).div(1000) }, now);
+    else if (o.kind === 'reported') this.store.orders.patch(order.cid, { reported: { base: d(o.amount).div(1000), quote: d(o.amount).mul(50) } }, now);
+    else if (o.kind === 'oto') this.store.children.setOtoId(order.cid, this.deal++, now);
+    else if (o.kind === 'external') this.external(order, o.amount, o.attribute, now);
     else if (o.kind === 'leg') this.store.children.add(order.cid, order.strategy, o.stop ? 'stop_loss' : 'take_profit', d(o.stop ? '49000' : '51000'), now);
     else {
       const amount = d(o.amount).div(1000);
@@ -80,6 +92,17 @@ class Journal {
         quote: amount.mul(price), fee: d(0), feeAsset: 'USDT', strategyId: order.strategy, ownerClientOrderId: order.cid,
       });
     }
+  }
+
+  /** A fill of an order not known yet (no owner), then attributed to the order, as a late reply does. */
+  private external(order: { cid: string; strategy: string; market: string; side: Side }, n: number, attribute: boolean, now: number): void {
+    const amount = d(n).div(1000);
+    const id = this.deal++;
+    this.store.fills.insert({
+      dealId: id, orderId: 1_000_000 + id, clientOrderId: '', market: order.market, side: order.side, role: 'taker', timeMs: now, amount, price: d('50000'),
+      quote: amount.mul(50000), fee: d(0), feeAsset: 'USDT', strategyId: null, ownerClientOrderId: null,
+    });
+    if (attribute) this.store.fills.attribute(1_000_000 + id, order.strategy, order.cid);
   }
 }
 
@@ -155,6 +178,82 @@ describe('per-tick reads kept between writes', () => {
       expect(kinds()).toEqual(['BTC_USDT:spot']);
       place('BTC_USDT');
       expect(kinds()).toEqual(['BTC_USDT:collateral']);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe("a strategy's kept reads see the writes that reach it by another path", () => {
+  const setup = () => {
+    const clock = new ManualClock(1_000);
+    const store = openStore({ dataDir: tempDir(), clock, logger: silentLogger(), durability: 'memory' });
+    const journal = new Journal(store);
+    journal.write({ kind: 'place', strategy: 'a', collateral: true, side: 'buy', amount: 10 }, clock.now());
+    journal.write({ kind: 'place', strategy: 'b', collateral: false, side: 'buy', amount: 10 }, clock.now());
+    return { clock, store, journal, inputs: inputsOf(store, clock) };
+  };
+
+  it('a fill attributed to the strategy after it was stored as external', () => {
+    const { clock, store, journal, inputs } = setup();
+    try {
+      expect(inputs.snapshot('a', venue).recentFills).toEqual([]);
+      clock.advance(1);
+      journal.write({ kind: 'external', order: 0, amount: 5, attribute: false }, clock.now());
+      expect(inputs.snapshot('a', venue).recentFills).toEqual([]);
+      journal.write({ kind: 'oto', order: 0 }, clock.now());
+      store.fills.attribute(1_000_001, 'a', 'a-0');
+      expect(inputs.snapshot('a', venue).recentFills.map((f) => f.dealId)).toEqual([1]);
+      expect(inputs.snapshot('b', venue).recentFills).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a fill rolled back is not kept, and the same deal stored afterwards is seen, newest first', () => {
+    const { clock, store, journal, inputs } = setup();
+    try {
+      const deals = () => inputs.snapshot('a', venue).recentFills.map((f) => f.dealId);
+      journal.write({ kind: 'fill', order: 0, amount: 1 }, clock.now());
+      expect(deals()).toEqual([1]);
+      clock.advance(1);
+      expect(() =>
+        store.tx(() => {
+          journal.write({ kind: 'fill', order: 0, amount: 2 }, clock.now());
+          expect(deals()).toEqual([2, 1]);
+          throw new Error('rolled back on purpose');
+        }),
+      ).toThrow();
+      expect(deals()).toEqual([1]);
+      journal.write({ kind: 'fill', order: 1, amount: 2 }, clock.now());
+      expect(deals()).toEqual([1]);
+      // An older deal than the kept ones lands below them; past the limit (3) the oldest goes.
+      const insert = (dealId: number, timeMs: number) =>
+        store.fills.insert({
+          dealId, orderId: dealId, clientOrderId: 'a-0', market: 'BTC_PERP', side: 'buy', role: 'maker', timeMs, amount: d('0.001'), price: d('50000'),
+          quote: d('50'), fee: d(0), feeAsset: 'USDT', strategyId: 'a', ownerClientOrderId: 'a-0',
+        });
+      insert(2, clock.now());
+      insert(10, 1);
+      expect(deals()).toEqual([2, 1, 10]);
+      insert(11, clock.now() + 5);
+      expect(deals()).toEqual([11, 2, 1]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("a leg's state written by its id, and a fill written for another strategy", () => {
+    const { clock, store, journal, inputs } = setup();
+    try {
+      journal.write({ kind: 'leg', order: 0, stop: true }, clock.now());
+      journal.write({ kind: 'fill', order: 0, amount: 10 }, clock.now());
+      const stop = () => inputs.snapshot('a', venue).positions[0]?.protection?.stopLoss?.toString() ?? null;
+      expect(stop()).toBe('49000');
+      journal.write({ kind: 'fill', order: 1, amount: 10 }, clock.now());
+      expect(inputs.snapshot('b', venue).recentFills.map((f) => f.dealId)).toEqual([2]);
+      journal.write({ kind: 'legState', child: 0, state: 'cancelled' }, clock.now());
+      expect(stop()).toBeNull();
     } finally {
       store.close();
     }

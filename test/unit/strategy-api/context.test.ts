@@ -13,6 +13,17 @@ describe('strategy context', () => {
     expect(() => (ctx.openOrders as unknown[]).push(1)).toThrow();
   });
 
+  it("freezes copies of the engine's views, and hands views already frozen (kept between ticks) as they are", () => {
+    const fill = { dealId: 1, clientOrderId: 'c', market: 'BTC_USDT', side: 'buy' as const, role: 'maker' as const } as never;
+    const kept = Object.freeze({ dealId: 2, clientOrderId: 'd', market: 'BTC_USDT', side: 'sell' as const, role: 'taker' as const }) as never;
+    const { ctx } = ctxOf({}, snapshot({ recentFills: [fill, kept] }));
+    expect(ctx.recentFills[0]).not.toBe(fill);
+    expect(ctx.recentFills[0]).toEqual(fill);
+    expect(Object.isFrozen(ctx.recentFills[0])).toBe(true);
+    expect(Object.isFrozen(fill)).toBe(false);
+    expect(ctx.recentFills[1]).toBe(kept);
+  });
+
   it('buffers state writes until commit', () => {
     const backend = new MemoryState();
     backend.set('a', 1);
