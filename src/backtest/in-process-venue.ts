@@ -48,6 +48,11 @@ export interface InProcessGatewayOptions {
   historyPageSize?: number;
   /** Records per flex history request. Default 100. */
   flexPageSize?: number;
+  /**
+   * Brings the venue up to now (its `catchUp`, which every request runs first), so the change
+   * mark is read as of now. Without it the mark is read as it stands.
+   */
+  catchUp?: () => void;
 }
 
 class InProcessGateway implements ExchangeGateway {
@@ -61,6 +66,15 @@ class InProcessGateway implements ExchangeGateway {
   ) {
     this.inner = createVenueGateway(api, options);
     this.pageSize = options.historyPageSize ?? 100;
+    this.catchUp = options.catchUp ?? (() => undefined);
+  }
+
+  private readonly catchUp: () => void;
+
+  /** The account's change mark (src/simulator/account.ts) as of now. */
+  changes(): number {
+    this.catchUp();
+    return this.account.changes;
   }
 
   /** The range's deals, read at once, handed out in pages of the adapter's size (newest first). */

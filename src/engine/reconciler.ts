@@ -16,6 +16,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';
 import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
+import { PassShortcut } from './reconcile-shortcut.js';
 import type { ResolveOutcome, Resolver } from './resolver.js';
 
 export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
@@ -76,6 +77,11 @@ export interface ReconcilerDeps {
   fills: FillApplier;
   /** Settles unknown outcomes at the end of each pass. */
   resolver: Resolver;
+  /**
+   * The venue's account change mark; default the gateway's `changes` when it has one (in process
+   * only). With it a pass over an unchanged venue and store writes its checkpoints only.
+   */
+  changes?: () => number;
 }
 
 /** Writes one conditional-diff event to the store (inside the caller's transaction). */
@@ -99,6 +105,7 @@ export class Reconciler {
   private running: Promise<ReconcileReport> | undefined;
   /** Child id → consecutive passes that found the leg neither listed nor filled. */
   private readonly missingLooks = new Map<number, number>();
+  private readonly shortcut: PassShortcut;
 
   constructor(
     private readonly deps: ReconcilerDeps,
@@ -106,6 +113,8 @@ export class Reconciler {
   ) {
     this.overlapMs = options.overlapMs ?? 300_000;
     this.applyChunk = options.applyChunk ?? 5_000;
+    const { gateway } = deps;
+    this.shortcut = new PassShortcut(deps.store, deps.changes ?? (gateway.changes === undefined ? undefined : () => gateway.changes?.() ?? 0));
   }
 
   /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
@@ -134,16 +143,7 @@ export class Reconciler {
    */
   async scanOnce(): Promise<ReconcileReport['scan']> {
     const { store, clock, gateway } = this.deps;
-    const cp = store.checkpoints.get(HISTORY_CHECKPOINT);
-    // The anchor is never ahead of the venue's clock: with a local clock ahead by more than the
-    // overlap, a deal stamped after the venue's "now" but before a local anchor would fall
-    // between this scan and the next one's start. A clock behind only delays deals a scan.
-    // `Date` headers have whole seconds, so a measured skew of up to about -1 s is only that
-    // rounding plus latency: below the tolerance the local clock is the anchor.
-    const now = clock.now();
-    const skew = gateway.clockSkewMs() ?? 0;
-    const toMs = skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now;
-    const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapMs);
+    const { fromMs, toMs } = this.scanRange();
     const stage = store.scanStage; // empty: every scan clears it when it ends
     try {
       const staged = await stagePages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), stage);
@@ -157,6 +157,22 @@ export class Reconciler {
     } finally {
       stage.clear();
     }
+  }
+
+  /** A scan's range: `overlapMs` before the checkpoint (all history without one) to the anchor. */
+  private scanRange(): { fromMs: number | undefined; toMs: number } {
+    const { store, clock, gateway } = this.deps;
+    const cp = store.checkpoints.get(HISTORY_CHECKPOINT);
+    // The anchor is never ahead of the venue's clock: with a local clock ahead by more than the
+    // overlap, a deal stamped after the venue's "now" but before a local anchor would fall
+    // between this scan and the next one's start. A clock behind only delays deals a scan.
+    // `Date` headers have whole seconds, so a measured skew of up to about -1 s is only that
+    // rounding plus latency: below the tolerance the local clock is the anchor.
+    const now = clock.now();
+    const skew = gateway.clockSkewMs() ?? 0;
+    const toMs = skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now;
+    const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapMs);
+    return { fromMs, toMs };
   }
 
   private childViews(): ChildView[] {
@@ -224,16 +240,37 @@ export class Reconciler {
 
   private async pass(): Promise<ReconcileReport> {
     const startedMs = this.deps.clock.now();
+    const { mark, skip } = this.shortcut.begin();
+    if (skip) return this.checkpointsOnly(startedMs);
     const listing = await this.listProtective();
     const scan = await this.scanOnce();
     const conditional = listing === null ? [] : this.applyListing(listing);
+    const settled = this.shortcut.settled(mark, conditional, this.missingLooks.size);
     const resolved = await this.deps.resolver.resolveAll();
     const unresolved = this.deps.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
     const finishedMs = this.deps.clock.now();
     this.deps.store.tx(() => this.deps.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));
+    this.shortcut.completed(settled, resolved.length);
     if (scan.newFills > 0 || unresolved > 0 || conditional.length > 0) {
       this.deps.logger.info({ newFills: scan.newFills, pages: scan.pages, external: scan.external, unresolved, conditional: conditional.length }, 'reconciled');
     }
     return { startedMs, finishedMs, scan, conditional, resolved, unresolved };
+  }
+
+  /**
+   * A pass over a venue and a store that did not change since a pass that settled everything
+   * (reconcile-shortcut.ts): what a full pass would write, the history checkpoint at this pass's
+   * anchor and the completion time, and nothing else.
+   */
+  private checkpointsOnly(startedMs: number): ReconcileReport {
+    const { store, clock } = this.deps;
+    const { fromMs, toMs } = this.scanRange();
+    const finishedMs = clock.now();
+    store.tx(() => {
+      store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), finishedMs);
+      store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs);
+    });
+    const scan = { deals: 0, newFills: 0, external: 0, overfills: [], stateChanges: 0, pages: 0, duplicates: 0, fromMs: fromMs ?? null, toMs };
+    return { startedMs, finishedMs, scan, conditional: [], resolved: [], unresolved: 0 };
   }
 }

@@ -59,4 +59,11 @@ export interface ExchangeGateway {
    * undefined before any reply or when the venue sends none.
    */
   clockSkewMs(): number | undefined;
+  /**
+   * Optional: the account change mark as of now, a number that moves whenever a deal, an order
+   * or a conditional record of the account changes at the venue. Only a venue the engine can see
+   * into offers it (the backtest's in-process venue); the HTTP adapter has none. The reconciler
+   * skips a pass when nothing it reads can have changed (docs/architecture.md §4).
+   */
+  changes?(): number;
 }

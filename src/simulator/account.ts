@@ -28,6 +28,7 @@ export class Account {
   lastNonce: bigint | null = null;
   /** Window-mode nonces seen recently → their value in ms, pruned as the window moves. */
   readonly windowNonces = new Map<string, number>();
+  private changeMark = 0;
 
   constructor(opts: AccountOptions) {
     this.apiKey = opts.apiKey;
@@ -37,6 +38,21 @@ export class Account {
     this.creditLineEnabled = opts.creditLineEnabled ?? true;
     this.flexEnabled = opts.flexEnabled ?? true;
     for (const [asset, amount] of Object.entries(opts.balances ?? {})) this.balances.set(asset, dec(amount));
+  }
+
+  /**
+   * The account change mark: a counter that moves on every deal of the account and every change
+   * of its orders' or conditional records' state (placed, filled, cancelled, OTO and OCO created,
+   * activated or ended). Equal marks prove that nothing a reconciliation reads (executed history,
+   * orders, the conditional listing) changed in between (docs/backtesting.md § In process).
+   */
+  get changes(): number {
+    return this.changeMark;
+  }
+
+  /** Every mutation of the account's orders, deals or conditional records calls this. */
+  changed(): void {
+    this.changeMark++;
   }
 
   balance(asset: string): Decimal {
@@ -69,6 +85,7 @@ export class Account {
   /** Records an accepted order (OCO legs are kept out of the open set: they are conditional). */
   addOrder(order: SimOrder): void {
     this.orders.set(order.orderId, order);
+    this.changed();
     if (order.ocoId !== undefined) return;
     let set = this.maybeOpen.get(order.market);
     if (set === undefined) {

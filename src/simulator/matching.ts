@@ -84,6 +84,7 @@ export function applyFill(
     timeMs,
   };
   account.deals.push(deal);
+  account.changed();
   market.recordTrade(amount, price);
   if (order.status === 'FILLED') ctx.onTerminal(account, order);
   return deal;
@@ -95,6 +96,7 @@ export function cancelRest(ctx: MatchContext, account: Account, order: SimOrder,
   order.locked = new Decimal(0);
   order.status = 'CANCELLED';
   order.mtimeMs = timeMs;
+  account.changed();
   ctx.onTerminal(account, order);
 }
 
