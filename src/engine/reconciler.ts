@@ -8,15 +8,15 @@
  * late-arriving deals are caught and duplicates are dropped by deal id.
  */
 import type { Clock } from '../core/clock.js';
-import { dec, toWire } from '../core/decimal.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { ConditionalRecord } from '../model/conditional.js';
-import type { Fill, FillPage } from '../model/fills.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';
 import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
 import { PassShortcut } from './reconcile-shortcut.js';
+import { bufferPages, ScanBuffer } from './scan-buffer.js';
+import { VersionedMemo } from './versioned-memo.js';
 import type { ResolveOutcome, Resolver } from './resolver.js';
 
 export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
@@ -33,28 +33,6 @@ export interface ReconcilerOptions {
   overlapMs?: number;
   /** Deals applied per kernel batch (bounds memory on a long first scan). Default 5 000. */
   applyChunk?: number;
-}
-
-/** Staging form of a deal: JSON with money as decimal strings. */
-function encodeFill(d: Fill): string {
-  return JSON.stringify({ ...d, amount: toWire(d.amount), price: toWire(d.price), quote: toWire(d.quote), fee: toWire(d.fee) });
-}
-
-function decodeFill(payload: string): Fill {
-  const o = JSON.parse(payload) as Omit<Fill, 'amount' | 'price' | 'quote' | 'fee'> & { amount: string; price: string; quote: string; fee: string };
-  return { ...o, amount: dec(o.amount), price: dec(o.price), quote: dec(o.quote), fee: dec(o.fee) };
-}
-
-/** Puts every page of a scan into the stage; counts requests and deals seen more than once. */
-async function stagePages(pages: AsyncIterable<FillPage>, stage: Store['scanStage']): Promise<{ pages: number; duplicates: number }> {
-  let count = 0;
-  let duplicates = 0;
-  for await (const page of pages) {
-    count++;
-    const added = stage.add(page.fills.map((d) => ({ dealId: d.dealId, timeMs: d.timeMs, payload: encodeFill(d) })));
-    duplicates += page.repeated + page.fills.length - added;
-  }
-  return { pages: count, duplicates };
 }
 
 export interface ReconcileReport {
@@ -106,6 +84,7 @@ export class Reconciler {
   /** Child id → consecutive passes that found the leg neither listed nor filled. */
   private readonly missingLooks = new Map<number, number>();
   private readonly shortcut: PassShortcut;
+  private readonly views = new VersionedMemo<ChildView[]>();
 
   constructor(
     private readonly deps: ReconcilerDeps,
@@ -137,25 +116,23 @@ export class Reconciler {
   }
 
   /**
-   * Executed-history scan only (also used by the benchmark). Pages are staged in the store (a
-   * TEMP table), not in memory, then applied oldest first in chunks of `applyChunk` deals, all
-   * in one transaction with the checkpoint. A failed scan or apply changes nothing.
+   * Executed-history scan only (also used by the benchmark). Pages are held until the whole scan
+   * is read (scan-buffer.ts: in memory up to `applyChunk` deals, beyond that in the store's TEMP
+   * stage), then applied oldest first in chunks of `applyChunk` deals, all in one transaction
+   * with the checkpoint. A failed scan or apply changes nothing.
    */
   async scanOnce(): Promise<ReconcileReport['scan']> {
     const { store, clock, gateway } = this.deps;
     const { fromMs, toMs } = this.scanRange();
-    const stage = store.scanStage; // empty: every scan clears it when it ends
+    const buffer = new ScanBuffer(store.scanStage, this.applyChunk);
     try {
-      const staged = await stagePages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), stage);
-      const batches = (function* (chunk: number) {
-        for (const rows of stage.chunks(chunk)) yield rows.map((r) => decodeFill(r.payload));
-      })(this.applyChunk);
-      const summary = this.deps.fills.applyBatches(batches, () => {
+      const staged = await bufferPages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), buffer);
+      const summary = this.deps.fills.applyBatches(buffer.batches(), () => {
         store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
       });
       return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
     } finally {
-      stage.clear();
+      buffer.clear();
     }
   }
 
@@ -175,7 +152,17 @@ export class Reconciler {
     return { fromMs, toMs };
   }
 
+  /**
+   * The live children with their parents, as the conditional diff sees them; kept while neither
+   * orders nor children were written (a pass reads them before and after its scan).
+   */
   private childViews(): ChildView[] {
+    const { orders, children, fills } = this.deps.store;
+    const version = fills.inTransaction ? null : `${orders.version}/${children.version}`;
+    return this.views.get(version, 'children', () => this.readChildViews());
+  }
+
+  private readChildViews(): ChildView[] {
     const out: ChildView[] = [];
     for (const c of this.deps.store.children.live()) {
       const p = this.deps.store.orders.get(c.parentClientOrderId);
