@@ -108,6 +108,7 @@ export class EquitySources {
   private readonly collateral: CollateralFold;
   /** Holding and pending orders, kept while no order was written (versioned-memo.ts). */
   private readonly orderReads = new VersionedMemo<OrderRecord[]>();
+  private readonly orderText = new VersionedMemo<string>();
 
   constructor(
     private readonly store: SourceStore,
@@ -123,7 +124,8 @@ export class EquitySources {
     const held = heldByOpenOrders(open, this.rules);
     const key = `${this.store.fills.version}/${this.store.flex.count()}`;
     if (this.cache?.key !== key) this.cache = { key, ...this.fold() };
-    const orders = open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`);
+    // The holding orders' part of the fingerprint: the same text as long as they are the same rows.
+    const orders = this.orderText.get(version, 'holding', () => open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`).join(','));
     const pending = this.orderReads.get(version, 'pending', () => this.store.orders.listByState(['PENDING'])).length;
     return {
       held,
@@ -131,7 +133,7 @@ export class EquitySources {
       flex: this.cache.flex,
       unruled: [...new Set([...held.unruled, ...this.cache.unruled])].sort(),
       pending,
-      fingerprint: `${key}|${pending}|${orders.join(',')}`,
+      fingerprint: `${key}|${pending}|${orders}`,
     };
   }
 
