@@ -13,12 +13,13 @@ import { loadPrices, type PriceSeries } from '../../../src/backtest/load-prices.
 import { runBacktest, type RunInputs } from '../../../src/backtest/run.js';
 import { runSpan } from '../../../src/backtest/span.js';
 import { silentLogger } from '../../../src/observability/logger.js';
+import type * as InProcessVenue from '../../../src/backtest/in-process-venue.js';
 
 const gateways = vi.hoisted(() => ({ changeMark: true, scans: 0 }));
 
 // The real in-process gateway, with the mark on or off, counting its history scans.
 vi.mock('../../../src/backtest/in-process-venue.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('../../../src/backtest/in-process-venue.js')>();
+  const m = await importOriginal<typeof InProcessVenue>();
   const inProcessGateway: typeof m.inProcessGateway = (api, account, options = {}) => {
     const g = m.inProcessGateway(api, account, { ...options, changeMark: gateways.changeMark });
     const fills = g.fills.bind(g);
