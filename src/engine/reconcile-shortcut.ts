@@ -31,6 +31,8 @@ interface QuietPass {
 
 export class PassShortcut {
   private last: QuietPass | undefined;
+  /** The mark at the start of the last pass whose history scan was applied. */
+  private scanned: number | undefined;
 
   constructor(
     private readonly store: ShortcutStore,
@@ -65,6 +67,19 @@ export class PassShortcut {
     if (mark === undefined || awaitingLooks > 0 || events.some((e) => e.type !== 'child_cancelled')) return undefined;
     if (this.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL', 'PENDING']).length > 0) return undefined;
     return { mark, versions: this.versions() };
+  }
+
+  /** A pass that began at `mark` applied its history scan: every deal then existing is stored. */
+  scanApplied(mark: number | undefined): void {
+    if (mark !== undefined) this.scanned = mark;
+  }
+
+  /**
+   * True when the venue made no deal since a pass applied its scan, so no deal is missing from
+   * the store (the deals then existing were at most that pass's anchor); false when unknown.
+   */
+  noDealSinceScan(): boolean {
+    return this.scanned !== undefined && this.changes?.() === this.scanned;
   }
 
   /** The pass completed: its record stands when its resolver found nothing to settle. */

@@ -101,6 +101,15 @@ export class Reconciler {
     return this.deps.fills.onFill(listener);
   }
 
+  /**
+   * True when the venue's change mark shows no deal since the start of a pass whose scan was
+   * applied: the store then lacks no deal (the equity check's question, answered without
+   * reading history). False without the mark, or when anything changed: then ask the venue.
+   */
+  noDealSinceScan(): boolean {
+    return this.shortcut.noDealSinceScan();
+  }
+
   /** Time of the last complete pass (ms), if any. */
   lastReconciledMs(): number | undefined {
     const c = this.deps.store.checkpoints.get(RECONCILED_AT);
@@ -231,6 +240,7 @@ export class Reconciler {
     if (skip) return this.checkpointsOnly(startedMs);
     const listing = await this.listProtective();
     const scan = await this.scanOnce();
+    this.shortcut.scanApplied(mark);
     const conditional = listing === null ? [] : this.applyListing(listing);
     const settled = this.shortcut.settled(mark, conditional, this.missingLooks.size);
     const resolved = await this.deps.resolver.resolveAll();

@@ -10,6 +10,7 @@ import { dec } from '../../../src/core/decimal.js';
 import { ORDER_STATES } from '../../../src/core/orders.js';
 import { inProcessApi } from '../../../src/backtest/in-process-api.js';
 import { inProcessGateway } from '../../../src/backtest/in-process-venue.js';
+import { venueHasUnappliedDeals } from '../../../src/engine/equity-reader.js';
 import { HISTORY_CHECKPOINT, RECONCILED_AT, type ReconcileReport } from '../../../src/engine/reconciler.js';
 import { defaultMarkets } from '../../../src/simulator/options.js';
 import { cancelOco } from '../../../src/simulator/settle.js';
@@ -80,6 +81,25 @@ describe('reconciler with the account change mark', () => {
     expect(e.store.alerts.list('protective_leg_missing')).toHaveLength(2);
     expect(full(await pass())).toBe(true); // the looks are forgotten by a full pass
     expect(full(await pass())).toBe(false);
+  });
+
+  it('tells the equity check that no deal is missing only when the venue made none since a scan', async () => {
+    const { clock, venue, account, e } = rig();
+    const gateway = inProcessGateway(inProcessApi(venue, account), account);
+    const read = () => venueHasUnappliedDeals(gateway, e.store, clock);
+    expect(e.reconciler.noDealSinceScan()).toBe(false); // no scan yet
+    await e.reconciler.reconcileOnce();
+    expect(e.reconciler.noDealSinceScan()).toBe(true);
+    clock.advance(1_000);
+    outsideTrade(venue, account, 'manual-2');
+    expect(e.reconciler.noDealSinceScan()).toBe(false);
+    expect(await read()).toBe(true);
+    await e.reconciler.reconcileOnce();
+    expect(e.reconciler.noDealSinceScan()).toBe(true);
+    expect(await read()).toBe(false);
+    const off = rig(false);
+    await off.e.reconciler.reconcileOnce();
+    expect(off.e.reconciler.noDealSinceScan()).toBe(false);
   });
 
   it('the same script with and without the mark leaves the same store and the same reports', async () => {
