@@ -77,6 +77,13 @@ function recordConditionalEvent(store: Store, e: ConditionalEvent, now: number):
   // leg_triggered is informational: the leg stays active until its fill arrives through the scan.
 }
 
+/** Every field of a child view, as text: equal texts, equal views. */
+function viewKey(v: ChildView): string {
+  const p = v.parent;
+  const parent = [p.clientOrderId, p.market, p.side, p.state, p.otoId, p.filledBase.toString()];
+  return JSON.stringify([v.childId, v.kind, v.state, v.price.toString(), v.orderId, v.ocoId, ...parent]);
+}
+
 export class Reconciler {
   private readonly overlapMs: number;
   private readonly applyChunk: number;
@@ -84,7 +91,7 @@ export class Reconciler {
   /** Child id → consecutive passes that found the leg neither listed nor filled. */
   private readonly missingLooks = new Map<number, number>();
   private readonly shortcut: PassShortcut;
-  private readonly views = new VersionedMemo<ChildView[]>();
+  private readonly views = new VersionedMemo<{ views: ChildView[]; key: string }>();
 
   constructor(
     private readonly deps: ReconcilerDeps,
@@ -93,7 +100,8 @@ export class Reconciler {
     this.overlapMs = options.overlapMs ?? 300_000;
     this.applyChunk = options.applyChunk ?? 5_000;
     const { gateway } = deps;
-    this.shortcut = new PassShortcut(deps.store, deps.changes ?? (gateway.changes === undefined ? undefined : () => gateway.changes?.() ?? 0));
+    const changes = deps.changes ?? (gateway.changes === undefined ? undefined : () => gateway.changes?.() ?? 0);
+    this.shortcut = new PassShortcut(deps.store, changes, () => this.viewsRead().key);
   }
 
   /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
@@ -166,9 +174,16 @@ export class Reconciler {
    * orders nor children were written (a pass reads them before and after its scan).
    */
   private childViews(): ChildView[] {
+    return this.viewsRead().views;
+  }
+
+  private viewsRead(): { views: ChildView[]; key: string } {
     const { orders, children, fills } = this.deps.store;
     const version = fills.inTransaction ? null : `${orders.version}/${children.version}`;
-    return this.views.get(version, 'children', () => this.readChildViews());
+    return this.views.get(version, 'children', () => {
+      const views = this.readChildViews();
+      return { views, key: views.map(viewKey).join('\n') };
+    });
   }
 
   private readChildViews(): ChildView[] {

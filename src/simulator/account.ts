@@ -41,16 +41,18 @@ export class Account {
   }
 
   /**
-   * The account change mark: a counter that moves on every deal of the account and every change
-   * of its orders' or conditional records' state (placed, filled, cancelled, OTO and OCO created,
-   * activated or ended). Equal marks prove that nothing a reconciliation reads (executed history,
-   * orders, the conditional listing) changed in between (docs/backtesting.md § In process).
+   * The account change mark: a counter that moves on every deal of the account (every fill of
+   * any order) and every change of its conditional listing: an OTO or OCO record created,
+   * activated or ended, and the orders those records carry (an OTO's parent, an OCO's legs)
+   * cancelled. A plain order placed or cancelled without a deal leaves it: equal marks prove
+   * that nothing a reconciliation reads from the venue (executed history, the conditional
+   * listing) changed in between (docs/backtesting.md § The in-process venue).
    */
   get changes(): number {
     return this.changeMark;
   }
 
-  /** Every mutation of the account's orders, deals or conditional records calls this. */
+  /** Every deal and every change of a conditional record or of an order it carries calls this. */
   changed(): void {
     this.changeMark++;
   }
@@ -85,7 +87,6 @@ export class Account {
   /** Records an accepted order (OCO legs are kept out of the open set: they are conditional). */
   addOrder(order: SimOrder): void {
     this.orders.set(order.orderId, order);
-    this.changed();
     if (order.ocoId !== undefined) return;
     let set = this.maybeOpen.get(order.market);
     if (set === undefined) {

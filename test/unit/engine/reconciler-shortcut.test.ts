@@ -61,6 +61,12 @@ describe('reconciler with the account change mark', () => {
     expect(e.store.fills.all().filter((f) => f.clientOrderId === 'manual-1')).toHaveLength(1);
     clock.advance(60_000);
     expect(full(await e.reconciler.reconcileOnce())).toBe(false);
+
+    // A resting order placed without a deal: neither the history nor the listing changed.
+    const [rest] = await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: dec('0.01'), price: dec('50000') }]);
+    expect(rest?.status).toBe('placed');
+    clock.advance(60_000);
+    expect(full(await e.reconciler.reconcileOnce())).toBe(false);
   });
 
   it('reads the listing again when an OCO is cancelled behind the bot right after a skip', async () => {
