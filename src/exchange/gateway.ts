@@ -60,10 +60,11 @@ export interface ExchangeGateway {
    */
   clockSkewMs(): number | undefined;
   /**
-   * Optional: the account change mark as of now, a number that moves whenever a deal, an order
-   * or a conditional record of the account changes at the venue. Only a venue the engine can see
-   * into offers it (the backtest's in-process venue); the HTTP adapter has none. The reconciler
-   * skips a pass when nothing it reads can have changed (docs/architecture.md §4).
+   * Optional: the account change mark as of now, a number that moves on every deal of the
+   * account and every change of its conditional listing (records and the orders they carry).
+   * Only a venue the engine can see into offers it (the backtest's in-process venue); the HTTP
+   * adapter has none. The reconciler skips a pass when nothing it reads can have changed
+   * (docs/architecture.md §4).
    */
   changes?(): number;
 }
