@@ -23,8 +23,9 @@
  */
 import type { Store } from '../store/index.js';
 import type { ConditionalEvent } from './kernels/conditional.js';
+import { VersionedMemo } from './versioned-memo.js';
 
-type ShortcutStore = Pick<Store, 'orders' | 'flex'>;
+type ShortcutStore = Pick<Store, 'orders' | 'flex' | 'fills'>;
 
 /** What a pass leaves for the next one to compare. */
 interface QuietPass {
@@ -37,6 +38,8 @@ export class PassShortcut {
   private last: QuietPass | undefined;
   /** The mark at the start of the last pass whose history scan was applied. */
   private scanned: number | undefined;
+  /** Orders of unsettled outcome, counted again only after an order was written. */
+  private readonly unsettled = new VersionedMemo<number>();
 
   constructor(
     private readonly store: ShortcutStore,
@@ -47,8 +50,10 @@ export class PassShortcut {
 
   /** Nothing for the resolver to look at. */
   private settledStore(): boolean {
-    const { orders, flex } = this.store;
-    return orders.listByState(['UNKNOWN', 'PENDING_CANCEL', 'PENDING']).length === 0 && flex.intents(['PENDING', 'UNKNOWN']).length === 0;
+    const { orders, flex, fills } = this.store;
+    const version = fills.inTransaction ? null : String(orders.version);
+    const open = this.unsettled.get(version, 'orders', () => orders.listByState(['UNKNOWN', 'PENDING_CANCEL', 'PENDING']).length);
+    return open === 0 && flex.intents(['PENDING', 'UNKNOWN']).length === 0;
   }
 
   /**
