@@ -79,6 +79,7 @@ export class PassShortcut {
     if (mark === undefined || awaitingLooks > 0 || events.some((e) => e.type !== 'child_cancelled')) return undefined;
     return { mark, views: this.views() };
   }
+
   /** A pass that began at `mark` applied its history scan: every deal then existing is stored. */
   scanApplied(mark: number | undefined): void {
     if (mark !== undefined) this.scanned = mark;
