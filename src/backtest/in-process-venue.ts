@@ -6,7 +6,9 @@
  * history; here it reads the account's deals directly from the first one in its range (deals are
  * appended in time order), so a scan costs the deals it returns, not the whole history. It keeps
  * the venue's whole-second bounds (secondsWindow) and its order (newest first), and each deal is
- * read by the client's own parser from its wire form.
+ * read by the client's own parser from its wire form. It also offers what HTTP cannot: the
+ * account's change mark (`changes`), with which the reconciler skips a pass over an unchanged
+ * venue (docs/backtesting.md § In process).
  */
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
@@ -48,11 +50,20 @@ export interface InProcessGatewayOptions {
   historyPageSize?: number;
   /** Records per flex history request. Default 100. */
   flexPageSize?: number;
+  /**
+   * Brings the venue up to now (its `catchUp`, which every request runs first), so the change
+   * mark is read as of now. Without it the mark is read as it stands.
+   */
+  catchUp?: () => void;
+  /** Offer the account change mark (`changes`). Default true; false: every reconciliation runs in full. */
+  changeMark?: boolean;
 }
 
 class InProcessGateway implements ExchangeGateway {
   private readonly inner: ExchangeGateway;
   private readonly pageSize: number;
+  /** The account's change mark (src/simulator/account.ts) as of now; absent when turned off. */
+  readonly changes?: () => number;
 
   constructor(
     api: InProcessApi,
@@ -61,6 +72,13 @@ class InProcessGateway implements ExchangeGateway {
   ) {
     this.inner = createVenueGateway(api, options);
     this.pageSize = options.historyPageSize ?? 100;
+    const catchUp = options.catchUp ?? (() => undefined);
+    if (options.changeMark !== false) {
+      this.changes = () => {
+        catchUp();
+        return account.changes;
+      };
+    }
   }
 
   /** The range's deals, read at once, handed out in pages of the adapter's size (newest first). */

@@ -152,7 +152,12 @@ export function inProcessBacktestVenue(inputs: VenueInputs): BacktestVenue {
     paths,
     inFlight: () => 0,
     received: () => api.received(),
-    connect: () => ({ gateway: inProcessGateway(api, account), queued: () => 0, clockSkewRejected: () => 0, close: async () => undefined }),
+    connect: () => ({
+      gateway: inProcessGateway(api, account, { catchUp: () => venue.catchUp() }),
+      queued: () => 0,
+      clockSkewRejected: () => 0,
+      close: async () => undefined,
+    }),
     close: async () => closeMarkets(venue),
   };
 }

@@ -164,7 +164,7 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
         equityAsset,
         sources: equitySources,
         fresh: () => market.fresh(),
-        unappliedDeals: () => venueHasUnappliedDeals(gateway, store, clock),
+        unappliedDeals: async () => !pipeline.reconciler.noDealSinceScan() && (await venueHasUnappliedDeals(gateway, store, clock)),
         reconcile: () => pipeline.reconciler.reconcileOnce(),
       });
       if (!r.settled) part('equity').warn({ attempts: r.attempts }, 'journal kept moving during the balance read; equity may be off by an order in flight');

@@ -108,6 +108,8 @@ export class EquitySources {
   private readonly collateral: CollateralFold;
   /** Holding and pending orders, kept while no order was written (versioned-memo.ts). */
   private readonly orderReads = new VersionedMemo<OrderRecord[]>();
+  private readonly orderText = new VersionedMemo<string>();
+  private readonly holds = new VersionedMemo<OrderHolds>();
 
   constructor(
     private readonly store: SourceStore,
@@ -120,10 +122,12 @@ export class EquitySources {
   read(): JournalParts {
     const version = this.store.fills.inTransaction ? null : String(this.store.orders.version);
     const open = this.orderReads.get(version, 'holding', () => this.store.orders.listByState(HOLDING_STATES));
-    const held = heldByOpenOrders(open, this.rules);
+    // The rules are fixed, so the same holding orders hold the same (read-only) amounts.
+    const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules));
     const key = `${this.store.fills.version}/${this.store.flex.count()}`;
     if (this.cache?.key !== key) this.cache = { key, ...this.fold() };
-    const orders = open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`);
+    // The holding orders' part of the fingerprint: the same text as long as they are the same rows.
+    const orders = this.orderText.get(version, 'holding', () => open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`).join(','));
     const pending = this.orderReads.get(version, 'pending', () => this.store.orders.listByState(['PENDING'])).length;
     return {
       held,
@@ -131,7 +135,7 @@ export class EquitySources {
       flex: this.cache.flex,
       unruled: [...new Set([...held.unruled, ...this.cache.unruled])].sort(),
       pending,
-      fingerprint: `${key}|${pending}|${orders.join(',')}`,
+      fingerprint: `${key}|${pending}|${orders}`,
     };
   }
 

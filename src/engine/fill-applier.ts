@@ -11,7 +11,7 @@ import type { OrderState } from '../core/orders.js';
 import type { Store } from '../store/index.js';
 import type { ChildRecord } from '../model/conditional.js';
 import type { OrderRecord } from '../model/journal.js';
-import { applyDeals, type FillEvent, type LegView, type OrderView } from './kernels/fills.js';
+import { applyDeals, type FillEvent, type FillsKernelInput, type LegView, type OrderView } from './kernels/fills.js';
 import type { OrderJournal } from './order-journal.js';
 
 /** A fill of one of our orders (or protective legs), after it was committed. */
@@ -93,11 +93,18 @@ export class FillApplier {
     return [...children.values()].flatMap((c) => this.legView(c) ?? []);
   }
 
-  /** Kernel input limited to the orders the batch can touch. */
-  private input(deals: readonly Fill[]) {
+  /**
+   * Kernel input limited to the orders the batch can touch. The kernel skips deals already
+   * stored before it looks anything up, so only the others name orders and legs; a batch of
+   * stored deals only (a scan's overlap) needs no input at all.
+   */
+  private input(deals: readonly Fill[]): FillsKernelInput | undefined {
+    const knownDealIds = this.store.fills.existing(deals.map((d) => d.dealId));
+    const fresh = deals.filter((d) => !knownDealIds.has(d.dealId));
+    if (fresh.length === 0) return undefined;
     const byOrderId = new Map<number, OrderView>();
     const byCid = new Map<string, OrderView>();
-    for (const d of deals) {
+    for (const d of fresh) {
       if (!byOrderId.has(d.orderId)) {
         const o = this.store.orders.getByOrderId(d.orderId);
         if (o !== undefined) byOrderId.set(d.orderId, view(o));
@@ -107,8 +114,7 @@ export class FillApplier {
         if (o !== undefined) byCid.set(d.clientOrderId, view(o));
       }
     }
-    const knownDealIds = this.store.fills.existing(deals.map((d) => d.dealId));
-    return { ordersByOrderId: byOrderId, ordersByClientId: byCid, legs: this.legs(deals), knownDealIds };
+    return { ordersByOrderId: byOrderId, ordersByClientId: byCid, legs: this.legs(fresh), knownDealIds };
   }
 
   /**
@@ -130,7 +136,8 @@ export class FillApplier {
     const summary: ApplySummary = { deals: 0, newFills: 0, external: 0, overfills: [], stateChanges: 0 };
     this.store.tx(() => {
       for (const deals of batches) {
-        const events = applyDeals(this.input(deals), deals);
+        const input = this.input(deals);
+        const events = input === undefined ? [] : applyDeals(input, deals);
         for (const e of events) this.write(e, now, summary, notices);
         summary.deals += new Set(deals.map((d) => d.dealId)).size;
       }

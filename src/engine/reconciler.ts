@@ -8,14 +8,15 @@
  * late-arriving deals are caught and duplicates are dropped by deal id.
  */
 import type { Clock } from '../core/clock.js';
-import { dec, toWire } from '../core/decimal.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { ConditionalRecord } from '../model/conditional.js';
-import type { Fill, FillPage } from '../model/fills.js';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';
 import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
+import { PassShortcut } from './reconcile-shortcut.js';
+import { bufferPages, ScanBuffer } from './scan-buffer.js';
+import { VersionedMemo } from './versioned-memo.js';
 import type { ResolveOutcome, Resolver } from './resolver.js';
 
 export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
@@ -32,28 +33,6 @@ export interface ReconcilerOptions {
   overlapMs?: number;
   /** Deals applied per kernel batch (bounds memory on a long first scan). Default 5 000. */
   applyChunk?: number;
-}
-
-/** Staging form of a deal: JSON with money as decimal strings. */
-function encodeFill(d: Fill): string {
-  return JSON.stringify({ ...d, amount: toWire(d.amount), price: toWire(d.price), quote: toWire(d.quote), fee: toWire(d.fee) });
-}
-
-function decodeFill(payload: string): Fill {
-  const o = JSON.parse(payload) as Omit<Fill, 'amount' | 'price' | 'quote' | 'fee'> & { amount: string; price: string; quote: string; fee: string };
-  return { ...o, amount: dec(o.amount), price: dec(o.price), quote: dec(o.quote), fee: dec(o.fee) };
-}
-
-/** Puts every page of a scan into the stage; counts requests and deals seen more than once. */
-async function stagePages(pages: AsyncIterable<FillPage>, stage: Store['scanStage']): Promise<{ pages: number; duplicates: number }> {
-  let count = 0;
-  let duplicates = 0;
-  for await (const page of pages) {
-    count++;
-    const added = stage.add(page.fills.map((d) => ({ dealId: d.dealId, timeMs: d.timeMs, payload: encodeFill(d) })));
-    duplicates += page.repeated + page.fills.length - added;
-  }
-  return { pages: count, duplicates };
 }
 
 export interface ReconcileReport {
@@ -76,6 +55,11 @@ export interface ReconcilerDeps {
   fills: FillApplier;
   /** Settles unknown outcomes at the end of each pass. */
   resolver: Resolver;
+  /**
+   * The venue's account change mark; default the gateway's `changes` when it has one (in process
+   * only). With it a pass over an unchanged venue and store writes its checkpoints only.
+   */
+  changes?: () => number;
 }
 
 /** Writes one conditional-diff event to the store (inside the caller's transaction). */
@@ -93,12 +77,21 @@ function recordConditionalEvent(store: Store, e: ConditionalEvent, now: number):
   // leg_triggered is informational: the leg stays active until its fill arrives through the scan.
 }
 
+/** Every field of a child view, as text: equal texts, equal views. */
+function viewKey(v: ChildView): string {
+  const p = v.parent;
+  const parent = [p.clientOrderId, p.market, p.side, p.state, p.otoId, p.filledBase.toString()];
+  return JSON.stringify([v.childId, v.kind, v.state, v.price.toString(), v.orderId, v.ocoId, ...parent]);
+}
+
 export class Reconciler {
   private readonly overlapMs: number;
   private readonly applyChunk: number;
   private running: Promise<ReconcileReport> | undefined;
   /** Child id → consecutive passes that found the leg neither listed nor filled. */
   private readonly missingLooks = new Map<number, number>();
+  private readonly shortcut: PassShortcut;
+  private readonly views = new VersionedMemo<{ views: ChildView[]; key: string }>();
 
   constructor(
     private readonly deps: ReconcilerDeps,
@@ -106,11 +99,23 @@ export class Reconciler {
   ) {
     this.overlapMs = options.overlapMs ?? 300_000;
     this.applyChunk = options.applyChunk ?? 5_000;
+    const { gateway } = deps;
+    const changes = deps.changes ?? (gateway.changes === undefined ? undefined : () => gateway.changes?.() ?? 0);
+    this.shortcut = new PassShortcut(deps.store, changes, () => this.viewsRead().key);
   }
 
   /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
   onFill(listener: FillListener): () => void {
     return this.deps.fills.onFill(listener);
+  }
+
+  /**
+   * True when the venue's change mark shows no deal since the start of a pass whose scan was
+   * applied: the store then lacks no deal (the equity check's question, answered without
+   * reading history). False without the mark, or when anything changed: then ask the venue.
+   */
+  noDealSinceScan(): boolean {
+    return this.shortcut.noDealSinceScan();
   }
 
   /** Time of the last complete pass (ms), if any. */
@@ -128,11 +133,28 @@ export class Reconciler {
   }
 
   /**
-   * Executed-history scan only (also used by the benchmark). Pages are staged in the store (a
-   * TEMP table), not in memory, then applied oldest first in chunks of `applyChunk` deals, all
-   * in one transaction with the checkpoint. A failed scan or apply changes nothing.
+   * Executed-history scan only (also used by the benchmark). Pages are held until the whole scan
+   * is read (scan-buffer.ts: in memory up to `applyChunk` deals, beyond that in the store's TEMP
+   * stage), then applied oldest first in chunks of `applyChunk` deals, all in one transaction
+   * with the checkpoint. A failed scan or apply changes nothing.
    */
   async scanOnce(): Promise<ReconcileReport['scan']> {
+    const { store, clock, gateway } = this.deps;
+    const { fromMs, toMs } = this.scanRange();
+    const buffer = new ScanBuffer(store.scanStage, this.applyChunk);
+    try {
+      const staged = await bufferPages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), buffer);
+      const summary = this.deps.fills.applyBatches(buffer.batches(), () => {
+        store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
+      });
+      return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
+    } finally {
+      buffer.clear();
+    }
+  }
+
+  /** A scan's range: `overlapMs` before the checkpoint (all history without one) to the anchor. */
+  private scanRange(): { fromMs: number | undefined; toMs: number } {
     const { store, clock, gateway } = this.deps;
     const cp = store.checkpoints.get(HISTORY_CHECKPOINT);
     // The anchor is never ahead of the venue's clock: with a local clock ahead by more than the
@@ -144,22 +166,27 @@ export class Reconciler {
     const skew = gateway.clockSkewMs() ?? 0;
     const toMs = skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now;
     const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapMs);
-    const stage = store.scanStage; // empty: every scan clears it when it ends
-    try {
-      const staged = await stagePages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), stage);
-      const batches = (function* (chunk: number) {
-        for (const rows of stage.chunks(chunk)) yield rows.map((r) => decodeFill(r.payload));
-      })(this.applyChunk);
-      const summary = this.deps.fills.applyBatches(batches, () => {
-        store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
-      });
-      return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
-    } finally {
-      stage.clear();
-    }
+    return { fromMs, toMs };
   }
 
+  /**
+   * The live children with their parents, as the conditional diff sees them; kept while neither
+   * orders nor children were written (a pass reads them before and after its scan).
+   */
   private childViews(): ChildView[] {
+    return this.viewsRead().views;
+  }
+
+  private viewsRead(): { views: ChildView[]; key: string } {
+    const { orders, children, fills } = this.deps.store;
+    const version = fills.inTransaction ? null : `${orders.version}/${children.version}`;
+    return this.views.get(version, 'children', () => {
+      const views = this.readChildViews();
+      return { views, key: views.map(viewKey).join('\n') };
+    });
+  }
+
+  private readChildViews(): ChildView[] {
     const out: ChildView[] = [];
     for (const c of this.deps.store.children.live()) {
       const p = this.deps.store.orders.get(c.parentClientOrderId);
@@ -224,16 +251,38 @@ export class Reconciler {
 
   private async pass(): Promise<ReconcileReport> {
     const startedMs = this.deps.clock.now();
+    const { mark, skip } = this.shortcut.begin();
+    if (skip) return this.checkpointsOnly(startedMs);
     const listing = await this.listProtective();
     const scan = await this.scanOnce();
+    this.shortcut.scanApplied(mark);
     const conditional = listing === null ? [] : this.applyListing(listing);
+    const settled = this.shortcut.settled(mark, conditional, this.missingLooks.size);
     const resolved = await this.deps.resolver.resolveAll();
     const unresolved = this.deps.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
     const finishedMs = this.deps.clock.now();
     this.deps.store.tx(() => this.deps.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));
+    this.shortcut.completed(settled, resolved.length);
     if (scan.newFills > 0 || unresolved > 0 || conditional.length > 0) {
       this.deps.logger.info({ newFills: scan.newFills, pages: scan.pages, external: scan.external, unresolved, conditional: conditional.length }, 'reconciled');
     }
     return { startedMs, finishedMs, scan, conditional, resolved, unresolved };
+  }
+
+  /**
+   * A pass over a venue and a store that did not change since a pass that settled everything
+   * (reconcile-shortcut.ts): what a full pass would write, the history checkpoint at this pass's
+   * anchor and the completion time, and nothing else.
+   */
+  private checkpointsOnly(startedMs: number): ReconcileReport {
+    const { store, clock } = this.deps;
+    const { fromMs, toMs } = this.scanRange();
+    const finishedMs = clock.now();
+    store.tx(() => {
+      store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), finishedMs);
+      store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs);
+    });
+    const scan = { deals: 0, newFills: 0, external: 0, overfills: [], stateChanges: 0, pages: 0, duplicates: 0, fromMs: fromMs ?? null, toMs };
+    return { startedMs, finishedMs, scan, conditional: [], resolved: [], unresolved: 0 };
   }
 }

@@ -59,4 +59,12 @@ export interface ExchangeGateway {
    * undefined before any reply or when the venue sends none.
    */
   clockSkewMs(): number | undefined;
+  /**
+   * Optional: the account change mark as of now, a number that moves on every deal of the
+   * account and every change of its conditional listing (records and the orders they carry).
+   * Only a venue the engine can see into, on the engine's own clock (so no deal is stamped after
+   * the engine's now), offers it: the backtest's in-process venue. The HTTP adapter has none.
+   * The reconciler skips a pass when nothing it reads can have changed (docs/architecture.md §4).
+   */
+  changes?(): number;
 }

@@ -28,6 +28,7 @@ export class Account {
   lastNonce: bigint | null = null;
   /** Window-mode nonces seen recently → their value in ms, pruned as the window moves. */
   readonly windowNonces = new Map<string, number>();
+  private changeMark = 0;
 
   constructor(opts: AccountOptions) {
     this.apiKey = opts.apiKey;
@@ -37,6 +38,23 @@ export class Account {
     this.creditLineEnabled = opts.creditLineEnabled ?? true;
     this.flexEnabled = opts.flexEnabled ?? true;
     for (const [asset, amount] of Object.entries(opts.balances ?? {})) this.balances.set(asset, dec(amount));
+  }
+
+  /**
+   * The account change mark: a counter that moves on every deal of the account (every fill of
+   * any order) and every change of its conditional listing: an OTO or OCO record created,
+   * activated or ended, and the orders those records carry (an OTO's parent, an OCO's legs)
+   * cancelled. A plain order placed or cancelled without a deal leaves it: equal marks prove
+   * that nothing a reconciliation reads from the venue (executed history, the conditional
+   * listing) changed in between (docs/backtesting.md § The in-process venue).
+   */
+  get changes(): number {
+    return this.changeMark;
+  }
+
+  /** Every deal and every change of a conditional record or of an order it carries calls this. */
+  changed(): void {
+    this.changeMark++;
   }
 
   balance(asset: string): Decimal {

@@ -24,6 +24,7 @@ import type { OcoRecord, PriceSpan, SimOrder } from './types.js';
 export function createOto(ctx: MatchContext, account: Account, parent: SimOrder, stopLoss?: Decimal, takeProfit?: Decimal): void {
   const otoId = ctx.nextId();
   parent.oto = { otoId, ...(stopLoss === undefined ? {} : { stopLoss }), ...(takeProfit === undefined ? {} : { takeProfit }) };
+  account.changed();
   account.conditionals.set(otoId, {
     type: 'oto',
     id: otoId,
@@ -75,6 +76,7 @@ export function onParentTerminal(ctx: MatchContext, account: Account, parent: Si
   const oto = account.conditionals.get(parent.oto.otoId);
   if (oto === undefined || oto.type !== 'oto' || !oto.active) return;
   oto.active = false;
+  account.changed();
   if (parent.dealStock.isZero()) return;
   const timeMs = parent.mtimeMs;
   const id = ctx.nextId();
@@ -102,6 +104,7 @@ function executeLeg(ctx: MatchContext, account: Account, market: Market, legs: O
   const { stop, tp } = legs;
   if (stop !== undefined && stopTriggered(stop, span)) {
     stop.activated = 1;
+    account.changed();
     const price = span.jumped ? (stop.activationPrice ?? stop.price) : market.price;
     applyFill(ctx, account, market, stop, stop.left, price, 2, timeMs);
     return stop;
@@ -134,6 +137,7 @@ export function runOcos(ctx: MatchContext, accounts: Iterable<Account>, market: 
       const executed = executeLeg(ctx, account, market, legs, span, timeMs);
       if (executed === undefined) continue;
       rec.active = false;
+      account.changed();
       cancelOtherLeg(legs, executed, timeMs);
     }
   }

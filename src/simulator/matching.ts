@@ -84,6 +84,7 @@ export function applyFill(
     timeMs,
   };
   account.deals.push(deal);
+  account.changed();
   market.recordTrade(amount, price);
   if (order.status === 'FILLED') ctx.onTerminal(account, order);
   return deal;
@@ -95,6 +96,8 @@ export function cancelRest(ctx: MatchContext, account: Account, order: SimOrder,
   order.locked = new Decimal(0);
   order.status = 'CANCELLED';
   order.mtimeMs = timeMs;
+  // An OTO's parent is listed inside its OTO record (a plain order is not in the listing).
+  if (order.oto !== undefined || order.ocoId !== undefined) account.changed();
   ctx.onTerminal(account, order);
 }
 

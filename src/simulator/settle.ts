@@ -36,6 +36,7 @@ function inMarket(account: Account, rec: ConditionalRecord, market: string | und
 /** Deactivates an OTO/OCO record; OCO legs not executed become CANCELLED at `nowMs`. */
 export function cancelConditional(account: Account, rec: ConditionalRecord, nowMs: number): void {
   rec.active = false;
+  account.changed();
   if (rec.type !== 'oco') return;
   for (const id of [rec.stopLossOrderId, rec.takeProfitOrderId]) {
     const leg: SimOrder | undefined = id === undefined ? undefined : account.orders.get(id);

@@ -1,0 +1,122 @@
+/**
+ * The account change mark (src/simulator/account.ts) moves whenever anything a reconciliation
+ * reads from the venue changes: the account's deals, its conditional records (OTO, OCO,
+ * activation) and the orders they carry (an OTO's parent, an OCO's legs). Random operations on a
+ * real venue (placing spot and collateral orders with brackets, cancelling, price moves and
+ * steps, the venue cancelling an OCO or settling the account); after each one, a changed
+ * snapshot of that state with an unchanged mark fails.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { Decimal } from '../../../src/core/decimal.js';
+import type { Account } from '../../../src/simulator/account.js';
+import { SimHttpError } from '../../../src/simulator/errors.js';
+import { cancelOco, settleAccount } from '../../../src/simulator/settle.js';
+import { Venue } from '../../../src/simulator/venue.js';
+
+const MARKETS = [
+  { name: 'BTC_USDT', startPrice: '100', tick: '0.01', step: '0.001', minTotal: '0', volumePerStep: '0.5', volatility: '0' },
+  { name: 'BTC_PERP', startPrice: '100', tick: '0.01', step: '0.001', minTotal: '0', volumePerStep: '0.5', volatility: '0' },
+];
+
+type Op =
+  | { kind: 'spot'; buy: boolean; offset: number }
+  | { kind: 'bracket'; buy: boolean; offset: number }
+  | { kind: 'cancel'; pick: number }
+  | { kind: 'price'; market: number; price: number }
+  | { kind: 'step'; n: number }
+  | { kind: 'cancelOco'; pick: number }
+  | { kind: 'settle' };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('spot' as const), buy: fc.boolean(), offset: fc.integer({ min: -3, max: 3 }) }),
+  fc.record({ kind: fc.constant('bracket' as const), buy: fc.boolean(), offset: fc.integer({ min: -3, max: 3 }) }),
+  fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('price' as const), market: fc.integer({ min: 0, max: 1 }), price: fc.integer({ min: 80, max: 120 }) }),
+  fc.record({ kind: fc.constant('step' as const), n: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({ kind: fc.constant('cancelOco' as const), pick: fc.nat() }),
+  fc.constant({ kind: 'settle' as const }),
+);
+
+/** Everything of the account a reconciliation reads from the venue, as text. */
+function snapshot(account: Account): string {
+  const carried = [...account.conditionals.values()].map((r) =>
+    r.type === 'oto' ? [account.orders.get(r.parentOrderId)] : [r.stopLossOrderId, r.takeProfitOrderId].map((id) => (id === undefined ? null : account.orders.get(id))),
+  );
+  return JSON.stringify({ deals: account.deals, conditionals: [...account.conditionals.values()], carried });
+}
+
+function apply(venue: Venue, account: Account, o: Op, n: number): void {
+  const price = (market: string): Decimal => venue.requireMarket(market).price;
+  switch (o.kind) {
+    case 'spot':
+    case 'bracket': {
+      const market = o.kind === 'spot' ? 'BTC_USDT' : 'BTC_PERP';
+      const at = price(market).plus(o.offset);
+      const bracket = o.kind === 'bracket' ? { stopLoss: at.plus(o.buy ? -5 : 5), takeProfit: at.plus(o.buy ? 5 : -5) } : {};
+      const input = { market, side: o.buy ? 'buy' : 'sell', amount: new Decimal('0.3'), price: at, postOnly: false, ioc: false, rpi: false, clientOrderId: `c${n}` } as const;
+      venue.place(account, { ...input, kind: o.kind === 'spot' ? 'spot' : 'collateral', ...bracket });
+      return;
+    }
+    case 'cancel': {
+      const open = account.openOrders();
+      const target = open[o.pick % Math.max(1, open.length)];
+      if (target !== undefined) venue.cancel(account, target.market, target.orderId, undefined);
+      return;
+    }
+    case 'price':
+      return venue.setPrice(MARKETS[o.market]?.name ?? 'BTC_USDT', String(o.price));
+    case 'step':
+      return venue.step(o.n);
+    case 'cancelOco': {
+      const ocos = [...account.conditionals.values()].filter((r) => r.type === 'oco' && r.active);
+      const target = ocos[o.pick % Math.max(1, ocos.length)];
+      if (target !== undefined) cancelOco(account, target.id, venue.nowMs());
+      return;
+    }
+    case 'settle':
+      settleAccount(venue, account);
+  }
+}
+
+describe('account change mark', () => {
+  it('property: whenever deals, conditional records or the orders they carry change, the mark has moved', () => {
+    let moves = 0;
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 1000 }), (ops, seed) => {
+        const clock = new ManualClock(1_700_000_000_000);
+        const venue = new Venue(clock, seed, MARKETS, 1000);
+        const account = venue.addAccount({ apiKey: 'k', apiSecret: 's', balances: { USDT: '1000000', BTC: '100' } });
+        ops.forEach((o, n) => {
+          const before = snapshot(account);
+          const mark = account.changes;
+          try {
+            apply(venue, account, o, n);
+          } catch (err) {
+            if (!(err instanceof SimHttpError)) throw err; // a refused request changes nothing it need not
+          }
+          const changed = snapshot(account) !== before;
+          if (changed) moves++;
+          expect(changed && account.changes === mark, `${o.kind} changed the account without moving the mark`).toBe(false);
+        });
+      }),
+      { numRuns: 150 },
+    );
+    expect(moves).toBeGreaterThan(150); // the operations did change what is read
+  });
+
+  it('stands still while nothing a reconciliation reads changes', () => {
+    const clock = new ManualClock(1_700_000_000_000);
+    const venue = new Venue(clock, 1, MARKETS, 1000);
+    const account = venue.addAccount({ apiKey: 'k', apiSecret: 's', balances: { USDT: '1000000', BTC: '100' } });
+    venue.place(account, { market: 'BTC_USDT', side: 'buy', amount: new Decimal('0.3'), price: new Decimal('90'), postOnly: false, ioc: false, rpi: false, clientOrderId: 'rest', kind: 'spot' });
+    const mark = account.changes;
+    venue.step(5); // the price stays at 100: the resting buy at 90 is not reached
+    const other = venue.place(account, { market: 'BTC_USDT', side: 'sell', amount: new Decimal('0.3'), price: new Decimal('110'), postOnly: false, ioc: false, rpi: false, clientOrderId: 'plain', kind: 'spot' });
+    venue.cancel(account, 'BTC_USDT', other.orderId, undefined); // a plain order, no deal: not in the listing
+    expect(account.changes).toBe(mark);
+    venue.setPrice('BTC_USDT', '89');
+    expect(account.changes).toBeGreaterThan(mark);
+  });
+});
