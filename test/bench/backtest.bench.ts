@@ -33,14 +33,17 @@ interface Run {
   strategiesIn: BacktestArgs['strategiesIn'];
 }
 
-function args(dir: string, run: Run, minutes: number): BacktestArgs {
+/** Where the runs write their outputs (never beside a given price file). */
+const outRoot = mkdtempSync(path.join(os.tmpdir(), 'v4bot-bench-bt-out-'));
+
+function args(prices: string, run: Run, minutes: number): BacktestArgs {
   const { config, venue, strategiesIn } = run;
   return {
     config,
-    prices: dir,
+    prices,
     fromMs: START,
     toMs: START + minutes * 60_000,
-    out: path.join(dir, `out-${venue}-${path.basename(config, '.json')}`),
+    out: path.join(outRoot, `out-${venue}-${path.basename(config, '.json')}`),
     logLevel: 'silent',
     jobResolution: 'step',
     venue,
