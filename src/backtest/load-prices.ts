@@ -17,6 +17,7 @@ import { ConfigError } from '../core/errors.js';
 import { MARKET_RE } from '../core/market-names.js';
 import { fileLines } from './line-reader.js';
 import { PriceCsvParser, PriceFileError, type PriceRow } from './price-csv.js';
+import { SharedRows } from './shared-rows.js';
 
 /** One market's rows in one file, read on demand. */
 export class PriceSeries {
@@ -31,8 +32,22 @@ export class PriceSeries {
     readonly count: number,
   ) {}
 
+  /** Set on a copy for one run: its readers share one reading (shared-rows.ts). */
+  private sharing: SharedRows | undefined;
+
   /** The rows, oldest first, parsed as they are read. */
-  *rows(): Generator<PriceRow> {
+  rows(): Generator<PriceRow> {
+    return this.sharing?.reader() ?? this.read();
+  }
+
+  /** A copy of this series whose readers share one reading of the file; seal `rows` once they have all joined. */
+  sharedCopy(): { series: PriceSeries; rows: SharedRows } {
+    const copy = new PriceSeries(this.market, this.file, this.defaultMarket, this.first, this.lastMs, this.minStepMs, this.count);
+    copy.sharing = new SharedRows(() => this.read());
+    return { series: copy, rows: copy.sharing };
+  }
+
+  private *read(): Generator<PriceRow> {
     for (const { market, row } of parsedRows(this.file, this.defaultMarket)) if (market === this.market) yield row;
   }
 }

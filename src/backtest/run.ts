@@ -267,7 +267,10 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
   const { config, dispose } = backtestConfig(inputs.config);
   const clock = new VirtualClock(span.fromMs);
   const holder: { wired?: Wired; timerJumps: number } = { timerJumps: 0 };
-  const venue = await startBacktestVenue(inputs.venue ?? 'in-process', { config, clock, series: inputs.prices.series, model: inputs.model, stepMs: span.stepMs });
+  // One reading of each price file for the venue's markets and the candle feed (shared-rows.ts).
+  const shared = [...inputs.prices.series].map(([m, s]) => [m, s.sharedCopy()] as const);
+  const series = new Map(shared.map(([m, c]) => [m, c.series]));
+  const venue = await startBacktestVenue(inputs.venue ?? 'in-process', { config, clock, series, model: inputs.model, stepMs: span.stepMs });
   const settle = settler(clock, venue, holder);
   let wired: Wired | undefined;
   let feed: BacktestCandleFeed | undefined;
@@ -279,8 +282,9 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
     const samples = new Samples(markets);
     const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [], candleTicks: 0 };
     // The declared windows hold the input's candles up to the start (the warm-up: candle-input.ts).
-    feed = new BacktestCandleFeed(wired.engine.candles, inputs.prices.series);
+    feed = new BacktestCandleFeed(wired.engine.candles, series);
     feed.advanceTo(span.fromMs);
+    for (const [, c] of shared) c.rows.seal();
     let jobs: Job[] = [];
     await startUp(wired, inputs.strategies, settle, () => (jobs = jobsOf(state.wired, span.fromMs)));
     await loop(state, inputs, clock, settle, jobs, feed);
