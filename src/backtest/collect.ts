@@ -7,9 +7,12 @@
 import { Decimal } from '../core/decimal.js';
 import type { FillRecord } from '../model/fills.js';
 import { replayBook } from './ledger.js';
-import { computeMetrics, downsampleEquity, downsamplePrices, roundTrips } from './output.js';
-import type { BacktestFill, BacktestMetrics, BacktestResult, PricePoint } from './result.js';
+import { keptIndexes } from './downsample.js';
+import { EquityCurve } from './metrics.js';
+import { computeMetrics, roundTrips } from './output.js';
+import type { BacktestFill, BacktestMetrics, BacktestResult, EquityPoint, PricePoint } from './result.js';
 import type { RunState } from './run.js';
+import type { DecimalColumn, Samples } from './samples.js';
 import type { WarmUp } from './candle-input.js';
 
 /** Points kept per series in the result (the report draws them; metrics use every step). */
@@ -89,6 +92,18 @@ function strategyMetrics(state: RunState, inputs: ResultInputs, fills: BacktestF
   return out;
 }
 
+/** The account's curve: its figures from every sampled equity. */
+function accountCurve(samples: Samples): EquityCurve {
+  const curve = new EquityCurve();
+  for (let i = 0; i < samples.length; i++) curve.add(samples.timeAt(i), samples.equity.at(i));
+  return curve;
+}
+
+/** A sampled column thinned for the report (downsample.ts), as the result's points. */
+function thinned<T>(samples: Samples, column: DecimalColumn, point: (timeMs: number, value: string) => T): T[] {
+  return keptIndexes(column.length, SERIES_MAX, (i) => column.at(i)).map((i) => point(samples.timeAt(i), column.at(i).toFixed()));
+}
+
 export function buildResult(state: RunState, inputs: ResultInputs): BacktestResult {
   const { store } = state.wired;
   const fills = store.fills
@@ -96,11 +111,11 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
     .sort((a, b) => a.timeMs - b.timeMs || a.dealId - b.dealId)
     .map(fillOf);
   const sent = store.orders.all().filter((o) => o.orderId !== null).length;
-  const equity = state.samples.timesMs.map((timeMs, i) => ({ timeMs, equity: (state.samples.equity[i] as Decimal).toFixed() }));
-  const startEquity = state.samples.equity[0] ?? new Decimal(0);
-  const totalBook = replayBook(fills, state.samples, startEquity);
+  const { samples } = state;
+  const startEquity = samples.length === 0 ? new Decimal(0) : samples.equity.at(0);
+  const totalBook = replayBook(fills, samples, startEquity);
   const total = computeMetrics({
-    equity,
+    equity: accountCurve(samples),
     fills,
     trades: roundTrips(fills),
     flexEarnings: flexEarnings(state).toFixed(),
@@ -111,9 +126,7 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
     toMs: inputs.toMs,
   });
   const prices: Record<string, PricePoint[]> = {};
-  for (const [market, path] of state.samples.prices) {
-    prices[market] = downsamplePrices(path.map((p, i) => ({ timeMs: state.samples.timesMs[i] as number, price: p.toFixed() })), SERIES_MAX);
-  }
+  for (const [market, column] of samples.prices) prices[market] = thinned(samples, column, (timeMs, price): PricePoint => ({ timeMs, price }));
   return {
     version: 1,
     inputs: {
@@ -127,7 +140,7 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
     },
     total,
     strategies: strategyMetrics(state, inputs, fills),
-    equity: downsampleEquity(equity, SERIES_MAX),
+    equity: thinned(samples, samples.equity, (timeMs, equity): EquityPoint => ({ timeMs, equity })),
     prices,
     fills,
     trades: roundTrips(fills),

@@ -11,29 +11,37 @@ import type { EquityPoint, PricePoint } from './result.js';
 
 /** At most `max` points of `points` (max ≥ 2); the series itself when it is short enough. */
 export function downsample<T>(points: readonly T[], max: number, valueOf: (p: T) => string): T[] {
+  return keptIndexes(points.length, max, (i) => dec(valueOf(points[i] as T))).map((i) => points[i] as T);
+}
+
+/**
+ * The indexes downsample keeps of a series of `length` values read by `valueAt`, ascending: the
+ * series need not be held as points (the run keeps its samples as compact columns).
+ */
+export function keptIndexes(length: number, max: number, valueAt: (i: number) => Decimal): number[] {
   if (!Number.isInteger(max) || max < 2) throw new RangeError(`downsample: max must be an integer ≥ 2, got ${max}`);
-  if (points.length <= max) return [...points];
-  const inner = points.length - 2;
+  if (length <= max) return Array.from({ length }, (_, i) => i);
+  const inner = length - 2;
   const buckets = Math.floor((max - 2) / 2);
-  const out: T[] = [points[0] as T];
+  const out: number[] = [0];
   for (let b = 0; b < buckets; b++) {
     const lo = 1 + Math.floor((b * inner) / buckets);
     const hi = 1 + Math.floor(((b + 1) * inner) / buckets);
-    for (const i of extremes(points, lo, hi, valueOf)) out.push(points[i] as T);
+    out.push(...extremes(lo, hi, valueAt));
   }
-  out.push(points[points.length - 1] as T);
+  out.push(length - 1);
   return out;
 }
 
 /** Indexes of the lowest and highest value in [lo, hi), ascending, one index when they coincide. */
-function extremes<T>(points: readonly T[], lo: number, hi: number, valueOf: (p: T) => string): number[] {
+function extremes(lo: number, hi: number, valueAt: (i: number) => Decimal): number[] {
   if (hi <= lo) return [];
   let minI = lo;
   let maxI = lo;
-  let min: Decimal = dec(valueOf(points[lo] as T));
+  let min: Decimal = valueAt(lo);
   let max: Decimal = min;
   for (let i = lo + 1; i < hi; i++) {
-    const v = dec(valueOf(points[i] as T));
+    const v = valueAt(i);
     if (v.lt(min)) {
       min = v;
       minI = i;

@@ -68,7 +68,11 @@ export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutco
     result: buildResult(state, { ...resultInputs, fillModel: { ...resultInputs.fillModel, finerSchedules: state.finerJobs.join(',') } }),
     finerJobs: state.finerJobs,
     truth: truthFills(state),
-    equity: state.samples.timesMs.map((timeMs, i) => ({ timeMs, equity: state.samples.equity[i]?.toFixed() ?? '0' })),
+    // Built when read (an optimisation trial thins it): a backtest's output does not need it.
+    get equity(): EquityPoint[] {
+      const { samples } = state;
+      return Array.from({ length: samples.length }, (_, i) => ({ timeMs: samples.timeAt(i), equity: samples.equity.at(i).toFixed() }));
+    },
     timerJumps: state.timerJumps,
     jobsRun: state.jobsRun,
     candleTicks: state.candleTicks,

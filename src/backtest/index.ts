@@ -15,6 +15,9 @@ import { renderReport } from './output.js';
 import type { BacktestResult } from './result.js';
 import type { Progress } from './run.js';
 
+/** Strategy instances loaded at a time (their compile and probe workers boot in parallel). */
+const STRATEGY_LOADS = 3;
+
 export interface BacktestSummary {
   result: BacktestResult;
   outDir: string;
@@ -36,7 +39,8 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   delete env['API_BASE_URL'];
   delete env['RATE_LIMIT_REDIS_URL'];
   const config = loadConfig({ env, cwd: process.cwd() });
-  const strategies = await loadConfiguredStrategies(config);
+  // Instances load a few at a time: each waits on its own workers (most of a short run's start-up).
+  const strategies = await loadConfiguredStrategies(config, STRATEGY_LOADS);
   const prices = loadPrices(args.prices);
   const configSha256 = createHash('sha256').update(readFileSync(args.config)).digest('hex');
   const run: InMemoryInputs = { config, configFile: args.config, configSha256, strategies, prices, args, logger };

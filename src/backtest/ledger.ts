@@ -1,11 +1,13 @@
 /**
  * A strategy's own book, replayed from its fills over the sampled price path: its equity curve
- * (budget + quote cash flow + positions marked at each step's price), what is still open at the
+ * (budget + quote cash flow + positions marked at each step's price; its figures taken point by
+ * point, the points not kept), what is still open at the
  * end (FIFO lots marked at the last price: unrealised PnL), and when it held a position.
  */
 import { Decimal } from '../core/decimal.js';
-import type { BacktestFill, EquityPoint } from './result.js';
-import type { Samples } from './run.js';
+import { EquityCurve } from './metrics.js';
+import type { BacktestFill } from './result.js';
+import type { Samples } from './samples.js';
 
 interface Lot {
   amount: Decimal;
@@ -13,7 +15,7 @@ interface Lot {
 }
 
 export interface Book {
-  equity: EquityPoint[];
+  equity: EquityCurve;
   unrealisedPnl: Decimal;
   positionSpans: Array<{ fromMs: number; toMs: number }>;
 }
@@ -59,27 +61,39 @@ class Replay {
   close(endMs: number): void {
     if (this.openSince !== null && endMs > this.openSince) this.spans.push({ fromMs: this.openSince, toMs: endMs });
   }
+
+  /** The book's value at sample `i`: `start`, the cash flow, and the positions at that step's prices. */
+  valueAt(samples: Samples, i: number, start: Decimal): Decimal {
+    let value = start.plus(this.cashNow);
+    // A closed position (zero) adds nothing: no price needs reading for it.
+    for (const [market, p] of this.pos) if (!p.isZero()) value = value.plus(p.mul(samples.prices.get(market)?.at(i) ?? 0));
+    return value;
+  }
+
+  /** The open lots marked at each market's last sampled price. */
+  unrealised(samples: Samples): Decimal {
+    let out = new Decimal(0);
+    for (const [market, lots] of this.lots) {
+      const last = samples.prices.get(market)?.last();
+      if (last === undefined) continue;
+      for (const lot of lots) out = out.plus(lot.amount.mul(last.minus(lot.price)));
+    }
+    return out;
+  }
 }
 
 /** Replays `fills` (time order) against the samples; `start` is the curve's starting value. */
 export function replayBook(fills: readonly BacktestFill[], samples: Samples, start: Decimal): Book {
   const r = new Replay();
-  const equity: EquityPoint[] = [];
+  const equity = new EquityCurve();
   let next = 0;
-  samples.timesMs.forEach((t, i) => {
+  for (let i = 0; i < samples.length; i++) {
+    const t = samples.timeAt(i);
     for (; next < fills.length && (fills[next] as BacktestFill).timeMs <= t; next++) r.apply(fills[next] as BacktestFill);
-    let value = start.plus(r.cashNow);
-    for (const [market, p] of r.pos) value = value.plus(p.mul(samples.prices.get(market)?.[i] ?? 0));
-    equity.push({ timeMs: t, equity: value.toFixed() });
-  });
-  for (; next < fills.length; next++) r.apply(fills[next] as BacktestFill);
-  const endMs = samples.timesMs.at(-1) ?? 0;
-  r.close(endMs);
-  let unrealised = new Decimal(0);
-  for (const [market, lots] of r.lots) {
-    const last = samples.prices.get(market)?.at(-1);
-    if (last === undefined) continue;
-    for (const lot of lots) unrealised = unrealised.plus(lot.amount.mul(last.minus(lot.price)));
+    equity.add(t, r.valueAt(samples, i, start));
   }
-  return { equity, unrealisedPnl: unrealised, positionSpans: r.spans };
+  for (; next < fills.length; next++) r.apply(fills[next] as BacktestFill);
+  const endMs = samples.length === 0 ? 0 : samples.timeAt(samples.length - 1);
+  r.close(endMs);
+  return { equity, unrealisedPnl: r.unrealised(samples), positionSpans: r.spans };
 }

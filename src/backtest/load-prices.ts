@@ -6,7 +6,9 @@
  * Streaming: loading reads each file once, line by line, to check every row (a bad cell fails
  * before the run, named by file, line and column), hash it and learn each market's first row,
  * last time and smallest interval; the rows themselves are read again, line by line, as the run
- * reaches them (`PriceSeries.rows`). Memory does not grow with the file.
+ * reaches them (`PriceSeries.rows`). Memory does not grow with the file. The check builds no
+ * decimals for a row whose cells are plainly good (price-check.ts), so the file's decimals are
+ * built once, by the run, and only for the rows it reaches.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { ConfigError } from '../core/errors.js';
 import { MARKET_RE } from '../core/market-names.js';
 import { fileLines } from './line-reader.js';
 import { PriceCsvParser, PriceFileError, type PriceRow } from './price-csv.js';
+import { SharedRows } from './shared-rows.js';
 
 /** One market's rows in one file, read on demand. */
 export class PriceSeries {
@@ -29,8 +32,22 @@ export class PriceSeries {
     readonly count: number,
   ) {}
 
+  /** Set on a copy for one run: its readers share one reading (shared-rows.ts). */
+  private sharing: SharedRows | undefined;
+
   /** The rows, oldest first, parsed as they are read. */
-  *rows(): Generator<PriceRow> {
+  rows(): Generator<PriceRow> {
+    return this.sharing?.reader() ?? this.read();
+  }
+
+  /** A copy of this series whose readers share one reading of the file; seal `rows` once they have all joined. */
+  sharedCopy(): { series: PriceSeries; rows: SharedRows } {
+    const copy = new PriceSeries(this.market, this.file, this.defaultMarket, this.first, this.lastMs, this.minStepMs, this.count);
+    copy.sharing = new SharedRows(() => this.read());
+    return { series: copy, rows: copy.sharing };
+  }
+
+  private *read(): Generator<PriceRow> {
     for (const { market, row } of parsedRows(this.file, this.defaultMarket)) if (market === this.market) yield row;
   }
 }
@@ -63,12 +80,12 @@ export function priceFilesOf(given: string): string[] {
   return files;
 }
 
-/** Every row of `file` with its market, checked as parsed; `onBytes` sees the file's bytes (hashing). */
+/** Every row of `file` with its market, checked as parsed. */
 type Parsed = { market: string; row: PriceRow; lineNo: number };
 
-function* parsedRows(file: string, defaultMarket: string | null, onBytes?: (chunk: Buffer) => void): Generator<Parsed> {
+function* parsedRows(file: string, defaultMarket: string | null): Generator<Parsed> {
   const parser = new PriceCsvParser(file, defaultMarket);
-  for (const { text, lineNo } of fileLines(file, onBytes)) {
+  for (const { text, lineNo } of fileLines(file)) {
     if (lineNo === 1) parser.header(text);
     else if (text.trim() !== '') yield { ...parser.row(text, lineNo), lineNo };
   }
@@ -81,17 +98,27 @@ interface Summary {
   count: number;
 }
 
-/** One pass over a file: checks every row and sums up each market; returns its SHA-256. */
+/**
+ * One pass over a file: checks every row (price-check.ts: without building its decimals unless
+ * it must), hashes the bytes and sums up each market; returns its SHA-256.
+ */
 function scanFile(file: string, defaultMarket: string | null, out: Map<string, Summary>): string {
   const hash = createHash('sha256');
+  const parser = new PriceCsvParser(file, defaultMarket);
   let lines = 1;
-  for (const { market, row, lineNo } of parsedRows(file, defaultMarket, (chunk) => hash.update(chunk))) {
+  for (const { text, lineNo } of fileLines(file, (chunk) => hash.update(chunk))) {
     lines = lineNo;
+    if (lineNo === 1) {
+      parser.header(text);
+      continue;
+    }
+    if (text.trim() === '') continue;
+    const { market, timeMs } = parser.check(text, lineNo);
     const s = out.get(market);
-    if (s === undefined) out.set(market, { first: row, lastMs: row.timeMs, minStepMs: Number.POSITIVE_INFINITY, count: 1 });
+    if (s === undefined) out.set(market, { first: parser.parse(text, lineNo).row, lastMs: timeMs, minStepMs: Number.POSITIVE_INFINITY, count: 1 });
     else {
-      s.minStepMs = Math.min(s.minStepMs, row.timeMs - s.lastMs);
-      s.lastMs = row.timeMs;
+      s.minStepMs = Math.min(s.minStepMs, timeMs - s.lastMs);
+      s.lastMs = timeMs;
       s.count++;
     }
   }

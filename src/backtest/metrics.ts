@@ -20,8 +20,8 @@ export interface TimeSpan {
 }
 
 export interface MetricsInput {
-  /** The full-resolution equity series (not the report's downsampled one: day closes need every point). */
-  equity: readonly EquityPoint[];
+  /** The full-resolution equity series, or its curve (not the report's downsampled one: day closes need every point). */
+  equity: readonly EquityPoint[] | EquityCurve;
   fills: readonly BacktestFill[];
   /** The round trips of `fills` (roundTrips(fills)). */
   trades: readonly BacktestTrade[];
@@ -45,6 +45,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   const afterFees = realised.minus(fees);
   const unrealised = dec(input.unrealisedPnl);
   const flex = dec(input.flexEarnings);
+  const curve = input.equity instanceof EquityCurve ? input.equity : curveOf(input.equity);
   return {
     realisedPnl: toWire(realised),
     fees: toWire(fees),
@@ -56,9 +57,9 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     fills: input.fills.length,
     trades: input.trades.length,
     winRate: winRate(input.trades),
-    maxDrawdown: ratio(maxDrawdown(input.equity)),
+    maxDrawdown: ratio(curve.maxDrawdown()),
     exposure: ratio(exposure(input.positionSpans, input.fromMs, input.toMs)),
-    sharpeDaily: sharpeDaily(input.equity),
+    sharpeDaily: sharpeOf(curve),
   };
 }
 
@@ -70,32 +71,70 @@ export function winRate(trades: readonly BacktestTrade[]): string | null {
 }
 
 /**
- * Largest (peak − equity) / peak over the series, with peak the running maximum. Points while the
- * peak is not above zero are skipped (no fraction of nothing); a fall below zero counts as 1.
- * Within one peak's reign the deepest point is its lowest, so one division per new peak is
- * enough (a year of one-minute points would otherwise cost half a million divisions).
+ * The equity figures taken point by point, so a run's series need not be kept as points: the
+ * largest drawdown and the daily closes (below). Adding the points of a series in order gives
+ * exactly what maxDrawdown and dailyCloses give for the whole series.
  */
-export function maxDrawdown(equity: readonly EquityPoint[]): Decimal {
-  let peak: Decimal | null = null;
-  let trough: Decimal = ZERO;
-  let worst = ZERO;
-  const settle = (): void => {
-    if (peak === null || !peak.gt(0)) return;
-    const dd = Decimal.min(peak.minus(trough).div(peak), 1);
-    if (dd.gt(worst)) worst = dd;
-  };
-  for (const p of equity) {
-    const e = dec(p.equity);
-    if (peak === null || e.gt(peak)) {
-      settle();
-      peak = e;
-      trough = e;
-    } else if (e.lt(trough)) {
-      trough = e;
+export class EquityCurve {
+  private peak: Decimal | null = null;
+  private trough: Decimal = ZERO;
+  private worst: Decimal = ZERO;
+  private readonly closes: Decimal[] = [];
+  private last: { timeMs: number; equity: Decimal } | undefined;
+  private count = 0;
+
+  add(timeMs: number, e: Decimal): void {
+    const prev = this.last;
+    if (prev === undefined) this.closes.push(e);
+    else if (this.count > 1 && dayOf(timeMs) !== dayOf(prev.timeMs)) this.closes.push(prev.equity);
+    this.last = { timeMs, equity: e };
+    this.count++;
+    if (this.peak === null || e.gt(this.peak)) {
+      this.worst = this.withReign();
+      this.peak = e;
+      this.trough = e;
+    } else if (e.lt(this.trough)) {
+      this.trough = e;
     }
   }
-  settle();
-  return worst;
+
+  /**
+   * Largest (peak − equity) / peak, with peak the running maximum. Points while the peak is not
+   * above zero are skipped (no fraction of nothing); a fall below zero counts as 1. Within one
+   * peak's reign the deepest point is its lowest, so one division per new peak is enough (a year
+   * of one-minute points would otherwise cost half a million divisions).
+   */
+  maxDrawdown(): Decimal {
+    return this.withReign();
+  }
+
+  /** The first point, then the last point of every UTC day that has points (the first point not twice). */
+  dailyCloses(): Decimal[] {
+    return this.count > 1 && this.last !== undefined ? [...this.closes, this.last.equity] : [...this.closes];
+  }
+
+  /** The worst drawdown so far, the current peak's reign included. */
+  private withReign(): Decimal {
+    if (this.peak === null || !this.peak.gt(0)) return this.worst;
+    const dd = Decimal.min(this.peak.minus(this.trough).div(this.peak), 1);
+    return dd.gt(this.worst) ? dd : this.worst;
+  }
+}
+
+function dayOf(timeMs: number): number {
+  return Math.floor(timeMs / DAY_MS);
+}
+
+/** The curve of a whole series. */
+export function curveOf(equity: readonly EquityPoint[]): EquityCurve {
+  const c = new EquityCurve();
+  for (const p of equity) c.add(p.timeMs, dec(p.equity));
+  return c;
+}
+
+/** Largest (peak − equity) / peak over the series (EquityCurve.maxDrawdown). */
+export function maxDrawdown(equity: readonly EquityPoint[]): Decimal {
+  return curveOf(equity).maxDrawdown();
 }
 
 /** Union of the spans, clipped to [fromMs, toMs], over the run's length; 0 for an empty run. */
@@ -121,21 +160,15 @@ export function exposure(spans: readonly TimeSpan[], fromMs: number, toMs: numbe
  * point itself, it is not counted twice. Days without a point are not invented.
  */
 export function dailyCloses(equity: readonly EquityPoint[]): Decimal[] {
-  const first = equity[0];
-  if (first === undefined) return [];
-  const closes: Decimal[] = [dec(first.equity)];
-  for (let i = 1; i <= equity.length; i++) {
-    const prev = equity[i - 1] as EquityPoint;
-    const next = equity[i];
-    const dayEnds = next === undefined || Math.floor(next.timeMs / DAY_MS) !== Math.floor(prev.timeMs / DAY_MS);
-    if (dayEnds && i - 1 > 0) closes.push(dec(prev.equity));
-  }
-  return closes;
+  return curveOf(equity).dailyCloses();
 }
 
 /** Returns from one daily close to the next; null when a close is not above zero (a return on nothing is undefined). */
 export function dailyReturns(equity: readonly EquityPoint[]): Decimal[] | null {
-  const closes = dailyCloses(equity);
+  return returnsOf(dailyCloses(equity));
+}
+
+function returnsOf(closes: readonly Decimal[]): Decimal[] | null {
   const out: Decimal[] = [];
   for (let i = 1; i < closes.length; i++) {
     const prev = closes[i - 1] as Decimal;
@@ -151,7 +184,12 @@ export function dailyReturns(equity: readonly EquityPoint[]): Decimal[] | null {
  * return on nothing is undefined).
  */
 export function sharpeDaily(equity: readonly EquityPoint[]): string | null {
-  const returns = dailyReturns(equity);
+  return sharpeOf(curveOf(equity));
+}
+
+/** sharpeDaily of a curve. */
+export function sharpeOf(curve: EquityCurve): string | null {
+  const returns = returnsOf(curve.dailyCloses());
   if (returns === null || returns.length < 2) return null;
   const mean = sum(returns).div(returns.length);
   const variance = sum(returns.map((r) => r.minus(mean).pow(2))).div(returns.length - 1);

@@ -10,6 +10,7 @@
 import { ConfigError } from '../core/errors.js';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { MARKET_RE } from '../core/market-names.js';
+import { parseTime, plainRow, type ColumnIndex } from './price-check.js';
 
 export interface PriceRow {
   timeMs: number;
@@ -43,20 +44,7 @@ const COLUMNS = ['time', 'price', 'open', 'high', 'low', 'close', 'volume', 'mar
 const CANDLE = ['open', 'high', 'low', 'close'] as const;
 type Column = (typeof COLUMNS)[number];
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
-
-/** Unix seconds below this are seconds; from it on, milliseconds (10-digit seconds reach year 2286). */
-const MS_FROM = 10_000_000_000;
-
-export function parseTime(cell: string): number | undefined {
-  if (/^\d{1,16}$/.test(cell)) {
-    const n = Number(cell);
-    return n < MS_FROM ? n * 1000 : n;
-  }
-  if (!ISO_UTC.test(cell)) return undefined;
-  const ms = new Date(cell).getTime();
-  return Number.isNaN(ms) ? undefined : ms;
-}
+export { parseTime };
 
 function parseHeader(file: string, line: string): Map<Column, number> {
   const cols = new Map<Column, number>();
@@ -136,12 +124,24 @@ function parseCandle(c: Cursor): Candle & { close: Decimal } {
   return { open, high, low, close };
 }
 
+/** The header's columns as price-check.ts reads them. */
+function columnIndex(cols: Map<Column, number>): ColumnIndex {
+  const at = (name: Column): number => cols.get(name) as number;
+  const index: ColumnIndex = { time: at('time'), count: cols.size };
+  if (cols.has('close')) index.candle = { open: at('open'), high: at('high'), low: at('low'), close: at('close') };
+  else index.price = at('price');
+  if (cols.has('volume')) index.volume = at('volume');
+  if (cols.has('market')) index.market = at('market');
+  return index;
+}
+
 /**
  * Reads one file line by line: `header` first, then `row` for each further line (blank lines are
  * skipped by the caller). Times must increase within each market.
  */
 export class PriceCsvParser {
   private cols: Map<Column, number> | undefined;
+  private index: ColumnIndex | undefined;
   private readonly lastMs = new Map<string, number>();
 
   constructor(
@@ -158,11 +158,26 @@ export class PriceCsvParser {
     this.cols = cols;
   }
 
+  /**
+   * Checks the row of line `lineNo` as row() does, without building its decimals when its cells
+   * are plainly good (price-check.ts); anything else goes through row(), which refuses it.
+   */
+  check(text: string, lineNo: number): { market: string; timeMs: number } {
+    this.index ??= columnIndex(this.cols as Map<Column, number>);
+    const ok = plainRow(text, this.index, this.defaultMarket);
+    const last = ok === undefined ? undefined : this.lastMs.get(ok.market);
+    if (ok === undefined || (last !== undefined && ok.timeMs <= last)) {
+      const { market, row } = this.row(text, lineNo);
+      return { market, timeMs: row.timeMs };
+    }
+    this.lastMs.set(ok.market, ok.timeMs);
+    return ok;
+  }
+
   /** The row of line `lineNo` (1-based) and its market. */
   row(text: string, lineNo: number): { market: string; row: PriceRow } {
     const cols = this.cols as Map<Column, number>;
-    const { market: named, ...row } = parseRow({ file: this.file, line: lineNo, cells: text.split(','), cols });
-    const market = named ?? (this.defaultMarket as string);
+    const { market, row } = this.parse(text, lineNo);
     const last = this.lastMs.get(market);
     if (last !== undefined && row.timeMs <= last) {
       const at = (ms: number): string => new Date(ms).toISOString();
@@ -170,6 +185,12 @@ export class PriceCsvParser {
     }
     this.lastMs.set(market, row.timeMs);
     return { market, row };
+  }
+
+  /** The row of line `lineNo` and its market, its cells checked but not its time's order. */
+  parse(text: string, lineNo: number): { market: string; row: PriceRow } {
+    const { market: named, ...row } = parseRow({ file: this.file, line: lineNo, cells: text.split(','), cols: this.cols as Map<Column, number> });
+    return { market: named ?? (this.defaultMarket as string), row };
   }
 }
 

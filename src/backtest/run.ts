@@ -11,7 +11,6 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BotConfig } from '../config/index.js';
-import type { Decimal } from '../core/decimal.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
@@ -23,6 +22,7 @@ import { accountEquity } from './equity.js';
 import type { FillModel } from './fill-model.js';
 import type { PriceSet } from './load-prices.js';
 import { startBacktestVenue, type BacktestVenue, type VenueKind } from './sim-venue.js';
+import { Samples } from './samples.js';
 import type { RunSpan } from './span.js';
 import { VirtualClock } from './virtual-clock.js';
 
@@ -60,14 +60,6 @@ export interface Progress {
   stepMs: number;
   orders: number;
   fills: number;
-}
-
-/** Everything sampled at each price step, at full resolution. */
-export interface Samples {
-  timesMs: number[];
-  equity: Decimal[];
-  /** Per configured market, one price per step. */
-  prices: Map<string, Decimal[]>;
 }
 
 export interface RunState {
@@ -218,21 +210,18 @@ function finerThan(jobs: readonly Job[], stepMs: number): string[] {
   return jobs.filter((j) => j.cron.next(j.next) - j.next < stepMs).map((j) => j.name);
 }
 
-function sample(state: RunState, markets: string[], t: number): void {
+function sample(state: RunState, t: number): void {
   const { venue, samples } = state;
   venue.venue.catchUp();
-  samples.timesMs.push(t);
-  samples.equity.push(accountEquity(venue.venue, venue.account, state.wired.b.config.risk.equityAsset));
-  for (const m of markets) samples.prices.get(m)?.push(venue.venue.requireMarket(m).price);
+  samples.push(t, accountEquity(venue.venue, venue.account, state.wired.b.config.risk.equityAsset), (m) => venue.venue.requireMarket(m).price);
 }
 
 async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle, jobs: Job[], feed: BacktestCandleFeed): Promise<void> {
   const { fromMs, toMs, stepMs } = inputs.span;
   const perStep = inputs.jobResolution === 'step';
-  const markets = [...state.samples.prices.keys()];
   state.finerJobs = finerThan(jobs, stepMs);
   const report = progressReporter(state, inputs);
-  sample(state, markets, fromMs);
+  sample(state, fromMs);
   let nextStep = fromMs + stepMs;
   for (;;) {
     // A job that waited on a rate-limit pool may have moved the clock past due events: they run
@@ -241,7 +230,7 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
     if (t > toMs) break;
     clock.advanceTo(t);
     if (nextStep <= t) {
-      sample(state, markets, t);
+      sample(state, t);
       while (nextStep <= t) nextStep += stepMs;
       report(t);
     }
@@ -278,7 +267,10 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
   const { config, dispose } = backtestConfig(inputs.config);
   const clock = new VirtualClock(span.fromMs);
   const holder: { wired?: Wired; timerJumps: number } = { timerJumps: 0 };
-  const venue = await startBacktestVenue(inputs.venue ?? 'in-process', { config, clock, series: inputs.prices.series, model: inputs.model, stepMs: span.stepMs });
+  // One reading of each price file for the venue's markets and the candle feed (shared-rows.ts).
+  const shared = [...inputs.prices.series].map(([m, s]) => [m, s.sharedCopy()] as const);
+  const series = new Map(shared.map(([m, c]) => [m, c.series]));
+  const venue = await startBacktestVenue(inputs.venue ?? 'in-process', { config, clock, series, model: inputs.model, stepMs: span.stepMs });
   const settle = settler(clock, venue, holder);
   let wired: Wired | undefined;
   let feed: BacktestCandleFeed | undefined;
@@ -287,11 +279,12 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
     wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools, strategiesIn });
     holder.wired = wired;
     const markets = Object.keys(config.markets).sort();
-    const samples: Samples = { timesMs: [], equity: [], prices: new Map(markets.map((m) => [m, []])) };
+    const samples = new Samples(markets);
     const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [], candleTicks: 0 };
     // The declared windows hold the input's candles up to the start (the warm-up: candle-input.ts).
-    feed = new BacktestCandleFeed(wired.engine.candles, inputs.prices.series);
+    feed = new BacktestCandleFeed(wired.engine.candles, series);
     feed.advanceTo(span.fromMs);
+    for (const [, c] of shared) c.rows.seal();
     let jobs: Job[] = [];
     await startUp(wired, inputs.strategies, settle, () => (jobs = jobsOf(state.wired, span.fromMs)));
     await loop(state, inputs, clock, settle, jobs, feed);

@@ -20,12 +20,12 @@ export function strategyLoaderPaths(): { dirs: string[]; extensions: string[] } 
  * Loads and validates every enabled strategy instance in the sandbox (docs/sandbox.md). Throws
  * ConfigError; makes no network call. An instance past a sandbox bound comes back quarantined.
  */
-export async function loadConfiguredStrategies(config: BotConfig): Promise<LoadedStrategy[]> {
+export async function loadConfiguredStrategies(config: BotConfig, concurrency = 1): Promise<LoadedStrategy[]> {
   const specs = config.strategies.flatMap((s, index) =>
     s.enabled ? [{ index, module: s.module, id: s.id, params: s.params, schedule: s.schedule }] : [],
   );
   const knownMarkets = new Set(Object.keys(config.markets));
   const { memoryMb, loadDeadlineMs } = config.sandbox;
   const bounds = { memoryMb, loadDeadlineMs };
-  return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets, validateSchedule: validateCron, bounds, clock: new SystemClock() });
+  return loadStrategies(specs, { ...strategyLoaderPaths(), knownMarkets, validateSchedule: validateCron, bounds, clock: new SystemClock(), concurrency });
 }

@@ -33,7 +33,7 @@ async function inputs(pools?: RunInputs['pools']): Promise<RunInputs> {
 const outcome = (s: Parameters<Parameters<typeof runBacktest>[1]>[0]) => ({
   timerJumps: s.timerJumps,
   orders: s.wired.store.orders.all().length,
-  endMs: s.samples.timesMs.at(-1),
+  endMs: s.samples.timeAt(s.samples.length - 1),
   durable: s.wired.store.durable,
   file: s.wired.store.file,
 });

@@ -33,7 +33,7 @@ async function inputs(jobResolution: JobResolution): Promise<RunInputs> {
 const outcome = (s: Parameters<Parameters<typeof runBacktest>[1]>[0]) => ({
   jobs: s.jobsRun,
   orders: s.wired.store.orders.all().length,
-  endMs: s.samples.timesMs.at(-1),
+  endMs: s.samples.timeAt(s.samples.length - 1),
 });
 
 describe('backtest job resolution', () => {

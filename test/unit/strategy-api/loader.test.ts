@@ -59,6 +59,20 @@ describe('loadStrategies', () => {
     expect(loaded.map((l) => l.name)).toEqual(['spot-grid', 'collateral-signal', 'treasury']);
   });
 
+  it('loads several instances at a time to the same outcome, in config order, and refuses the first bad one in config order', async () => {
+    const specs: InstanceSpec[] = [
+      grid(),
+      { index: 1, module: 'treasury', id: 't1', params: { minQuoteBalance: '100' } },
+      grid({ index: 2, id: 'g2', schedule: '*/2 * * * * *' }),
+    ];
+    const oneByOne = await loadStrategies(specs, options);
+    const together = await loadStrategies(specs, { ...options, concurrency: 3 });
+    expect(together).toEqual(oneByOne);
+    // The later bad instance may fail first in time: the refusal is still the earlier one's.
+    const bad = [grid(), { ...grid({ index: 1, id: 'x' }), params: { market: 'BTC_USDT', levels: 0, spacingPct: '0.5', orderAmount: '0.001' } }, grid({ index: 2, module: 'nope' })];
+    expect((await refusal(loadStrategies(bad, { ...options, concurrency: 3 }))).context['keys']).toEqual(['strategies[1].params.levels']);
+  });
+
   it('names the module key for an unknown module', async () => {
     const err = await refusal(loadStrategies([grid({ module: 'nope' })], options));
     expect(err.context['keys']).toEqual(['strategies[0].module']);

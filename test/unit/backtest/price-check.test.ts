@@ -1,0 +1,64 @@
+/**
+ * Loading checks every price row without building its decimals when its cells are plainly good
+ * (price-check.ts). For generated files, cell by cell of every shape (good, odd and bad), that
+ * check accepts and refuses exactly the rows the full parser does, with the same message.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { comparePlain } from '../../../src/backtest/price-check.js';
+import { PriceCsvParser } from '../../../src/backtest/price-csv.js';
+
+const number = fc.oneof(
+  fc.constantFrom('100', '100.5', '99.25', '101', '0100.50', '100.000', '0', '0.0', '00', '1', '.5', '1.', '-1', '1e5', ' 100', 'abc', '', '99.999999999999999999', '100.0000000000000000001'),
+  fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 99 })).map(([i, f]) => `${i}.${String(f).padStart(2, '0')}`),
+);
+const time = fc.oneof(
+  fc.integer({ min: 0, max: 50 }).map((m) => String(1_704_067_200 + m * 60)),
+  fc.integer({ min: 0, max: 50 }).map((m) => new Date(Date.UTC(2024, 0, 1) + m * 60_000).toISOString().replace('.000', '')),
+  fc.constantFrom('yesterday', '', '2024-01-01 00:00:00', ' 1704067200'),
+);
+const market = fc.constantFrom('BTC_USDT', 'ETH_USDT', 'btc', ' BTC_USDT', '');
+
+function outcome(f: () => { market: string; timeMs: number }): string {
+  try {
+    const r = f();
+    return `${r.market}@${r.timeMs}`;
+  } catch (err) {
+    return `refused: ${(err as Error).message}`;
+  }
+}
+
+/** Each line through the full parser and through the check, each with its own state, compared line by line. */
+function agree(header: string, lines: string[], defaultMarket: string | null): void {
+  const full = new PriceCsvParser('p.csv', defaultMarket);
+  const quick = new PriceCsvParser('p.csv', defaultMarket);
+  full.header(header);
+  quick.header(header);
+  lines.forEach((text, i) => {
+    const fromFull = outcome(() => {
+      const { market, row } = full.row(text, i + 2);
+      return { market, timeMs: row.timeMs };
+    });
+    expect(outcome(() => quick.check(text, i + 2)), `line ${i + 2}: ${text}`).toBe(fromFull);
+  });
+}
+
+describe('price row check without decimals', () => {
+  it('accepts and refuses candle rows exactly as the full parser, with the same message', () => {
+    const row = fc.tuple(time, number, number, number, number, number).map((cells) => cells.join(','));
+    const cut = fc.tuple(row, fc.integer({ min: 1, max: 5 })).map(([r, n]) => r.split(',').slice(0, n).join(','));
+    fc.assert(fc.property(fc.array(fc.oneof(row, row, row, cut), { maxLength: 30 }), (lines) => agree('time,open,high,low,close,volume', lines, 'BTC_USDT')), { numRuns: 300 });
+  });
+
+  it('accepts and refuses price rows with a market column exactly as the full parser', () => {
+    const row = fc.tuple(market, time, number).map((cells) => cells.join(','));
+    fc.assert(fc.property(fc.array(row, { maxLength: 30 }), (lines) => agree('market,time,price', lines, null)), { numRuns: 200 });
+  });
+
+  it('compares plain decimals by value, whatever their leading and trailing zeros', () => {
+    const p = (int: string, frac: string): { int: string; frac: string } => ({ int, frac });
+    expect(comparePlain(p('100', '5'), p('100', '45'))).toBeGreaterThan(0);
+    expect(comparePlain(p('99', '9'), p('100', ''))).toBeLessThan(0);
+    expect(comparePlain(p('', '5'), p('', '5'))).toBe(0);
+  });
+});
