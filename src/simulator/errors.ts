@@ -8,28 +8,15 @@
 /** Parameter name → messages, as the venue sends them. */
 export type FieldMessages = Record<string, string[]>;
 
-/**
- * An HTTP answer that is not a success: status plus the body (JSON object or raw text). An answer,
- * not a fault: it is always caught and sent, never logged, so it records no stack (capturing one
- * was a visible share of a backtest's CPU, where refusals such as "no active loan" come each run).
- */
+/** An HTTP answer that is not a success: status plus the body (JSON object or raw text). */
 export class SimHttpError extends Error {
-  readonly status: number;
-  readonly body: unknown;
-  /** When set, the body is sent as this raw text with this content type instead of JSON. */
-  readonly raw: { text: string; contentType: string } | undefined;
-
-  constructor(status: number, body: unknown, raw?: { text: string; contentType: string }) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(`sim http ${status}`);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
-    this.status = status;
-    this.body = body;
-    this.raw = raw;
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    /** When set, the body is sent as this raw text with this content type instead of JSON. */
+    readonly raw?: { text: string; contentType: string },
+  ) {
+    super(`sim http ${status}`);
   }
 }
 
