@@ -5,14 +5,7 @@
  * config: the same result, the same venue deals, with fewer history scans.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { dec } from '../../../src/core/decimal.js';
-import { loadConfiguredStrategies } from '../../../src/daemon/strategies.js';
-import { buildResult, truthFills } from '../../../src/backtest/collect.js';
-import { loadPrices, type PriceSeries } from '../../../src/backtest/load-prices.js';
-import { runBacktest, type RunInputs } from '../../../src/backtest/run.js';
-import { runSpan } from '../../../src/backtest/span.js';
-import { silentLogger } from '../../../src/observability/logger.js';
+import { runSample } from '../../support/sample-backtest.js';
 import type * as InProcessVenue from '../../../src/backtest/in-process-venue.js';
 
 const gateways = vi.hoisted(() => ({ changeMark: true, scans: 0 }));
@@ -32,27 +25,10 @@ vi.mock('../../../src/backtest/in-process-venue.js', async (importOriginal) => {
   return { ...m, inProcessGateway };
 });
 
-const FROM = Date.UTC(2024, 0, 1);
-
 async function run(changeMark: boolean) {
   gateways.changeMark = changeMark;
   gateways.scans = 0;
-  const config = loadConfig({ env: { BOT_CONFIG: 'config/bot.json', BOT_MODE: 'paper', ENV_FILE: '/dev/null' }, cwd: process.cwd() });
-  const prices = loadPrices('samples/prices');
-  const span = runSpan([prices.series.get('BTC_USDT') as PriceSeries], FROM, FROM + 3 * 3_600_000);
-  const inputs: RunInputs = {
-    config,
-    strategies: await loadConfiguredStrategies(config),
-    prices,
-    span,
-    model: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: dec('0.5'), makerFee: dec('0.001'), takerFee: dec('0.001') },
-    logger: silentLogger(),
-    jobResolution: 'step',
-    venue: 'in-process',
-    strategiesIn: 'worker',
-  };
-  const meta = { configFile: 'config/bot.json', configSha256: '', prices: prices.files, fromMs: span.fromMs, toMs: span.toMs, fillModel: {} };
-  const out = await runBacktest(inputs, (s) => ({ result: buildResult(s, meta), truth: truthFills(s), jobs: s.jobsRun }));
+  const out = await runSample('in-process', 'worker', 3);
   return { ...out, scans: gateways.scans };
 }
 

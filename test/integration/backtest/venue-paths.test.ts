@@ -6,37 +6,14 @@
  * change nothing the engine decides.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { dec } from '../../../src/core/decimal.js';
-import { loadConfiguredStrategies } from '../../../src/daemon/strategies.js';
-import { buildResult, truthFills } from '../../../src/backtest/collect.js';
-import { loadPrices, type PriceSeries } from '../../../src/backtest/load-prices.js';
-import { runBacktest, type RunInputs } from '../../../src/backtest/run.js';
 import type { VenueKind } from '../../../src/backtest/sim-venue.js';
 import type { StrategiesIn } from '../../../src/backtest/engine-wiring.js';
-import { runSpan } from '../../../src/backtest/span.js';
-import { silentLogger } from '../../../src/observability/logger.js';
+import { runSample } from '../../support/sample-backtest.js';
 
-const FROM = Date.UTC(2024, 0, 1);
 const HOURS = 6;
 
-async function run(venue: VenueKind, strategiesIn: StrategiesIn = 'worker', hours = HOURS) {
-  const config = loadConfig({ env: { BOT_CONFIG: 'config/bot.json', BOT_MODE: 'paper', ENV_FILE: '/dev/null' }, cwd: process.cwd() });
-  const prices = loadPrices('samples/prices');
-  const span = runSpan([prices.series.get('BTC_USDT') as PriceSeries], FROM, FROM + hours * 3_600_000);
-  const inputs: RunInputs = {
-    config,
-    strategies: await loadConfiguredStrategies(config),
-    prices,
-    span,
-    model: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: dec('0.5'), makerFee: dec('0.001'), takerFee: dec('0.001') },
-    logger: silentLogger(),
-    jobResolution: 'step',
-    venue,
-    strategiesIn,
-  };
-  const meta = { configFile: 'config/bot.json', configSha256: '', prices: prices.files, fromMs: span.fromMs, toMs: span.toMs, fillModel: {} };
-  return runBacktest(inputs, (s) => ({ result: buildResult(s, meta), truth: truthFills(s), jobs: s.jobsRun }));
+function run(venue: VenueKind, strategiesIn: StrategiesIn = 'worker', hours = HOURS) {
+  return runSample(venue, strategiesIn, hours);
 }
 
 describe('backtest venue paths', () => {
