@@ -28,7 +28,7 @@ import {
   parseFutures,
   parseLoan,
 } from '../exchange/parse-account.js';
-import { quirkOf } from '../exchange/quirks.js';
+import { quirkOf, type QuirkMeaning } from '../exchange/quirks.js';
 import { mismatchedField, placementIdentity, type OrderIdentity } from '../exchange/reply-match.js';
 import { collateralBody, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from '../exchange/requests.js';
 import type { HttpResponse } from '../exchange/transport.js';
@@ -52,6 +52,24 @@ function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallCo
 function asResponse(r: RouteResult): HttpResponse {
   const body = r.body instanceof SimHttpError ? (r.body.raw?.text ?? JSON.stringify(r.body.body)) : JSON.stringify(r.body);
   return { status: r.status, body, contentType: 'application/json', dateMs: undefined, retryAfterMs: undefined };
+}
+
+/**
+ * The client's quirk classification (quirks.ts) of error replies, remembered per endpoint for
+ * the last reply text: it is a function of endpoint, status and text, and a backtest gets the
+ * same refusal ("no active loan") every minute. Successes are never classified.
+ */
+export function quirkReader(): (endpoint: EndpointName, r: RouteResult) => QuirkMeaning | undefined {
+  const last = new Map<EndpointName, { status: number; text: string; quirk: QuirkMeaning | undefined }>();
+  return (endpoint, r) => {
+    if (r.status < 300) return undefined;
+    const res = asResponse(r);
+    const hit = last.get(endpoint);
+    if (hit !== undefined && hit.status === res.status && hit.text === res.body) return hit.quirk;
+    const quirk = quirkOf(endpoint, res);
+    last.set(endpoint, { status: res.status, text: res.body, quirk });
+    return quirk;
+  };
 }
 
 /** The reply's body when it is a success; an error status throws what the client would throw. */
@@ -92,6 +110,7 @@ export interface InProcessApi extends VenueApi {
 export function inProcessApi(venue: Venue, account: Account): InProcessApi {
   const ctx: RouteContext = { venue, options: { flatHistoryWithMarket: false } };
   let received = 0;
+  const quirk = quirkReader();
   const run = (handler: PrivateHandler, body: Record<string, unknown>): RouteResult => {
     received++;
     return call(venue, ctx, account, handler, body);
@@ -136,7 +155,7 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
     executedHistory: async (query: ExecutedHistoryQuery = {}): Promise<Fill[]> => {
       validateExecutedHistory(query);
       const r = run(executedHistory, defined({ ...query }));
-      const missing = query.clientOrderId !== undefined && r.status >= 300 && quirkOf('executedHistory', asResponse(r)) === 'order_history_not_found';
+      const missing = query.clientOrderId !== undefined && quirk('executedHistory', r) === 'order_history_not_found';
       if (missing) return [];
       return parseExecutedHistory('executedHistory', bodyOf(ctxOf('executedHistory'), r), query.market);
     },
@@ -151,9 +170,9 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
     closeFlex: async (plan: string): Promise<{ transactionId: string }> => parseFlexClose('closeFlex', bodyOf(ctxOf('closeFlex'), run(flexClose, { plan }))),
     creditLine: async (): Promise<CreditLineState> => {
       const r = run(creditLine, {});
-      const quirk = r.status >= 300 ? quirkOf('creditLine', asResponse(r)) : undefined;
-      if (quirk === 'no_active_loan') return { active: false };
-      if (quirk === 'credit_line_disabled') {
+      const meaning = quirk('creditLine', r);
+      if (meaning === 'no_active_loan') return { active: false };
+      if (meaning === 'credit_line_disabled') {
         throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', { endpoint: 'creditLine', status: 404 });
       }
       return { active: true, loan: parseLoan('creditLine', bodyOf(ctxOf('creditLine'), r)) };
