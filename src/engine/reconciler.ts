@@ -239,9 +239,12 @@ export class Reconciler {
     const events = this.confirmMissing(diffConditional(this.childViews(), listing));
     const { store, clock, logger } = this.deps;
     const now = clock.now();
-    store.tx(() => {
-      for (const e of events) recordConditionalEvent(store, e, now);
-    });
+    // The usual diff finds nothing: then no transaction at all.
+    if (events.length > 0) {
+      store.tx(() => {
+        for (const e of events) recordConditionalEvent(store, e, now);
+      });
+    }
     for (const e of events) {
       if (e.type === 'leg_missing') logger.error({ parent: e.parentClientOrderId, reason: e.reason }, 'ALERT: protective leg missing');
       if (e.type === 'leg_triggered') logger.info({ parent: e.parentClientOrderId, orderId: e.orderId }, 'stop leg triggered');
