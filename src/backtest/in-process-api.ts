@@ -14,12 +14,12 @@ import { chunkReply } from '../exchange/bulk/reply.js';
 import { ENDPOINTS, type EndpointName } from '../exchange/endpoints.js';
 import { classify, type CallContext } from '../exchange/errors.js';
 import type { BulkItemResult, CancelRequest, VenueOrder } from '../model/venue-orders.js';
-import type { ConditionalPage } from '../model/conditional.js';
+import type { ConditionalPage, ConditionalRecord } from '../model/conditional.js';
 import type { CreditLineState } from '../model/credit.js';
 import type { ExecutedHistoryQuery, Fill } from '../model/fills.js';
 import type { FlexHistoryQuery, FlexPage } from '../model/flex.js';
 import type { FuturesMarket } from '../model/markets.js';
-import { parseConditionalPage, parseExecutedHistory, parseOrder } from '../exchange/parse.js';
+import { parseConditionalPage, parseConditionalRecord, parseExecutedHistory, parseOrder } from '../exchange/parse.js';
 import {
   FLEX_ACTION_CODES,
   parseBalanceMap,
@@ -72,6 +72,34 @@ export function quirkReader(): (endpoint: EndpointName, r: RouteResult) => Quirk
   };
 }
 
+/** Readings held by conditionalReader: a listing has a few records; more means old ones. */
+const HELD_RECORDS = 256;
+
+/**
+ * The client's reading of conditional records (parse.ts), remembered by the record's wire text:
+ * a reading is a function of that text, and the reconciler lists the same records after every
+ * deal. Only successful readings are held (a refusal throws each time), frozen, since each is
+ * handed out again; at most HELD_RECORDS of them.
+ */
+export function conditionalReader(): typeof parseConditionalRecord {
+  const held = new Map<string, ConditionalRecord>();
+  return (endpoint, value, path) => {
+    const text = JSON.stringify(value);
+    const hit = held.get(text);
+    if (hit !== undefined) return hit;
+    const rec = freezeRecord(parseConditionalRecord(endpoint, value, path));
+    if (held.size >= HELD_RECORDS) held.clear();
+    held.set(text, rec);
+    return rec;
+  };
+}
+
+function freezeRecord(rec: ConditionalRecord): ConditionalRecord {
+  const legs = rec.kind === 'oto' ? [rec.parent] : [rec.stopLoss, rec.takeProfit];
+  for (const leg of legs) if (leg !== undefined) Object.freeze(leg);
+  return Object.freeze(rec);
+}
+
 /** The reply's body when it is a success; an error status throws what the client would throw. */
 function bodyOf(ctx: CallContext, r: RouteResult): unknown {
   if (r.status >= 200 && r.status < 300) return r.body;
@@ -111,6 +139,7 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
   const ctx: RouteContext = { venue, options: { flatHistoryWithMarket: false } };
   let received = 0;
   const quirk = quirkReader();
+  const conditional = conditionalReader();
   const run = (handler: PrivateHandler, body: Record<string, unknown>): RouteResult => {
     received++;
     return call(venue, ctx, account, handler, body);
@@ -150,7 +179,7 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
     conditionalOrders: async (query: ConditionalQuery = {}): Promise<ConditionalPage> => {
       validateConditional(query);
       const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
-      return parseConditionalPage('conditionalOrders', bodyOf(ctxOf('conditionalOrders'), run(conditionalList, fields)));
+      return parseConditionalPage('conditionalOrders', bodyOf(ctxOf('conditionalOrders'), run(conditionalList, fields)), conditional);
     },
     executedHistory: async (query: ExecutedHistoryQuery = {}): Promise<Fill[]> => {
       validateExecutedHistory(query);

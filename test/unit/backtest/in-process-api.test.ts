@@ -1,12 +1,15 @@
 /**
  * The in-process endpoints' error replies (src/backtest/in-process-api.ts): the client's quirk
  * classification decides what a refusal means, remembered only for the very same reply; the
- * credit line without a loan is the venue's 400 refusal, read as "no active loan".
+ * credit line without a loan is the venue's 400 refusal, read as "no active loan". Conditional
+ * records read through the remembering reader are what the client's parser makes of them.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { AuthError } from '../../../src/core/errors.js';
-import { inProcessApi, quirkReader } from '../../../src/backtest/in-process-api.js';
+import { conditionalReader, inProcessApi, quirkReader } from '../../../src/backtest/in-process-api.js';
+import { parseConditionalPage } from '../../../src/exchange/parse.js';
+import { REPLY_SAMPLES } from '../../../src/exchange/samples.js';
 import { creditLine } from '../../../src/simulator/routes/account.js';
 import { defaultMarkets } from '../../../src/simulator/options.js';
 import { Venue } from '../../../src/simulator/venue.js';
@@ -48,5 +51,27 @@ describe('credit line in process', () => {
 
     const off = v.addAccount({ apiKey: 'c', apiSecret: 's', creditLineEnabled: false });
     await expect(inProcessApi(v, off).creditLine()).rejects.toBeInstanceOf(AuthError);
+  });
+});
+
+describe('conditionalReader', () => {
+  it('reads each record as the parser does, again for a changed record, and still refuses a malformed one every time', () => {
+    const read = conditionalReader();
+    const page = REPLY_SAMPLES.conditional;
+    const plain = parseConditionalPage('conditionalOrders', page);
+    expect(plain.records.length).toBeGreaterThan(1);
+    expect(parseConditionalPage('conditionalOrders', page, read)).toEqual(plain);
+    const again = parseConditionalPage('conditionalOrders', structuredClone(page), read);
+    expect(again).toEqual(plain);
+    expect(Object.isFrozen(again.records[0])).toBe(true);
+
+    const changed = structuredClone(page) as { records: { id: number }[] };
+    (changed.records[0] as { id: number }).id += 1;
+    expect(parseConditionalPage('conditionalOrders', changed, read)).toEqual(parseConditionalPage('conditionalOrders', changed));
+    expect(parseConditionalPage('conditionalOrders', changed, read).records[0]?.id).not.toBe(plain.records[0]?.id);
+
+    const broken = { ...page, records: [{ type: 'neither', id: 1 }] };
+    expect(() => parseConditionalPage('conditionalOrders', broken, read)).toThrow();
+    expect(() => parseConditionalPage('conditionalOrders', broken, read)).toThrow();
   });
 });
