@@ -65,7 +65,7 @@ describe('conditionalReader', () => {
     expect(again).toEqual(plain);
     expect(Object.isFrozen(again.records[0])).toBe(true);
 
-    const changed = structuredClone(page) as { records: { id: number }[] };
+    const changed = structuredClone(page) as unknown as { records: { id: number }[] };
     (changed.records[0] as { id: number }).id += 1;
     expect(parseConditionalPage('conditionalOrders', changed, read)).toEqual(parseConditionalPage('conditionalOrders', changed));
     expect(parseConditionalPage('conditionalOrders', changed, read).records[0]?.id).not.toBe(plain.records[0]?.id);
