@@ -6,6 +6,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { toWire, type Decimal } from '../core/decimal.js';
 import { storedDecimal } from './stored-decimal.js';
 import { RecordCache } from './record-cache.js';
+import { allLive, LiveOrders } from './live-orders.js';
 import type { OrderState, Side } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
 
@@ -34,7 +35,11 @@ interface OrderRow {
   updated_ms: number;
   unknown_since_ms: number | null;
   resolve_looks: number;
+  provisional: number;
 }
+
+/** The states of orders not final: what the live index holds (live-orders.ts). */
+const LIVE_SQL = `state IN ('PENDING', 'OPEN', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'UNKNOWN')`;
 
 function toRecord(r: OrderRow): OrderRecord {
   return {
@@ -65,6 +70,10 @@ function toRecord(r: OrderRow): OrderRecord {
   };
 }
 
+function frozenRecord(r: OrderRow): OrderRecord {
+  return Object.freeze(toRecord(r));
+}
+
 /** Fields that may change alongside (or without) a state change. */
 export interface OrderPatch {
   orderId?: number | null;
@@ -75,6 +84,30 @@ export interface OrderPatch {
   reported?: { base: Decimal; quote: Decimal };
   unknownSinceMs?: number | null;
   resolveLooks?: number;
+}
+
+/** The SET clauses (after `updated_ms`) and named parameters of a patch, with the new state if any. */
+function patchSql(patch: OrderPatch, state: OrderState | undefined): { sets: string[]; params: Record<string, unknown> } {
+  const wire = (d: Decimal | undefined): string | undefined => (d === undefined ? undefined : toWire(d));
+  const fields: [column: string, param: string, value: unknown][] = [
+    ['state', 'state', state],
+    ['order_id', 'orderId', patch.orderId],
+    ['oto_id', 'otoId', patch.otoId],
+    ['reason', 'reason', patch.reason],
+    ['filled_base', 'filledBase', wire(patch.filledBase)],
+    ['reported_filled_base', 'reportedBase', wire(patch.reported?.base)],
+    ['reported_filled_quote', 'reportedQuote', wire(patch.reported?.quote)],
+    ['unknown_since_ms', 'unknownSinceMs', patch.unknownSinceMs],
+    ['resolve_looks', 'resolveLooks', patch.resolveLooks],
+  ];
+  const sets = ['updated_ms = @now'];
+  const params: Record<string, unknown> = {};
+  for (const [column, param, value] of fields) {
+    if (value === undefined) continue;
+    sets.push(`${column} = @${param}`);
+    params[param] = value;
+  }
+  return { sets, params };
 }
 
 export class OrdersRepository {
@@ -90,13 +123,19 @@ export class OrdersRepository {
   private readonly records: RecordCache<OrderRecord>;
   /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
   private readonly writesBy = new Map<string, number>();
+  /** Non-final and provisional orders in memory, kept in step with every write here (live-orders.ts). */
+  private readonly live: LiveOrders;
 
-  constructor(private readonly db: Database) {
+  /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
+  constructor(
+    private readonly db: Database,
+    writer = true,
+  ) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
         stop_loss, take_profit, position_side, state, created_ms, updated_ms)
        VALUES (@clientOrderId, @strategyId, @kind, @market, @side, @amount, @price, @postOnly, @ioc, @rpi,
-        @stopLoss, @takeProfit, @positionSide, 'PENDING', @now, @now)`,
+        @stopLoss, @takeProfit, @positionSide, 'PENDING', @now, @now) RETURNING *`,
     );
     this.eventStmt = db.prepare(
       'INSERT INTO order_events (client_order_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)',
@@ -106,6 +145,20 @@ export class OrdersRepository {
     this.byOrderIdStmt = db.prepare('SELECT * FROM orders WHERE order_id = ?');
     this.seqGet = db.prepare('SELECT next FROM sequences WHERE prefix = ?');
     this.seqSet = db.prepare('INSERT INTO sequences (prefix, next) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET next = excluded.next');
+    const liveStmt = db.prepare(`SELECT * FROM orders WHERE ${LIVE_SQL}`);
+    const provisionalStmt = db.prepare('SELECT * FROM orders WHERE provisional = 1');
+    this.live = new LiveOrders(() => ({
+      live: (liveStmt.all() as OrderRow[]).map(frozenRecord),
+      provisional: (provisionalStmt.all() as OrderRow[]).map(frozenRecord),
+    }), writer);
+  }
+
+  /**
+   * A transaction that wrote here may have been rolled back (the store's `tx` failed): the live
+   * index is read again from SQL at its next use.
+   */
+  rolledBack(): void {
+    this.live.dropAll();
   }
 
   /**
@@ -122,7 +175,7 @@ export class OrdersRepository {
 
   /** Journals a new order as PENDING with its first history row. */
   insertPending(order: NewOrder, nowMs: number): void {
-    this.insertStmt.run({
+    const row = this.insertStmt.get({
       clientOrderId: order.clientOrderId,
       strategyId: order.strategyId,
       kind: order.kind,
@@ -137,9 +190,11 @@ export class OrdersRepository {
       takeProfit: order.takeProfit === undefined ? null : toWire(order.takeProfit),
       positionSide: order.positionSide ?? null,
       now: nowMs,
-    });
-    this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+    }) as OrderRow;
+    // Tracked at once: a failing statement after this one leaves the row in (outside a transaction).
     this.wrote(order.clientOrderId, order.strategyId);
+    this.live.track(frozenRecord(row), false);
+    this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
   }
 
   private wrote(clientOrderId: string, strategyId: string | undefined): void {
@@ -168,7 +223,7 @@ export class OrdersRepository {
   private record = (r: OrderRow): OrderRecord => this.records.of(r.client_order_id, () => toRecord(r));
 
   get(clientOrderId: string): OrderRecord | undefined {
-    const hit = this.records.get(clientOrderId);
+    const hit = this.live.get(clientOrderId) ?? this.records.get(clientOrderId);
     if (hit !== undefined) return hit;
     const row = this.getStmt.get(clientOrderId) as OrderRow | undefined;
     return row === undefined ? undefined : this.record(row);
@@ -182,6 +237,7 @@ export class OrdersRepository {
   /** Orders in any of `states`, oldest first. */
   listByState(states: readonly OrderState[]): OrderRecord[] {
     if (states.length === 0) return [];
+    if (allLive(states)) return this.live.list(states);
     const rows = this.db
       .prepare(`SELECT * FROM orders WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_ms, client_order_id`)
       .all(...states) as OrderRow[];
@@ -189,6 +245,7 @@ export class OrdersRepository {
   }
 
   listByStrategy(strategyId: string, states?: readonly OrderState[]): OrderRecord[] {
+    if (states !== undefined && allLive(states)) return this.live.list(states, strategyId);
     const filter = states === undefined ? '' : ` AND state IN (${states.map(() => '?').join(',')})`;
     const rows = this.db
       .prepare(`SELECT * FROM orders WHERE strategy_id = ?${filter} ORDER BY created_ms, client_order_id`)
@@ -221,7 +278,7 @@ export class OrdersRepository {
 
   /** Orders whose reported fill exceeds the deals applied so far (provisional fills). */
   listProvisional(): OrderRecord[] {
-    return (this.db.prepare('SELECT * FROM orders WHERE provisional = 1 ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(this.record);
+    return this.live.provisional();
   }
 
   /** Count of orders per state. */
@@ -242,56 +299,28 @@ export class OrdersRepository {
   }
 
   private applyPatch(clientOrderId: string, patch: OrderPatch, nowMs: number, state: OrderState | undefined): void {
-    const sets: string[] = ['updated_ms = @now'];
-    const params: Record<string, unknown> = { id: clientOrderId, now: nowMs };
-    if (state !== undefined) {
-      sets.push('state = @state');
-      params['state'] = state;
-    }
-    if (patch.orderId !== undefined) {
-      sets.push('order_id = @orderId');
-      params['orderId'] = patch.orderId;
-    }
-    if (patch.otoId !== undefined) {
-      sets.push('oto_id = @otoId');
-      params['otoId'] = patch.otoId;
-    }
-    if (patch.reason !== undefined) {
-      sets.push('reason = @reason');
-      params['reason'] = patch.reason;
-    }
-    if (patch.filledBase !== undefined) {
-      sets.push('filled_base = @filledBase');
-      params['filledBase'] = toWire(patch.filledBase);
-    }
-    if (patch.reported !== undefined) {
-      sets.push('reported_filled_base = @reportedBase', 'reported_filled_quote = @reportedQuote');
-      params['reportedBase'] = toWire(patch.reported.base);
-      params['reportedQuote'] = toWire(patch.reported.quote);
-    }
-    if (patch.unknownSinceMs !== undefined) {
-      sets.push('unknown_since_ms = @unknownSinceMs');
-      params['unknownSinceMs'] = patch.unknownSinceMs;
-    }
-    if (patch.resolveLooks !== undefined) {
-      sets.push('resolve_looks = @resolveLooks');
-      params['resolveLooks'] = patch.resolveLooks;
-    }
-    // RETURNING names the strategy whose orders changed (none when no row matched).
-    const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING strategy_id`).get(params) as
-      | { strategy_id: string }
-      | undefined;
+    const { sets, params } = patchSql(patch, state);
+    params['id'] = clientOrderId;
+    params['now'] = nowMs;
+    // RETURNING: the row as written (none when no row matched), for the live index.
+    const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING *`).get(params) as OrderRow | undefined;
     this.wrote(clientOrderId, row?.strategy_id);
-    if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(clientOrderId);
+    if (row === undefined) return;
+    const record = frozenRecord(row);
+    this.live.track(record, row.provisional === 1);
+    if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, row.provisional);
   }
 
-  /** Decimal strings do not compare in SQL: the flag is decided here, after either amount moved. */
-  private refreshProvisional(clientOrderId: string): void {
-    const o = this.get(clientOrderId);
-    if (o === undefined) return;
+  /**
+   * Decimal strings do not compare in SQL: the flag is decided here, after either amount moved
+   * (written only when it changes).
+   */
+  private refreshProvisional(o: OrderRecord, was: number): void {
     const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
-    this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, clientOrderId);
-    this.wrote(clientOrderId, o.strategyId);
+    if (provisional === was) return;
+    this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, o.clientOrderId);
+    this.wrote(o.clientOrderId, o.strategyId);
+    this.live.track(o, provisional === 1);
   }
 
   history(clientOrderId: string): OrderEventRecord[] {
