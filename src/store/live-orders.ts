@@ -72,6 +72,13 @@ export class LiveOrders {
     this.sets = undefined;
   }
 
+  /** The record of a non-final order and its provisional flag, only when the sets are loaded (no query). */
+  peek(clientOrderId: string): { record: OrderRecord; provisional: boolean } | undefined {
+    const record = this.sets?.live.get(clientOrderId);
+    if (record === undefined || this.sets === undefined) return undefined;
+    return { record, provisional: this.sets.provisional.has(clientOrderId) };
+  }
+
   /** The record of a non-final order, or undefined (final or unknown). */
   get(clientOrderId: string): OrderRecord | undefined {
     return this.loaded().live.get(clientOrderId);

@@ -3,112 +3,14 @@
  * legal is decided by src/engine/order-state.ts before anything is written here.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { toWire, type Decimal } from '../core/decimal.js';
-import { storedDecimal } from './stored-decimal.js';
+import { toWire } from '../core/decimal.js';
 import { RecordCache } from './record-cache.js';
 import { allLive, LiveOrders } from './live-orders.js';
-import type { OrderState, Side } from '../core/orders.js';
+import type { OrderState } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
+import { frozenRecord, LIVE_SQL, patchedRecord, patchSql, pendingRow, toRecord, type OrderPatch, type OrderRow } from './order-rows.js';
 
-interface OrderRow {
-  client_order_id: string;
-  strategy_id: string;
-  kind: string;
-  market: string;
-  side: string;
-  amount: string;
-  price: string;
-  post_only: number;
-  ioc: number;
-  rpi: number;
-  stop_loss: string | null;
-  take_profit: string | null;
-  position_side: string | null;
-  state: string;
-  order_id: number | null;
-  oto_id: number | null;
-  reason: string | null;
-  filled_base: string;
-  reported_filled_base: string;
-  reported_filled_quote: string;
-  created_ms: number;
-  updated_ms: number;
-  unknown_since_ms: number | null;
-  resolve_looks: number;
-  provisional: number;
-}
-
-/** The states of orders not final: what the live index holds (live-orders.ts). */
-const LIVE_SQL = `state IN ('PENDING', 'OPEN', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'UNKNOWN')`;
-
-function toRecord(r: OrderRow): OrderRecord {
-  return {
-    clientOrderId: r.client_order_id,
-    strategyId: r.strategy_id,
-    kind: r.kind as OrderKind,
-    market: r.market,
-    side: r.side as Side,
-    amount: storedDecimal(r.amount),
-    price: storedDecimal(r.price),
-    postOnly: r.post_only === 1,
-    ioc: r.ioc === 1,
-    rpi: r.rpi === 1,
-    stopLoss: r.stop_loss === null ? null : storedDecimal(r.stop_loss),
-    takeProfit: r.take_profit === null ? null : storedDecimal(r.take_profit),
-    positionSide: r.position_side,
-    state: r.state as OrderState,
-    orderId: r.order_id,
-    otoId: r.oto_id,
-    reason: r.reason,
-    filledBase: storedDecimal(r.filled_base),
-    reportedFilledBase: storedDecimal(r.reported_filled_base),
-    reportedFilledQuote: storedDecimal(r.reported_filled_quote),
-    createdMs: r.created_ms,
-    updatedMs: r.updated_ms,
-    unknownSinceMs: r.unknown_since_ms,
-    resolveLooks: r.resolve_looks,
-  };
-}
-
-function frozenRecord(r: OrderRow): OrderRecord {
-  return Object.freeze(toRecord(r));
-}
-
-/** Fields that may change alongside (or without) a state change. */
-export interface OrderPatch {
-  orderId?: number | null;
-  otoId?: number | null;
-  reason?: string | null;
-  filledBase?: Decimal;
-  /** What a reply reported filled; the caller passes it only when it grew. */
-  reported?: { base: Decimal; quote: Decimal };
-  unknownSinceMs?: number | null;
-  resolveLooks?: number;
-}
-
-/** The SET clauses (after `updated_ms`) and named parameters of a patch, with the new state if any. */
-function patchSql(patch: OrderPatch, state: OrderState | undefined): { sets: string[]; params: Record<string, unknown> } {
-  const wire = (d: Decimal | undefined): string | undefined => (d === undefined ? undefined : toWire(d));
-  const fields: [column: string, param: string, value: unknown][] = [
-    ['state', 'state', state],
-    ['order_id', 'orderId', patch.orderId],
-    ['oto_id', 'otoId', patch.otoId],
-    ['reason', 'reason', patch.reason],
-    ['filled_base', 'filledBase', wire(patch.filledBase)],
-    ['reported_filled_base', 'reportedBase', wire(patch.reported?.base)],
-    ['reported_filled_quote', 'reportedQuote', wire(patch.reported?.quote)],
-    ['unknown_since_ms', 'unknownSinceMs', patch.unknownSinceMs],
-    ['resolve_looks', 'resolveLooks', patch.resolveLooks],
-  ];
-  const sets = ['updated_ms = @now'];
-  const params: Record<string, unknown> = {};
-  for (const [column, param, value] of fields) {
-    if (value === undefined) continue;
-    sets.push(`${column} = @${param}`);
-    params[param] = value;
-  }
-  return { sets, params };
-}
+export type { OrderPatch } from './order-rows.js';
 
 export class OrdersRepository {
   private readonly insertStmt: Statement;
@@ -135,7 +37,7 @@ export class OrdersRepository {
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
         stop_loss, take_profit, position_side, state, created_ms, updated_ms)
        VALUES (@clientOrderId, @strategyId, @kind, @market, @side, @amount, @price, @postOnly, @ioc, @rpi,
-        @stopLoss, @takeProfit, @positionSide, 'PENDING', @now, @now) RETURNING *`,
+        @stopLoss, @takeProfit, @positionSide, 'PENDING', @now, @now)`,
     );
     this.eventStmt = db.prepare(
       'INSERT INTO order_events (client_order_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)',
@@ -175,7 +77,7 @@ export class OrdersRepository {
 
   /** Journals a new order as PENDING with its first history row. */
   insertPending(order: NewOrder, nowMs: number): void {
-    const row = this.insertStmt.get({
+    const params = {
       clientOrderId: order.clientOrderId,
       strategyId: order.strategyId,
       kind: order.kind,
@@ -190,10 +92,11 @@ export class OrdersRepository {
       takeProfit: order.takeProfit === undefined ? null : toWire(order.takeProfit),
       positionSide: order.positionSide ?? null,
       now: nowMs,
-    }) as OrderRow;
+    };
+    this.insertStmt.run(params);
     // Tracked at once: a failing statement after this one leaves the row in (outside a transaction).
     this.wrote(order.clientOrderId, order.strategyId);
-    this.live.track(frozenRecord(row), false);
+    this.live.track(frozenRecord(pendingRow(params)), false);
     this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
   }
 
@@ -302,6 +205,16 @@ export class OrdersRepository {
     const { sets, params } = patchSql(patch, state);
     params['id'] = clientOrderId;
     params['now'] = nowMs;
+    const kept = this.live.peek(clientOrderId);
+    if (kept !== undefined) {
+      // The row as it was is in memory: the row as written is that and the patch, no need to read it back.
+      this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
+      this.wrote(clientOrderId, kept.record.strategyId);
+      const record = patchedRecord(kept.record, patch, state, nowMs);
+      this.live.track(record, kept.provisional);
+      if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, kept.provisional ? 1 : 0);
+      return;
+    }
     // RETURNING: the row as written (none when no row matched), for the live index.
     const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING *`).get(params) as OrderRow | undefined;
     this.wrote(clientOrderId, row?.strategy_id);
