@@ -190,6 +190,7 @@ export class StrategyRunner {
 
   /** Waits (bounded) until the executor can take a call, so a worker's start is not charged to the hook's deadline. */
   private async prepared(): Promise<void> {
+    if (this.executor.isPrepared?.() === true) return;
     const { clock } = this.options;
     // A bare timer, cleared after the race: an aborted sleep would build a DOMException per call.
     let timer: TimerHandle | undefined;
