@@ -250,6 +250,8 @@ export class StrategyRunner {
   private land(state: BufferedState, spent: () => void): void {
     // Nothing written and no event to spend (a tick): no transaction to open.
     if (!state.written && spent === NO_EVENT) return;
+    // One key and no event: one store write, atomic on its own; a transaction around it adds nothing.
+    if (state.keysWritten === 1 && spent === NO_EVENT) return state.commit();
     const both = (): void => {
       state.commit();
       spent();

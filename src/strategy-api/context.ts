@@ -25,6 +25,11 @@ export class BufferedState implements StrategyState {
     return this.writes.size > 0;
   }
 
+  /** How many keys the call wrote or deleted (a commit is one store write per key). */
+  get keysWritten(): number {
+    return this.writes.size;
+  }
+
   get(key: string): JsonValue | undefined {
     if (this.writes.has(key)) return this.writes.get(key);
     return this.backend.get(key);

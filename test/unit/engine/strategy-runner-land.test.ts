@@ -26,10 +26,11 @@ function harness(executorOf?: (s: LoadedStrategy) => HookExecutor) {
     name: 't',
     params: z.object({}),
     schedule: '* * * * * *',
-    // Writes its state on every other tick only.
+    // Writes its state on every other tick only, a second key on every fourth.
     onTick: (ctx) => {
       ticks++;
       if (ticks % 2 === 0) ctx.state.set('ticks', ticks);
+      if (ticks % 4 === 0) ctx.state.set('fourth', ticks);
       return [];
     },
     onOrder: () => [],
@@ -61,15 +62,18 @@ function harness(executorOf?: (s: LoadedStrategy) => HookExecutor) {
 }
 
 describe('StrategyRunner: landing a call', () => {
-  it('a tick that wrote nothing opens no transaction; one that wrote commits inside one', async () => {
+  it('a tick that wrote nothing or one key opens no transaction; one that wrote more commits inside one', async () => {
     const h = harness();
     await h.runner.tick();
     expect(h.transactions).toEqual([]);
     await h.runner.tick();
-    expect(h.transactions).toEqual(['state undefined']);
+    expect(h.transactions).toEqual([]);
     expect(h.state.get('ticks')).toBe(2);
     await h.runner.tick();
-    expect(h.transactions).toHaveLength(1);
+    await h.runner.tick();
+    expect(h.transactions).toEqual(['state 2']);
+    expect(h.state.get('ticks')).toBe(4);
+    expect(h.state.get('fourth')).toBe(4);
   });
 
   it('an order event is marked delivered inside a transaction even when the hook wrote nothing', async () => {
