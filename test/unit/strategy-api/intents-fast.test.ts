@@ -8,7 +8,7 @@ import { commonIntents } from '../../../src/strategy-api/intents-fast.js';
 import { intents, intentsSchema, MAX_INTENTS_PER_CALL, parseIntents } from '../../../src/strategy-api/intents.js';
 
 const d = (s: string): Decimal => new Decimal(s);
-const order = { market: 'BTC_USDT', side: 'buy', amount: '0.001', price: d('60000') };
+const order = { market: 'BTC_USDT', side: 'buy' as const, amount: '0.001', price: d('60000') };
 
 /** Decimals as their strings, so that equal values compare equal whatever their history. */
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
