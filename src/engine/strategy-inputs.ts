@@ -124,6 +124,8 @@ export class StrategyInputs {
   private readonly openViews = new Map<string, VersionedMemo<OrderView[]>>();
   /** Per strategy: the views of its newest fills, kept while none of its fills was written. */
   private readonly fillViews = new Map<string, VersionedMemo<FillView[]>>();
+  /** Per strategy: its position views, kept while none of its fills, orders or legs was written. */
+  private readonly positionViews = new Map<string, VersionedMemo<PositionView[]>>();
   /** The flex ledger's view, kept while nothing was written to it. */
   private readonly flex = new VersionedMemo<FlexView>();
   /** Per strategy: the markets of its collateral orders so far and the last order row read. */
@@ -234,24 +236,39 @@ export class StrategyInputs {
     return memoOf(this.fillViews, strategyId).get(version, '', () => read.recentFills(strategyId, recentFillsLimit).map((f) => Object.freeze(fillView(f))));
   }
 
-  /** The data of `strategyId`'s next context. */
-  snapshot(strategyId: string, venue: VenueView): SnapshotData {
-    const { store, read } = this.deps;
+  /**
+   * The strategy's positions with their protection. Kept by its own writes: its positions move only
+   * with its fills (inserted or attributed to it) and its orders' reported fills (provisional), and
+   * their protection with its legs and collateral orders. Frozen: the same views go to every context.
+   */
+  private positionViewsOf(strategyId: string): PositionView[] {
+    const own = this.ownJournalVersion(strategyId);
+    const version = own === null ? null : `${own}/${this.deps.store.fills.versionOf(strategyId)}`;
+    return memoOf(this.positionViews, strategyId).get(version, '', () => this.readPositionViews(strategyId));
+  }
+
+  private readPositionViews(strategyId: string): PositionView[] {
     const { collateralMarkets, legs, parentMarket } = memoOf(this.protection, strategyId).get(this.ownJournalVersion(strategyId), '', () =>
       this.protectionOf(strategyId),
     );
-    const positions: PositionView[] = read.positions(strategyId).map((p) => {
+    return this.deps.read.positions(strategyId).map((p) => {
       const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
       let protection: PositionView['protection'] = null;
       if (kind === 'collateral') {
         const here = legs.filter((c) => parentMarket.get(c.parentClientOrderId) === p.market);
-        protection = {
+        protection = Object.freeze({
           stopLoss: here.find((c) => c.kind === 'stop_loss')?.price ?? null,
           takeProfit: here.find((c) => c.kind === 'take_profit')?.price ?? null,
-        };
+        });
       }
-      return { market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection };
+      return Object.freeze({ market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection });
     });
+  }
+
+  /** The data of `strategyId`'s next context. */
+  snapshot(strategyId: string, venue: VenueView): SnapshotData {
+    const { store } = this.deps;
+    const positions = [...this.positionViewsOf(strategyId)];
     const flex = this.flex.get(this.outsideTx(store.flex.version), '', () => flexView(store.flex.all()));
     const nowMs = this.deps.clock.now();
     const candles = this.deps.candles?.snapshot(strategyId, nowMs) ?? [];

@@ -190,6 +190,7 @@ export class StrategyRunner {
 
   /** Waits (bounded) until the executor can take a call, so a worker's start is not charged to the hook's deadline. */
   private async prepared(): Promise<void> {
+    if (this.executor.isPrepared?.() === true) return;
     const { clock } = this.options;
     // A bare timer, cleared after the race: an aborted sleep would build a DOMException per call.
     let timer: TimerHandle | undefined;
@@ -249,6 +250,8 @@ export class StrategyRunner {
   private land(state: BufferedState, spent: () => void): void {
     // Nothing written and no event to spend (a tick): no transaction to open.
     if (!state.written && spent === NO_EVENT) return;
+    // One key and no event: one store write, atomic on its own; a transaction around it adds nothing.
+    if (state.keysWritten === 1 && spent === NO_EVENT) return state.commit();
     const both = (): void => {
       state.commit();
       spent();

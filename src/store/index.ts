@@ -25,7 +25,7 @@ import { cachePreparedStatements } from './statement-cache.js';
 import { AlertsRepository } from './alerts-repo.js';
 import { ChildrenRepository } from './children-repo.js';
 import { CheckpointsRepository, MetaRepository } from './meta-repo.js';
-import { strategyStateStore, type StrategyStateStore } from './strategy-state-repo.js';
+import { StrategyStates, type StrategyStateStore } from './strategy-state-repo.js';
 import { OrdersRepository } from './orders-repo.js';
 import { OrderFinalsRepository } from './order-finals-repo.js';
 import type { NoncePersistence } from '../model/nonce.js';
@@ -127,6 +127,8 @@ class SqliteStore implements Store {
   readonly scanStage: ScanStage;
   readonly durable: boolean;
   private closed = false;
+  /** Every strategy's state, its values kept (strategy-state-repo.ts). */
+  private readonly states: StrategyStates;
   /**
    * One transaction wrapper for every `tx`: better-sqlite3 builds four wrapper functions per
    * `db.transaction(fn)` call, which cost more than a short transaction itself; this one takes
@@ -140,7 +142,11 @@ class SqliteStore implements Store {
     private readonly lock: InstanceLock | undefined,
     private readonly clock: Clock,
   ) {
-    this.orders = new OrdersRepository(db);
+    // Without the instance lock (a read-only view beside a running daemon) nothing may be kept
+    // across reads: another process writes.
+    const writer = lock !== undefined;
+    this.orders = new OrdersRepository(db, writer);
+    this.states = new StrategyStates(db, () => clock.now(), writer);
     this.finals = new OrderFinalsRepository(db);
     this.fills = new FillsRepository(db);
     this.children = new ChildrenRepository(db);
@@ -163,6 +169,10 @@ class SqliteStore implements Store {
     try {
       return this.inTransaction(fn) as T;
     } catch (err) {
+      // Rolled back (the whole transaction, or a nested call's savepoint): what the repositories
+      // keep in step with their writes is read from SQL again.
+      this.orders.rolledBack();
+      this.states.dropAll();
       throw wrapIo(err, 'transaction');
     }
   }
@@ -184,7 +194,7 @@ class SqliteStore implements Store {
   }
 
   strategyState(strategyId: string): StrategyStateStore {
-    const inner = strategyStateStore(this.db, strategyId, () => this.clock.now());
+    const inner = this.states.of(strategyId);
     return {
       get: (key) => inner.get(key),
       set: (key, value) => {

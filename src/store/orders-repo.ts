@@ -3,79 +3,14 @@
  * legal is decided by src/engine/order-state.ts before anything is written here.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { toWire, type Decimal } from '../core/decimal.js';
-import { storedDecimal } from './stored-decimal.js';
+import { toWire } from '../core/decimal.js';
 import { RecordCache } from './record-cache.js';
-import type { OrderState, Side } from '../core/orders.js';
+import { allLive, LiveOrders } from './live-orders.js';
+import type { OrderState } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
+import { frozenRecord, LIVE_SQL, patchedRecord, patchSql, pendingRow, toRecord, type OrderPatch, type OrderRow } from './order-rows.js';
 
-interface OrderRow {
-  client_order_id: string;
-  strategy_id: string;
-  kind: string;
-  market: string;
-  side: string;
-  amount: string;
-  price: string;
-  post_only: number;
-  ioc: number;
-  rpi: number;
-  stop_loss: string | null;
-  take_profit: string | null;
-  position_side: string | null;
-  state: string;
-  order_id: number | null;
-  oto_id: number | null;
-  reason: string | null;
-  filled_base: string;
-  reported_filled_base: string;
-  reported_filled_quote: string;
-  created_ms: number;
-  updated_ms: number;
-  unknown_since_ms: number | null;
-  resolve_looks: number;
-}
-
-function toRecord(r: OrderRow): OrderRecord {
-  return {
-    clientOrderId: r.client_order_id,
-    strategyId: r.strategy_id,
-    kind: r.kind as OrderKind,
-    market: r.market,
-    side: r.side as Side,
-    amount: storedDecimal(r.amount),
-    price: storedDecimal(r.price),
-    postOnly: r.post_only === 1,
-    ioc: r.ioc === 1,
-    rpi: r.rpi === 1,
-    stopLoss: r.stop_loss === null ? null : storedDecimal(r.stop_loss),
-    takeProfit: r.take_profit === null ? null : storedDecimal(r.take_profit),
-    positionSide: r.position_side,
-    state: r.state as OrderState,
-    orderId: r.order_id,
-    otoId: r.oto_id,
-    reason: r.reason,
-    filledBase: storedDecimal(r.filled_base),
-    reportedFilledBase: storedDecimal(r.reported_filled_base),
-    reportedFilledQuote: storedDecimal(r.reported_filled_quote),
-    createdMs: r.created_ms,
-    updatedMs: r.updated_ms,
-    unknownSinceMs: r.unknown_since_ms,
-    resolveLooks: r.resolve_looks,
-  };
-}
-
-/** Fields that may change alongside (or without) a state change. */
-export interface OrderPatch {
-  orderId?: number | null;
-  otoId?: number | null;
-  reason?: string | null;
-  filledBase?: Decimal;
-  /** What a reply reported filled; the caller passes it only when it grew. */
-  reported?: { base: Decimal; quote: Decimal };
-  unknownSinceMs?: number | null;
-  resolveLooks?: number;
-}
+export type { OrderPatch } from './order-rows.js';
 
 export class OrdersRepository {
   private readonly insertStmt: Statement;
@@ -90,8 +25,14 @@ export class OrdersRepository {
   private readonly records: RecordCache<OrderRecord>;
   /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
   private readonly writesBy = new Map<string, number>();
+  /** Non-final and provisional orders in memory, kept in step with every write here (live-orders.ts). */
+  private readonly live: LiveOrders;
 
-  constructor(private readonly db: Database) {
+  /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
+  constructor(
+    private readonly db: Database,
+    writer = true,
+  ) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
         stop_loss, take_profit, position_side, state, created_ms, updated_ms)
@@ -106,6 +47,20 @@ export class OrdersRepository {
     this.byOrderIdStmt = db.prepare('SELECT * FROM orders WHERE order_id = ?');
     this.seqGet = db.prepare('SELECT next FROM sequences WHERE prefix = ?');
     this.seqSet = db.prepare('INSERT INTO sequences (prefix, next) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET next = excluded.next');
+    const liveStmt = db.prepare(`SELECT * FROM orders WHERE ${LIVE_SQL}`);
+    const provisionalStmt = db.prepare('SELECT * FROM orders WHERE provisional = 1');
+    this.live = new LiveOrders(() => ({
+      live: (liveStmt.all() as OrderRow[]).map(frozenRecord),
+      provisional: (provisionalStmt.all() as OrderRow[]).map(frozenRecord),
+    }), writer);
+  }
+
+  /**
+   * A transaction that wrote here may have been rolled back (the store's `tx` failed): the live
+   * index is read again from SQL at its next use.
+   */
+  rolledBack(): void {
+    this.live.dropAll();
   }
 
   /**
@@ -122,7 +77,7 @@ export class OrdersRepository {
 
   /** Journals a new order as PENDING with its first history row. */
   insertPending(order: NewOrder, nowMs: number): void {
-    this.insertStmt.run({
+    const params = {
       clientOrderId: order.clientOrderId,
       strategyId: order.strategyId,
       kind: order.kind,
@@ -137,9 +92,12 @@ export class OrdersRepository {
       takeProfit: order.takeProfit === undefined ? null : toWire(order.takeProfit),
       positionSide: order.positionSide ?? null,
       now: nowMs,
-    });
-    this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+    };
+    this.insertStmt.run(params);
+    // Tracked at once: a failing statement after this one leaves the row in (outside a transaction).
     this.wrote(order.clientOrderId, order.strategyId);
+    this.live.track(frozenRecord(pendingRow(params)), false);
+    this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
   }
 
   private wrote(clientOrderId: string, strategyId: string | undefined): void {
@@ -168,7 +126,7 @@ export class OrdersRepository {
   private record = (r: OrderRow): OrderRecord => this.records.of(r.client_order_id, () => toRecord(r));
 
   get(clientOrderId: string): OrderRecord | undefined {
-    const hit = this.records.get(clientOrderId);
+    const hit = this.live.get(clientOrderId) ?? this.records.get(clientOrderId);
     if (hit !== undefined) return hit;
     const row = this.getStmt.get(clientOrderId) as OrderRow | undefined;
     return row === undefined ? undefined : this.record(row);
@@ -182,6 +140,7 @@ export class OrdersRepository {
   /** Orders in any of `states`, oldest first. */
   listByState(states: readonly OrderState[]): OrderRecord[] {
     if (states.length === 0) return [];
+    if (allLive(states)) return this.live.list(states);
     const rows = this.db
       .prepare(`SELECT * FROM orders WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_ms, client_order_id`)
       .all(...states) as OrderRow[];
@@ -189,6 +148,7 @@ export class OrdersRepository {
   }
 
   listByStrategy(strategyId: string, states?: readonly OrderState[]): OrderRecord[] {
+    if (states !== undefined && allLive(states)) return this.live.list(states, strategyId);
     const filter = states === undefined ? '' : ` AND state IN (${states.map(() => '?').join(',')})`;
     const rows = this.db
       .prepare(`SELECT * FROM orders WHERE strategy_id = ?${filter} ORDER BY created_ms, client_order_id`)
@@ -221,7 +181,7 @@ export class OrdersRepository {
 
   /** Orders whose reported fill exceeds the deals applied so far (provisional fills). */
   listProvisional(): OrderRecord[] {
-    return (this.db.prepare('SELECT * FROM orders WHERE provisional = 1 ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(this.record);
+    return this.live.provisional();
   }
 
   /** Count of orders per state. */
@@ -242,56 +202,38 @@ export class OrdersRepository {
   }
 
   private applyPatch(clientOrderId: string, patch: OrderPatch, nowMs: number, state: OrderState | undefined): void {
-    const sets: string[] = ['updated_ms = @now'];
-    const params: Record<string, unknown> = { id: clientOrderId, now: nowMs };
-    if (state !== undefined) {
-      sets.push('state = @state');
-      params['state'] = state;
+    const { sets, params } = patchSql(patch, state);
+    params['id'] = clientOrderId;
+    params['now'] = nowMs;
+    const kept = this.live.peek(clientOrderId);
+    if (kept !== undefined) {
+      // The row as it was is in memory: the row as written is that and the patch, no need to read it back.
+      this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
+      this.wrote(clientOrderId, kept.record.strategyId);
+      const record = patchedRecord(kept.record, patch, state, nowMs);
+      this.live.track(record, kept.provisional);
+      if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, kept.provisional ? 1 : 0);
+      return;
     }
-    if (patch.orderId !== undefined) {
-      sets.push('order_id = @orderId');
-      params['orderId'] = patch.orderId;
-    }
-    if (patch.otoId !== undefined) {
-      sets.push('oto_id = @otoId');
-      params['otoId'] = patch.otoId;
-    }
-    if (patch.reason !== undefined) {
-      sets.push('reason = @reason');
-      params['reason'] = patch.reason;
-    }
-    if (patch.filledBase !== undefined) {
-      sets.push('filled_base = @filledBase');
-      params['filledBase'] = toWire(patch.filledBase);
-    }
-    if (patch.reported !== undefined) {
-      sets.push('reported_filled_base = @reportedBase', 'reported_filled_quote = @reportedQuote');
-      params['reportedBase'] = toWire(patch.reported.base);
-      params['reportedQuote'] = toWire(patch.reported.quote);
-    }
-    if (patch.unknownSinceMs !== undefined) {
-      sets.push('unknown_since_ms = @unknownSinceMs');
-      params['unknownSinceMs'] = patch.unknownSinceMs;
-    }
-    if (patch.resolveLooks !== undefined) {
-      sets.push('resolve_looks = @resolveLooks');
-      params['resolveLooks'] = patch.resolveLooks;
-    }
-    // RETURNING names the strategy whose orders changed (none when no row matched).
-    const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING strategy_id`).get(params) as
-      | { strategy_id: string }
-      | undefined;
+    // RETURNING: the row as written (none when no row matched), for the live index.
+    const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING *`).get(params) as OrderRow | undefined;
     this.wrote(clientOrderId, row?.strategy_id);
-    if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(clientOrderId);
+    if (row === undefined) return;
+    const record = frozenRecord(row);
+    this.live.track(record, row.provisional === 1);
+    if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, row.provisional);
   }
 
-  /** Decimal strings do not compare in SQL: the flag is decided here, after either amount moved. */
-  private refreshProvisional(clientOrderId: string): void {
-    const o = this.get(clientOrderId);
-    if (o === undefined) return;
+  /**
+   * Decimal strings do not compare in SQL: the flag is decided here, after either amount moved
+   * (written only when it changes).
+   */
+  private refreshProvisional(o: OrderRecord, was: number): void {
     const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
-    this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, clientOrderId);
-    this.wrote(clientOrderId, o.strategyId);
+    if (provisional === was) return;
+    this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, o.clientOrderId);
+    this.wrote(o.clientOrderId, o.strategyId);
+    this.live.track(o, provisional === 1);
   }
 
   history(clientOrderId: string): OrderEventRecord[] {

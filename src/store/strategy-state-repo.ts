@@ -1,4 +1,12 @@
-/** A strategy's persisted key-value state (JSON values), one namespace per strategy. */
+/**
+ * A strategy's persisted key-value state (JSON values), one namespace per strategy.
+ *
+ * Hooks read their keys on every tick and write them back, mostly unchanged. The values are kept
+ * as JSON text by key, as the connection sees them (the store is the table's only writer: the
+ * instance lock), so a read needs no query and a write of the value already stored is skipped.
+ * `dropAll` is called when a transaction fails (the store's `tx`): a write it made may have been
+ * rolled back, so every key is read from SQL again.
+ */
 import type { Database } from 'better-sqlite3';
 
 /** A strategy's persisted key-value state; values are JSON. */
@@ -10,31 +18,82 @@ export interface StrategyStateStore {
   entries(): Record<string, unknown>;
 }
 
-export function strategyStateStore(db: Database, strategyId: string, now: () => number): StrategyStateStore {
-  return {
-    get<T>(key: string): T | undefined {
-      const row = db.prepare('SELECT value_json FROM strategy_state WHERE strategy_id = ? AND key = ?').get(strategyId, key) as
-        | { value_json: string }
-        | undefined;
-      return row === undefined ? undefined : (JSON.parse(row.value_json) as T);
-    },
-    set(key: string, value: unknown): void {
-      const json = JSON.stringify(value);
-      if (json === undefined) throw new TypeError(`strategy state ${key}: value is not JSON-serialisable`);
-      db.prepare(
-        `INSERT INTO strategy_state (strategy_id, key, value_json, updated_ms) VALUES (?, ?, ?, ?)
+/** Keys kept per strategy; past it the strategy's kept keys start over (a strategy may use many). */
+export const MAX_KEPT_KEYS = 1024;
+
+/** The JSON text of a key as stored, `null` when the key is absent. */
+type Kept = Map<string, string | null>;
+
+export class StrategyStates {
+  private readonly kept = new Map<string, Kept>();
+
+  /** `keep` false: not the table's writer (a read-only view), every read goes to SQL. */
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number,
+    private readonly keep = true,
+  ) {}
+
+  /** A write may have been rolled back: forget every kept value. */
+  dropAll(): void {
+    this.kept.clear();
+  }
+
+  private keptOf(strategyId: string): Kept {
+    let k = this.kept.get(strategyId);
+    if (k === undefined) this.kept.set(strategyId, (k = new Map()));
+    return k;
+  }
+
+  private remember(strategyId: string, key: string, json: string | null): void {
+    if (!this.keep) return;
+    const k = this.keptOf(strategyId);
+    if (k.size >= MAX_KEPT_KEYS && !k.has(key)) k.clear();
+    k.set(key, json);
+  }
+
+  private stored(strategyId: string, key: string): string | null {
+    const hit = this.kept.get(strategyId)?.get(key);
+    if (hit !== undefined) return hit;
+    const row = this.db.prepare('SELECT value_json FROM strategy_state WHERE strategy_id = ? AND key = ?').get(strategyId, key) as
+      | { value_json: string }
+      | undefined;
+    const json = row === undefined ? null : row.value_json;
+    this.remember(strategyId, key, json);
+    return json;
+  }
+
+  /** The state of one strategy. Values are parsed on every read: a caller may change what it gets. */
+  of(strategyId: string): StrategyStateStore {
+    return {
+      get: <T>(key: string): T | undefined => {
+        const json = this.stored(strategyId, key);
+        return json === null ? undefined : (JSON.parse(json) as T);
+      },
+      set: (key: string, value: unknown): void => {
+        const json = JSON.stringify(value);
+        if (json === undefined) throw new TypeError(`strategy state ${key}: value is not JSON-serialisable`);
+        if (this.kept.get(strategyId)?.get(key) === json) return;
+        this.db
+          .prepare(
+            `INSERT INTO strategy_state (strategy_id, key, value_json, updated_ms) VALUES (?, ?, ?, ?)
          ON CONFLICT (strategy_id, key) DO UPDATE SET value_json = excluded.value_json, updated_ms = excluded.updated_ms`,
-      ).run(strategyId, key, json, now());
-    },
-    delete(key: string): void {
-      db.prepare('DELETE FROM strategy_state WHERE strategy_id = ? AND key = ?').run(strategyId, key);
-    },
-    entries(): Record<string, unknown> {
-      const rows = db.prepare('SELECT key, value_json FROM strategy_state WHERE strategy_id = ? ORDER BY key').all(strategyId) as {
-        key: string;
-        value_json: string;
-      }[];
-      return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value_json) as unknown]));
-    },
-  };
+          )
+          .run(strategyId, key, json, this.now());
+        this.remember(strategyId, key, json);
+      },
+      delete: (key: string): void => {
+        if (this.kept.get(strategyId)?.get(key) === null) return;
+        this.db.prepare('DELETE FROM strategy_state WHERE strategy_id = ? AND key = ?').run(strategyId, key);
+        this.remember(strategyId, key, null);
+      },
+      entries: (): Record<string, unknown> => {
+        const rows = this.db.prepare('SELECT key, value_json FROM strategy_state WHERE strategy_id = ? ORDER BY key').all(strategyId) as {
+          key: string;
+          value_json: string;
+        }[];
+        return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value_json) as unknown]));
+      },
+    };
+  }
 }

@@ -25,6 +25,11 @@ export class BufferedState implements StrategyState {
     return this.writes.size > 0;
   }
 
+  /** How many keys the call wrote or deleted (a commit is one store write per key). */
+  get keysWritten(): number {
+    return this.writes.size;
+  }
+
   get(key: string): JsonValue | undefined {
     if (this.writes.has(key)) return this.writes.get(key);
     return this.backend.get(key);
@@ -66,6 +71,30 @@ function freezeAll<T>(items: readonly T[]): readonly T[] {
   return Object.freeze(items.map((i) => (Object.isFrozen(i) ? i : Object.freeze({ ...i }))));
 }
 
+/**
+ * Frozen copies of the prices and balances by the object they copy: the engine hands the same
+ * objects to every context until it reads the venue again (then new ones; it never changes one),
+ * so the copies are made once per read, not once per hook call.
+ */
+const frozenPrices = new WeakMap<Record<string, PriceView>, Readonly<Record<string, PriceView>>>();
+const frozenBalances = new WeakMap<Record<string, Decimal>, Readonly<Record<string, Decimal>>>();
+
+function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, PriceView>> {
+  let frozen = frozenPrices.get(source);
+  if (frozen === undefined) {
+    const prices: Record<string, PriceView> = {};
+    for (const [k, v] of Object.entries(source)) prices[k] = Object.freeze({ ...v });
+    frozenPrices.set(source, (frozen = Object.freeze(prices)));
+  }
+  return frozen;
+}
+
+function balancesOf(source: Record<string, Decimal>): Readonly<Record<string, Decimal>> {
+  let frozen = frozenBalances.get(source);
+  if (frozen === undefined) frozenBalances.set(source, (frozen = Object.freeze({ ...source })));
+  return frozen;
+}
+
 /** A frozen context. Decimals are immutable by API, so a shallow freeze of each view suffices. */
 export function buildContext<P>(
   instanceId: string,
@@ -74,14 +103,12 @@ export function buildContext<P>(
   state: StrategyState,
   log: StrategyLogger,
 ): StrategyContext<P> {
-  const prices: Record<string, PriceView> = {};
-  for (const [k, v] of Object.entries(data.prices)) prices[k] = Object.freeze({ ...v });
   return Object.freeze({
     instanceId,
     params,
     nowMs: data.nowMs,
-    prices: Object.freeze(prices),
-    balances: Object.freeze({ ...data.balances }),
+    prices: pricesOf(data.prices),
+    balances: balancesOf(data.balances),
     openOrders: freezeAll(data.openOrders),
     positions: freezeAll(
       data.positions.map((p) => ({ ...p, protection: p.protection === null ? null : Object.freeze({ ...p.protection }) })),

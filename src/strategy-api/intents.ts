@@ -10,6 +10,7 @@ import { StrategyError } from '../core/errors.js';
 import { CLIENT_ORDER_ID_RE } from '../core/ids.js';
 import { MARKET_RE } from '../core/market-names.js';
 import { describeIssue, keyOf } from './issues.js';
+import { commonIntents } from './intents-fast.js';
 
 /** A Decimal, or a plain decimal string, > 0. */
 const positive = z
@@ -79,7 +80,7 @@ export const intentSchema = z.discriminatedUnion('type', [placeLimitsSchema, pla
 
 /** At most this many intents per hook call. */
 export const MAX_INTENTS_PER_CALL = 50;
-const intentsSchema = z.array(intentSchema).max(MAX_INTENTS_PER_CALL);
+export const intentsSchema = z.array(intentSchema).max(MAX_INTENTS_PER_CALL);
 
 /** A validated intent (Decimals everywhere). */
 export type Intent = z.output<typeof intentSchema>;
@@ -101,6 +102,8 @@ export type HookResult = readonly IntentInput[] | undefined | void;
  */
 export function parseIntents(value: unknown, instanceId: string): Intent[] {
   if (value === undefined || value === null) return [];
+  const common = commonIntents(value, MAX_INTENTS_PER_CALL);
+  if (common !== undefined) return common;
   const parsed = intentsSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];

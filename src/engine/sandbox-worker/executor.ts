@@ -21,6 +21,11 @@ export interface HookRequest {
 export interface HookExecutor {
   /** Resolves once a call can start (a worker started and loaded its module); not bounded here. */
   prepare(): Promise<void>;
+  /**
+   * Whether a call can start now without waiting (what `prepare()` would resolve to at once): the
+   * runner then skips the bounded wait. Optional: without it, every call waits for `prepare()`.
+   */
+  isPrepared?(): boolean;
   /** Runs a hook and resolves with its raw return value; rejects when the hook throws. */
   run(request: HookRequest): Promise<unknown>;
   /** The call in flight passed its deadline: stop it (the next call starts afresh). */
@@ -62,6 +67,10 @@ export class InlineExecutor implements HookExecutor {
   }
 
   async prepare(): Promise<void> {}
+
+  isPrepared(): boolean {
+    return true;
+  }
 
   abandon(): void {}
 

@@ -51,6 +51,11 @@ export class SandboxThreadExecutor implements HookExecutor {
     }
   }
 
+  /** Loaded: a call starts at once (a failed load is tried again by the next `prepare()`, as before). */
+  isPrepared(): boolean {
+    return this.loaded !== undefined;
+  }
+
   async run(r: HookRequest): Promise<unknown> {
     const { definition: d, params } = this.load();
     const ctx = buildContext(this.init.instanceId, params, r.data, r.state, this.log);

@@ -135,6 +135,37 @@ describe('StrategyInputs.snapshot', () => {
   });
 });
 
+describe('StrategyInputs.snapshot: positions kept between snapshots', () => {
+  it('sees every fill, reported fill and attribution of the strategy, and nothing of a rolled-back one', () => {
+    const { store, clock } = setup();
+    const inputs = new StrategyInputs({ store, read: new ReadModels(store), clock, markets: {}, limits, budgets: new Map(), tradingState: () => 'ACTIVE', equity: () => null, recentFillsLimit: 10 });
+    const bases = (): string[] => inputs.snapshot('grid', { prices: {}, balances: {} }).positions.map((p) => `${p.market} ${p.base.toFixed()}`);
+    expect(bases()).toEqual([]);
+    store.fills.insert(fill({ side: 'buy', amount: d('0.01'), price: d('50000') }));
+    expect(bases()).toEqual(['BTC_USDT 0.01']);
+    store.fills.insert(fill({ side: 'buy', amount: d('1'), price: d('50000'), strategyId: 'other' }));
+    expect(bases()).toEqual(['BTC_USDT 0.01']);
+    // A reply reported a fill whose deals are not in yet: provisional, counted at once.
+    place(store, 'g1', 'grid', 'buy', '0.02', '50000');
+    store.orders.setState('g1', 'PENDING', 'OPEN', 'placed', 1, { orderId: 71, reported: { base: d('0.005'), quote: d('250') } });
+    expect(bases()).toEqual(['BTC_USDT 0.015']);
+    store.fills.insert(fill({ side: 'sell', amount: d('0.3'), price: d('50000'), orderId: 72, strategyId: null, market: 'ETH_USDT' }));
+    expect(bases()).toEqual(['BTC_USDT 0.015']);
+    store.fills.attribute(72, 'grid', 'g2');
+    expect(bases()).toEqual(['BTC_USDT 0.015', 'ETH_USDT -0.3']);
+    expect(() =>
+      store.tx(() => {
+        store.fills.insert(fill({ side: 'buy', amount: d('0.1'), price: d('50000') }));
+        expect(bases()).toEqual(['BTC_USDT 0.115', 'ETH_USDT -0.3']);
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(bases()).toEqual(['BTC_USDT 0.015', 'ETH_USDT -0.3']);
+    const views = inputs.snapshot('grid', { prices: {}, balances: {} }).positions;
+    expect(Object.isFrozen(views[0])).toBe(true);
+  });
+});
+
 describe('openFlexInvestments', () => {
   const row = (investmentId: string, actionType: string, amount: string): FlexRecordRow => ({
     transactionId: `${investmentId}-${actionType}-${amount}`,

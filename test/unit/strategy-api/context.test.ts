@@ -24,6 +24,19 @@ describe('strategy context', () => {
     expect(ctx.recentFills[1]).toBe(kept);
   });
 
+  it("copies the engine's prices and balances once per object it hands over, and a new read is seen", () => {
+    const data = snapshot({ prices: { BTC_USDT: price('BTC_USDT', '100') } });
+    const first = ctxOf({}, data).ctx;
+    const again = ctxOf({}, snapshot({ prices: data.prices, balances: data.balances })).ctx;
+    expect(again.prices).toBe(first.prices);
+    expect(again.balances).toBe(first.balances);
+    expect(Object.isFrozen(first.prices['BTC_USDT'])).toBe(true);
+    expect(Object.isFrozen(data.prices['BTC_USDT'])).toBe(false);
+    const read = ctxOf({}, snapshot({ prices: { BTC_USDT: price('BTC_USDT', '101') } })).ctx;
+    expect(read.prices['BTC_USDT']?.last.toFixed()).toBe('101');
+    expect(first.prices['BTC_USDT']?.last.toFixed()).toBe('100');
+  });
+
   it('buffers state writes until commit', () => {
     const backend = new MemoryState();
     backend.set('a', 1);

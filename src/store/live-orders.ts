@@ -1,0 +1,101 @@
+/**
+ * The orders that are not final (every state but FILLED, CANCELLED, REJECTED) and the orders
+ * whose reported fill exceeds the deals applied (the `provisional` flag), kept in memory as the
+ * connection sees them. Strategy ticks, the risk gate and the equity job read these sets many
+ * times per minute; the SQL queries behind them were the largest part of the orders repository's
+ * cost in a backtest (docs/backtesting.md § Speed).
+ *
+ * Exact because the repository is the only writer of the orders table (the daemon's instance
+ * lock) and hands every written row to `track`, inside a transaction or not:
+ * - loaded lazily from SQL, so a fresh handle starts from what is on disk;
+ * - `dropAll` is called when a transaction fails (the store's `tx`): what it wrote is rolled
+ *   back, so the sets are read again from SQL at the next look instead of being undone by hand.
+ * Records are frozen: every reader gets the same value.
+ */
+import type { OrderState } from '../core/orders.js';
+import type { OrderRecord } from '../model/journal.js';
+
+/** The final states: an order in one of them never leaves it (src/engine/order-state.ts). */
+const FINAL: ReadonlySet<OrderState> = new Set<OrderState>(['FILLED', 'CANCELLED', 'REJECTED']);
+
+/** Whether every state of `states` is one this index holds (none is final). */
+export function allLive(states: readonly OrderState[]): boolean {
+  return states.every((s) => !FINAL.has(s));
+}
+
+/** Oldest first, as `ORDER BY created_ms, client_order_id` (ids are ASCII: code-unit order is SQLite's BINARY order). */
+export function byAge(a: OrderRecord, b: OrderRecord): number {
+  if (a.createdMs !== b.createdMs) return a.createdMs - b.createdMs;
+  return a.clientOrderId < b.clientOrderId ? -1 : a.clientOrderId > b.clientOrderId ? 1 : 0;
+}
+
+interface Sets {
+  live: Map<string, OrderRecord>;
+  provisional: Map<string, OrderRecord>;
+}
+
+export class LiveOrders {
+  private sets: Sets | undefined;
+
+  /**
+   * `load` reads both sets from SQL (on the same connection as the writes). `keep` false: a
+   * handle that is not the writer (a read-only view beside a running daemon) reads them anew each time.
+   */
+  constructor(
+    private readonly load: () => { live: OrderRecord[]; provisional: OrderRecord[] },
+    private readonly keep = true,
+  ) {}
+
+  private loaded(): Sets {
+    if (this.sets !== undefined) return this.sets;
+    const { live, provisional } = this.load();
+    const sets = {
+      live: new Map(live.map((o) => [o.clientOrderId, o])),
+      provisional: new Map(provisional.map((o) => [o.clientOrderId, o])),
+    };
+    if (this.keep) this.sets = sets;
+    return sets;
+  }
+
+  /** A row as just written (`provisional`: its flag). Nothing to do while the sets are not loaded: the load will read it. */
+  track(record: OrderRecord, provisional: boolean): void {
+    if (this.sets === undefined) return;
+    const id = record.clientOrderId;
+    if (FINAL.has(record.state)) this.sets.live.delete(id);
+    else this.sets.live.set(id, record);
+    if (provisional) this.sets.provisional.set(id, record);
+    else this.sets.provisional.delete(id);
+  }
+
+  /** A write may have been rolled back: read both sets again at the next look. */
+  dropAll(): void {
+    this.sets = undefined;
+  }
+
+  /** The record of a non-final order and its provisional flag, only when the sets are loaded (no query). */
+  peek(clientOrderId: string): { record: OrderRecord; provisional: boolean } | undefined {
+    const record = this.sets?.live.get(clientOrderId);
+    if (record === undefined || this.sets === undefined) return undefined;
+    return { record, provisional: this.sets.provisional.has(clientOrderId) };
+  }
+
+  /** The record of a non-final order, or undefined (final or unknown). */
+  get(clientOrderId: string): OrderRecord | undefined {
+    return this.loaded().live.get(clientOrderId);
+  }
+
+  /** Non-final orders in `states` (none final), optionally of one strategy, oldest first. */
+  list(states: readonly OrderState[], strategyId?: string): OrderRecord[] {
+    const wanted = new Set(states);
+    const out: OrderRecord[] = [];
+    for (const o of this.loaded().live.values()) {
+      if (wanted.has(o.state) && (strategyId === undefined || o.strategyId === strategyId)) out.push(o);
+    }
+    return out.sort(byAge);
+  }
+
+  /** Orders flagged provisional, oldest first. */
+  provisional(): OrderRecord[] {
+    return [...this.loaded().provisional.values()].sort(byAge);
+  }
+}

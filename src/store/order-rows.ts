@@ -1,0 +1,142 @@
+/**
+ * The orders table's rows as records, and the rows and records its writes produce: the live
+ * index (live-orders.ts) takes a written row's record from these instead of reading it back.
+ */
+import { toWire, type Decimal } from '../core/decimal.js';
+import { storedDecimal } from './stored-decimal.js';
+import type { OrderState, Side } from '../core/orders.js';
+import type { OrderKind, OrderRecord } from '../model/journal.js';
+
+export interface OrderRow {
+  client_order_id: string;
+  strategy_id: string;
+  kind: string;
+  market: string;
+  side: string;
+  amount: string;
+  price: string;
+  post_only: number;
+  ioc: number;
+  rpi: number;
+  stop_loss: string | null;
+  take_profit: string | null;
+  position_side: string | null;
+  state: string;
+  order_id: number | null;
+  oto_id: number | null;
+  reason: string | null;
+  filled_base: string;
+  reported_filled_base: string;
+  reported_filled_quote: string;
+  created_ms: number;
+  updated_ms: number;
+  unknown_since_ms: number | null;
+  resolve_looks: number;
+  provisional: number;
+}
+
+/** The states of orders not final: what the live index holds (live-orders.ts). */
+export const LIVE_SQL = `state IN ('PENDING', 'OPEN', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'UNKNOWN')`;
+
+export function toRecord(r: OrderRow): OrderRecord {
+  return {
+    clientOrderId: r.client_order_id,
+    strategyId: r.strategy_id,
+    kind: r.kind as OrderKind,
+    market: r.market,
+    side: r.side as Side,
+    amount: storedDecimal(r.amount),
+    price: storedDecimal(r.price),
+    postOnly: r.post_only === 1,
+    ioc: r.ioc === 1,
+    rpi: r.rpi === 1,
+    stopLoss: r.stop_loss === null ? null : storedDecimal(r.stop_loss),
+    takeProfit: r.take_profit === null ? null : storedDecimal(r.take_profit),
+    positionSide: r.position_side,
+    state: r.state as OrderState,
+    orderId: r.order_id,
+    otoId: r.oto_id,
+    reason: r.reason,
+    filledBase: storedDecimal(r.filled_base),
+    reportedFilledBase: storedDecimal(r.reported_filled_base),
+    reportedFilledQuote: storedDecimal(r.reported_filled_quote),
+    createdMs: r.created_ms,
+    updatedMs: r.updated_ms,
+    unknownSinceMs: r.unknown_since_ms,
+    resolveLooks: r.resolve_looks,
+  };
+}
+
+export function frozenRecord(r: OrderRow): OrderRecord {
+  return Object.freeze(toRecord(r));
+}
+
+/** The row an INSERT of `insertPending` writes: its parameters and the columns' defaults. */
+export function pendingRow(p: {
+  clientOrderId: string; strategyId: string; kind: string; market: string; side: string; amount: string; price: string; postOnly: number; ioc: number;
+  rpi: number; stopLoss: string | null; takeProfit: string | null; positionSide: string | null; now: number;
+}): OrderRow {
+  return {
+    client_order_id: p.clientOrderId, strategy_id: p.strategyId, kind: p.kind, market: p.market, side: p.side, amount: p.amount, price: p.price,
+    post_only: p.postOnly, ioc: p.ioc, rpi: p.rpi, stop_loss: p.stopLoss, take_profit: p.takeProfit, position_side: p.positionSide,
+    state: 'PENDING', order_id: null, oto_id: null, reason: null, filled_base: '0', reported_filled_base: '0', reported_filled_quote: '0',
+    created_ms: p.now, updated_ms: p.now, unknown_since_ms: null, resolve_looks: 0, provisional: 0,
+  };
+}
+
+/** Fields that may change alongside (or without) a state change. */
+export interface OrderPatch {
+  orderId?: number | null;
+  otoId?: number | null;
+  reason?: string | null;
+  filledBase?: Decimal;
+  /** What a reply reported filled; the caller passes it only when it grew. */
+  reported?: { base: Decimal; quote: Decimal };
+  unknownSinceMs?: number | null;
+  resolveLooks?: number;
+}
+
+/** The SET clauses (after `updated_ms`) and named parameters of a patch, with the new state if any. */
+export function patchSql(patch: OrderPatch, state: OrderState | undefined): { sets: string[]; params: Record<string, unknown> } {
+  const wire = (d: Decimal | undefined): string | undefined => (d === undefined ? undefined : toWire(d));
+  const fields: [column: string, param: string, value: unknown][] = [
+    ['state', 'state', state],
+    ['order_id', 'orderId', patch.orderId],
+    ['oto_id', 'otoId', patch.otoId],
+    ['reason', 'reason', patch.reason],
+    ['filled_base', 'filledBase', wire(patch.filledBase)],
+    ['reported_filled_base', 'reportedBase', wire(patch.reported?.base)],
+    ['reported_filled_quote', 'reportedQuote', wire(patch.reported?.quote)],
+    ['unknown_since_ms', 'unknownSinceMs', patch.unknownSinceMs],
+    ['resolve_looks', 'resolveLooks', patch.resolveLooks],
+  ];
+  const sets = ['updated_ms = @now'];
+  const params: Record<string, unknown> = {};
+  for (const [column, param, value] of fields) {
+    if (value === undefined) continue;
+    sets.push(`${column} = @${param}`);
+    params[param] = value;
+  }
+  return { sets, params };
+}
+
+const pick = <T>(value: T | undefined, was: T): T => (value === undefined ? was : value);
+/** A decimal as it reads back once written (`toWire`, then `storedDecimal`). */
+const stored = (d: Decimal | undefined, was: Decimal): Decimal => (d === undefined ? was : storedDecimal(toWire(d)));
+
+/** The record of `o`'s row after an UPDATE of `patchSql(patch, state)` at `nowMs`. */
+export function patchedRecord(o: OrderRecord, patch: OrderPatch, state: OrderState | undefined, nowMs: number): OrderRecord {
+  return Object.freeze({
+    ...o,
+    state: pick(state, o.state),
+    orderId: pick(patch.orderId, o.orderId),
+    otoId: pick(patch.otoId, o.otoId),
+    reason: pick(patch.reason, o.reason),
+    filledBase: stored(patch.filledBase, o.filledBase),
+    reportedFilledBase: stored(patch.reported?.base, o.reportedFilledBase),
+    reportedFilledQuote: stored(patch.reported?.quote, o.reportedFilledQuote),
+    updatedMs: nowMs,
+    unknownSinceMs: pick(patch.unknownSinceMs, o.unknownSinceMs),
+    resolveLooks: pick(patch.resolveLooks, o.resolveLooks),
+  });
+}
