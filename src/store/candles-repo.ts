@@ -2,7 +2,8 @@
  * One-minute OHLCV candles (migration 8, docs/market-data.md): folded from the prices the daemon
  * polls (`fold`), or imported (`upsert`); longer timeframes are aggregated on read from the
  * one-minute index (candle-buckets.ts). The minute still being built lives in `candles_open`
- * until a later price or `closeEnded` moves it to `candles_1m`, so a restart continues it.
+ * until a later price or `closeEnded` moves it to `candles_1m`, so a restart continues it; this
+ * handle keeps a copy of those rows so that reading them costs no query.
  */
 import type { Database } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
@@ -45,29 +46,60 @@ export class CandlesRepository {
   ) {}
 
   /**
+   * The open minutes (candles_open), read from the table once and then kept in step with every
+   * write through this handle, the only writer of that table: a fold costs no read, and
+   * `openMinute` (each strategy snapshot) none either. The table is still written at every change,
+   * so a restart continues the minute exactly as before. A write that may have been rolled back
+   * (a failed statement here, or a failed transaction around it: the price recorder calls
+   * `forgetOpen`) drops the copy, and the next read takes the table again.
+   */
+  private openRows: Map<string, OpenRow> | undefined;
+
+  /**
    * Folds a price seen at `atMs` into the market's open minute. A price of a later minute first
-   * closes the open one as it stands; a price older than the open minute is ignored.
+   * closes the open one as it stands; a price older than the open minute is ignored, and one that
+   * changes neither high, low nor close writes nothing.
    */
   fold(market: string, atMs: number, price: Decimal): void {
+    this.keeping(() => this.foldKept(market, atMs, price));
+  }
+
+  /** Drops the kept open minutes: the next read takes them from the table. */
+  forgetOpen(): void {
+    this.openRows = undefined;
+  }
+
+  private foldKept(market: string, atMs: number, price: Decimal): void {
     const minute = atMs - (atMs % MINUTE_MS);
-    const open = this.openRow(market);
+    const open = this.opens().get(market);
     if (open !== undefined && open.open_ms > minute) return;
+    const p = toWire(price);
     if (open !== undefined && open.open_ms === minute) {
-      const high = dec(open.high).gte(price) ? open.high : toWire(price);
-      const low = dec(open.low).lte(price) ? open.low : toWire(price);
-      this.db.prepare('UPDATE candles_open SET high = ?, low = ?, close = ?, updated_ms = ? WHERE market = ?').run(high, low, toWire(price), atMs, market);
+      const high = dec(open.high).gte(price) ? open.high : p;
+      const low = dec(open.low).lte(price) ? open.low : p;
+      if (high === open.high && low === open.low && p === open.close) return;
+      this.db.prepare('UPDATE candles_open SET high = ?, low = ?, close = ?, updated_ms = ? WHERE market = ?').run(high, low, p, atMs, market);
+      this.opens().set(market, { ...open, high, low, close: p });
       return;
     }
-    if (open !== undefined) this.close(open);
-    const p = toWire(price);
-    this.db.prepare('INSERT INTO candles_open (market, open_ms, open, high, low, close, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?)').run(market, minute, p, p, p, p, atMs);
+    // The open minute moves to the closed ones and its row takes the new minute (one write, no delete).
+    if (open !== undefined) this.toClosed(open);
+    this.db
+      .prepare(
+        'INSERT INTO candles_open (market, open_ms, open, high, low, close, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (market) DO UPDATE SET ' +
+          'open_ms = excluded.open_ms, open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, updated_ms = excluded.updated_ms',
+      )
+      .run(market, minute, p, p, p, p, atMs);
+    this.opens().set(market, { market, open_ms: minute, open: p, high: p, low: p, close: p, volume: null });
   }
 
   /** Closes every open minute that ended at or before `nowMs` (markets no longer polled too); returns how many. */
   closeEnded(nowMs: number): number {
-    const ended = this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open WHERE open_ms + ? <= ?`).all(MINUTE_MS, nowMs) as OpenRow[];
-    for (const row of ended) this.close(row);
-    return ended.length;
+    return this.keeping(() => {
+      const ended = [...this.opens().values()].filter((r) => r.open_ms + MINUTE_MS <= nowMs);
+      for (const row of ended) this.close(row);
+      return ended.length;
+    });
   }
 
   /** Imports closed minutes: a new minute is added, a differing one replaced, an identical one left alone. */
@@ -93,8 +125,12 @@ export class CandlesRepository {
 
   /** Deletes minutes (closed or open) that began before `beforeMs`; returns how many. */
   prune(beforeMs: number): number {
-    const closed = this.db.prepare('DELETE FROM candles_1m WHERE open_ms < ?').run(beforeMs).changes;
-    return closed + this.db.prepare('DELETE FROM candles_open WHERE open_ms < ?').run(beforeMs).changes;
+    return this.keeping(() => {
+      const closed = this.db.prepare('DELETE FROM candles_1m WHERE open_ms < ?').run(beforeMs).changes;
+      const open = this.db.prepare('DELETE FROM candles_open WHERE open_ms < ?').run(beforeMs).changes;
+      for (const r of [...this.opens().values()]) if (r.open_ms < beforeMs) this.opens().delete(r.market);
+      return closed + open;
+    });
   }
 
   /**
@@ -149,15 +185,38 @@ export class CandlesRepository {
     return this.openRow(market);
   }
 
+  /** A copy: the kept row is the table's, whatever a reader does with what it gets. */
   private openRow(market: string): OpenRow | undefined {
-    return this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open WHERE market = ?`).get(market) as OpenRow | undefined;
+    const row = this.opens().get(market);
+    return row === undefined ? undefined : { ...row };
   }
 
-  /** Moves an open minute to the closed ones; a minute already there (imported) is kept. */
+  private opens(): Map<string, OpenRow> {
+    this.openRows ??= new Map((this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open`).all() as OpenRow[]).map((r) => [r.market, r]));
+    return this.openRows;
+  }
+
+  /** Runs a write of the open minutes; when it fails, the kept copy is dropped (the table may or may not have changed). */
+  private keeping<T>(write: () => T): T {
+    try {
+      return write();
+    } catch (err) {
+      this.forgetOpen();
+      throw err;
+    }
+  }
+
+  /** Moves an open minute to the closed ones and deletes its row. */
   private close(row: OpenRow): void {
+    this.toClosed(row);
+    this.db.prepare('DELETE FROM candles_open WHERE market = ?').run(row.market);
+    this.opens().delete(row.market);
+  }
+
+  /** Adds an open minute to the closed ones; a minute already there (imported) is kept. */
+  private toClosed(row: OpenRow): void {
     this.db
       .prepare(`INSERT INTO candles_1m (market, ${COLS}) VALUES (?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (market, open_ms) DO NOTHING`)
       .run(row.market, row.open_ms, row.open, row.high, row.low, row.close);
-    this.db.prepare('DELETE FROM candles_open WHERE market = ?').run(row.market);
   }
 }
