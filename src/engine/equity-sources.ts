@@ -7,6 +7,7 @@ import { ZERO, type Decimal } from '../core/decimal.js';
 import type { Store } from '../store/index.js';
 import type { FillRecord } from '../model/fills.js';
 import type { FlexRecordRow } from '../model/flex.js';
+import type { OrderState } from '../core/orders.js';
 import type { OrderRecord } from '../model/journal.js';
 import { CollateralBook, collateralPositions, type CollateralFill, type CollateralPosition, type CollateralSide } from './collateral-book.js';
 import { FillFeed, type IncrementalFold } from './fill-feed.js';
@@ -98,12 +99,17 @@ class CollateralFold implements IncrementalFold {
   }
 }
 
+/** Holding states and PENDING in one read (the same rows, in the same order, as two reads). */
+const READ_STATES: readonly OrderState[] = [...HOLDING_STATES, 'PENDING'];
+
 /**
  * Reads the journal's parts. Collateral positions are kept current fill by fill (fill-feed.ts);
- * flex is folded again only when the ledger grew.
+ * flex is folded again only when the ledger was written. Inside a transaction nothing is kept
+ * (what it reads may still be rolled back, versioned-memo.ts).
  */
 export class EquitySources {
-  private cache: { key: string; positions: JournalParts['positions']; flex: JournalParts['flex']; unruled: string[] } | null = null;
+  private cache: { key: string; positions: JournalParts['positions']; unruled: string[] } | null = null;
+  private flexKept: { version: number; flex: JournalParts['flex'] } | null = null;
   private readonly feed: FillFeed;
   private readonly collateral: CollateralFold;
   /** Holding and pending orders, kept while no order was written (versioned-memo.ts). */
@@ -120,29 +126,42 @@ export class EquitySources {
   }
 
   read(): JournalParts {
-    const version = this.store.fills.inTransaction ? null : String(this.store.orders.version);
-    const open = this.orderReads.get(version, 'holding', () => this.store.orders.listByState(HOLDING_STATES));
+    const inTx = this.store.fills.inTransaction;
+    const version = inTx ? null : String(this.store.orders.version);
+    const both = this.orderReads.get(version, 'both', () => this.store.orders.listByState(READ_STATES));
+    const open = this.orderReads.get(version, 'holding', () => both.filter((o) => o.state !== 'PENDING'));
     // The rules are fixed, so the same holding orders hold the same (read-only) amounts.
     const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules));
-    const key = `${this.store.fills.version}/${this.store.flex.count()}`;
-    if (this.cache?.key !== key) this.cache = { key, ...this.fold() };
+    const flexVersion = this.store.flex.version;
+    const key = `${this.store.fills.version}/${flexVersion}`;
+    if (!inTx && this.cache?.key !== key) this.cache = { key, ...this.fold() };
+    const parts = inTx ? this.fold() : (this.cache as NonNullable<typeof this.cache>);
+    const flex = this.flexOf(flexVersion, inTx);
     // The holding orders' part of the fingerprint: the same text as long as they are the same rows.
     const orders = this.orderText.get(version, 'holding', () => open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`).join(','));
-    const pending = this.orderReads.get(version, 'pending', () => this.store.orders.listByState(['PENDING'])).length;
+    const pending = both.length - open.length;
     return {
       held,
-      positions: this.cache.positions,
-      flex: this.cache.flex,
-      unruled: [...new Set([...held.unruled, ...this.cache.unruled])].sort(),
+      positions: parts.positions,
+      flex,
+      unruled: [...new Set([...held.unruled, ...parts.unruled])].sort(),
       pending,
       fingerprint: `${key}|${pending}|${orders}`,
     };
   }
 
+  /** Active flex, folded again only when the ledger was written through the store (its version moved). */
+  private flexOf(version: number, inTx: boolean): JournalParts['flex'] {
+    if (!inTx && this.flexKept?.version === version) return this.flexKept.flex;
+    const flex = activeFlex(this.store.flex.all());
+    this.flexKept = inTx ? null : { version, flex };
+    return flex;
+  }
+
   private fold(): Omit<NonNullable<typeof this.cache>, 'key'> {
     const { positions, unruled } = this.feed.sync(this.collateral) ? this.collateral.result() : this.foldAll();
     const settled = positions.map((p) => ({ ...p, settleAsset: this.rules(p.market)?.quote ?? '' }));
-    return { positions: settled, flex: activeFlex(this.store.flex.all()), unruled };
+    return { positions: settled, unruled };
   }
 
   /** Inside a transaction: every fill folded again, nothing kept. */
