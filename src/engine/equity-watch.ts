@@ -24,6 +24,11 @@ export interface EquityWatchDeps {
 export class EquityWatch {
   private latest: EquitySnapshot | null = null;
   private latestEquity: Equity | null = null;
+  /**
+   * The persisted peak. This watch is the key's only writer, so the value it last read or wrote is
+   * kept; `null`: not known, read the store.
+   */
+  private kept: { peak: Decimal | undefined } | null = null;
 
   constructor(private readonly deps: EquityWatchDeps) {}
 
@@ -39,18 +44,33 @@ export class EquityWatch {
 
   /** Takes a fresh equity (equity.ts `equityOf`), raises the persisted peak, checks the limit. */
   update(equity: Equity): EquitySnapshot {
-    const { store, limits } = this.deps;
+    const { limits } = this.deps;
     const total = equity.total;
-    const stored = store.meta.get(EQUITY_PEAK_KEY);
-    const storedPeak = stored === undefined ? undefined : new Decimal(stored);
+    const storedPeak = this.storedPeak();
     const peak = storedPeak === undefined ? total : Decimal.max(storedPeak, total);
-    if (storedPeak === undefined || !peak.eq(storedPeak)) store.meta.set(EQUITY_PEAK_KEY, peak.toFixed());
+    if (storedPeak === undefined || !peak.eq(storedPeak)) this.persistPeak(peak);
     this.latest = { currentQuote: total, peakQuote: peak };
     this.latestEquity = equity;
-    if (drawdownBreached(this.latest, limits)) {
+    // At the peak the drop is nil: no limit of zero or more can be passed (no division needed).
+    const atPeak = total.gte(peak) && limits.maxDrawdownPct.gte(0);
+    if (!atPeak && drawdownBreached(this.latest, limits)) {
       this.deps.onBreach(`drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${limits.maxDrawdownPct.toFixed()} %`);
     }
     return this.latest;
+  }
+
+  private storedPeak(): Decimal | undefined {
+    if (this.kept === null) {
+      const stored = this.deps.store.meta.get(EQUITY_PEAK_KEY);
+      this.kept = { peak: stored === undefined ? undefined : new Decimal(stored) };
+    }
+    return this.kept.peak;
+  }
+
+  private persistPeak(peak: Decimal): void {
+    this.kept = null;
+    this.deps.store.meta.set(EQUITY_PEAK_KEY, peak.toFixed());
+    this.kept = { peak };
   }
 
   /**
@@ -58,7 +78,9 @@ export class EquityWatch {
    * re-trip at once against the old peak. The next update starts a new peak.
    */
   resetPeak(): void {
+    this.kept = null;
     this.deps.store.meta.delete(EQUITY_PEAK_KEY);
+    this.kept = { peak: undefined };
     this.latest = null;
     this.latestEquity = null;
   }
