@@ -56,12 +56,14 @@ export class FlexRepository {
   }
 
   insertIntent(id: string, strategyId: string, plan: string, nowMs: number): void {
+    this.intentWrites++;
     this.db
       .prepare(`INSERT INTO flex_intents (id, strategy_id, plan, state, created_ms, updated_ms) VALUES (?, ?, ?, 'PENDING', ?, ?)`)
       .run(id, strategyId, plan, nowMs, nowMs);
   }
 
   setIntent(id: string, state: FlexIntentState, patch: { transactionId?: string; reason?: string }, nowMs: number): void {
+    this.intentWrites++;
     this.db
       .prepare(
         'UPDATE flex_intents SET state = ?, transaction_id = COALESCE(?, transaction_id), reason = COALESCE(?, reason), updated_ms = ? WHERE id = ?',
@@ -69,7 +71,33 @@ export class FlexRepository {
       .run(state, patch.transactionId ?? null, patch.reason ?? null, nowMs, id);
   }
 
+  /**
+   * The intents in `states` (all without), oldest first. Every reconciliation pass asks for the
+   * unsettled ones and they rarely change, so a read is kept while no intent was written through
+   * this handle (the table's only writer; a write counts before it runs, so a failed or rolled-back
+   * one only reads again). Inside a transaction nothing is kept: what it reads may be rolled back.
+   * Each caller gets its own copies.
+   */
   intents(states?: readonly FlexIntentState[]): FlexIntentRecord[] {
+    const key = states?.join(',') ?? '*';
+    if (this.db.inTransaction) return this.readIntents(states);
+    if (this.keptVersion !== this.intentWrites) {
+      this.kept.clear();
+      this.keptVersion = this.intentWrites;
+    }
+    let rows = this.kept.get(key);
+    if (rows === undefined) {
+      rows = this.readIntents(states);
+      this.kept.set(key, rows);
+    }
+    return rows.map((r) => ({ ...r }));
+  }
+
+  private intentWrites = 0;
+  private keptVersion = -1;
+  private readonly kept = new Map<string, FlexIntentRecord[]>();
+
+  private readIntents(states?: readonly FlexIntentState[]): FlexIntentRecord[] {
     const where = states === undefined ? '' : ` WHERE state IN (${states.map(() => '?').join(',')})`;
     const rows = this.db.prepare(`SELECT * FROM flex_intents${where} ORDER BY created_ms, id`).all(...(states ?? [])) as {
       id: string;
