@@ -21,6 +21,22 @@ export interface EquityWatchDeps {
   onBreach: (reason: string) => void;
 }
 
+/** Far below the rounding of a 60-digit division (core/decimal.ts), far above that of the products. */
+const MARGIN = new Decimal('1e-40');
+
+/**
+ * True when the drop from `peak` to `total` is within `maxPct` by a margin no rounding can close:
+ * `drawdownBreached` (risk-gate.ts) would say false. Its 60-digit division costs more than the
+ * rest of the check; for a positive peak, drop % > limit ⟺ (peak − total) × 100 > limit × peak,
+ * so products decide, and a comparison closer than the margin is left to the division.
+ */
+export function clearlyWithin(total: Decimal, peak: Decimal, maxPct: Decimal): boolean {
+  if (peak.lte(0)) return true;
+  const drop = peak.minus(total).mul(100);
+  const limit = maxPct.mul(peak);
+  return drop.lt(limit.minus(limit.abs().mul(MARGIN)));
+}
+
 export class EquityWatch {
   private latest: EquitySnapshot | null = null;
   private latestEquity: Equity | null = null;
@@ -51,9 +67,7 @@ export class EquityWatch {
     if (storedPeak === undefined || !peak.eq(storedPeak)) this.persistPeak(peak);
     this.latest = { currentQuote: total, peakQuote: peak };
     this.latestEquity = equity;
-    // At the peak the drop is nil: no limit of zero or more can be passed (no division needed).
-    const atPeak = total.gte(peak) && limits.maxDrawdownPct.gte(0);
-    if (!atPeak && drawdownBreached(this.latest, limits)) {
+    if (!clearlyWithin(total, peak, limits.maxDrawdownPct) && drawdownBreached(this.latest, limits)) {
       this.deps.onBreach(`drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${limits.maxDrawdownPct.toFixed()} %`);
     }
     return this.latest;

@@ -1,13 +1,16 @@
 /**
  * The drawdown watch keeps the persisted peak it last read or wrote (equity-watch.ts): the store
  * must hold what it reports after every update and reset, and a failed write must not leave a kept
- * peak the store does not hold.
+ * peak the store does not hold. The check without the division never says "within" where the
+ * division says "breached".
  */
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { equityOf } from '../../../src/engine/equity.js';
-import { EQUITY_PEAK_KEY, EquityWatch } from '../../../src/engine/equity-watch.js';
+import { EQUITY_PEAK_KEY, EquityWatch, clearlyWithin } from '../../../src/engine/equity-watch.js';
+import { drawdownBreached } from '../../../src/engine/risk-gate.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -55,5 +58,34 @@ describe('the kept drawdown peak', () => {
     expect(store.meta.get(EQUITY_PEAK_KEY)).toBe('1000');
     // The store still holds 1000: 880 is 12 % below it, a breach against the stored peak, not 1500.
     expect(watch.update(usdt('880')).peakQuote.toFixed()).toBe('1000');
+  });
+});
+
+describe('the drawdown check without a division', () => {
+  const amount = fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }).map((n) => dec(n.toString()).div(dec('100000000')));
+  const pct = fc.oneof(fc.constantFrom('0', '10', '99.9', '33.333333333333333333333'), fc.integer({ min: 0, max: 9_999 }).map((n) => (n / 100).toString())).map(dec);
+
+  it('property: "clearly within" only where drawdownBreached says no breach, at and near the limit too', () => {
+    const near = fc.tuple(amount, pct, fc.integer({ min: -3, max: 3 })).map(([peak, max, ulp]) => {
+      // Totals on the limit and a few units of the last place either side of it.
+      const onLimit = peak.minus(peak.mul(max).div(100));
+      return { peak, max, total: onLimit.plus(dec(String(ulp)).mul(dec('0.00000001'))) };
+    });
+    const anywhere = fc.record({ peak: amount, max: pct, total: amount });
+    fc.assert(
+      fc.property(fc.oneof(near, anywhere), ({ peak, max, total }) => {
+        const limits = { maxNotionalPerOrderQuote: dec('500'), maxDrawdownPct: max };
+        if (clearlyWithin(total, peak, max)) expect(drawdownBreached({ currentQuote: total, peakQuote: peak }, limits)).toBe(false);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('decides the plain cases and leaves the exact limit to the division', () => {
+    expect(clearlyWithin(dec('1200'), dec('1200'), dec('10'))).toBe(true);
+    expect(clearlyWithin(dec('1080.01'), dec('1200'), dec('10'))).toBe(true);
+    expect(clearlyWithin(dec('1080'), dec('1200'), dec('10'))).toBe(false);
+    expect(clearlyWithin(dec('1079.99'), dec('1200'), dec('10'))).toBe(false);
+    expect(clearlyWithin(dec('-5'), dec('0'), dec('10'))).toBe(true);
   });
 });
