@@ -43,7 +43,9 @@ export class CandlesRepository {
   constructor(
     private readonly db: Database,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.writeOpen = !db.memory;
+  }
 
   /**
    * The open minutes (candles_open), read from the table once and then kept in step with every
@@ -54,6 +56,14 @@ export class CandlesRepository {
    * `forgetOpen`) drops the copy, and the next read takes the table again.
    */
   private openRows: Map<string, OpenRow> | undefined;
+
+  /**
+   * Whether the open minutes are written to candles_open. A store in memory (a backtest's,
+   * `durability: 'memory'`) does not: no other connection can read it and nothing of it outlives
+   * the process, so the table would only repeat the kept copy, which every read here answers from.
+   * A store on disk writes every change, for a restart and for other readers.
+   */
+  private readonly writeOpen: boolean;
 
   /**
    * Folds a price seen at `atMs` into the market's open minute. A price of a later minute first
@@ -75,22 +85,31 @@ export class CandlesRepository {
     if (open !== undefined && open.open_ms > minute) return;
     const p = toWire(price);
     if (open !== undefined && open.open_ms === minute) {
-      const high = dec(open.high).gte(price) ? open.high : p;
-      const low = dec(open.low).lte(price) ? open.low : p;
-      if (high === open.high && low === open.low && p === open.close) return;
-      this.db.prepare('UPDATE candles_open SET high = ?, low = ?, close = ?, updated_ms = ? WHERE market = ?').run(high, low, p, atMs, market);
-      this.opens().set(market, { ...open, high, low, close: p });
+      this.foldInto(open, atMs, price, p);
       return;
     }
     // The open minute moves to the closed ones and its row takes the new minute (one write, no delete).
     if (open !== undefined) this.toClosed(open);
+    if (this.writeOpen) this.writeNewMinute(market, minute, p, atMs);
+    this.opens().set(market, { market, open_ms: minute, open: p, high: p, low: p, close: p, volume: null });
+  }
+
+  /** A price of the open minute: high, low and close move; a price that moves none writes nothing. */
+  private foldInto(open: OpenRow, atMs: number, price: Decimal, p: string): void {
+    const high = dec(open.high).gte(price) ? open.high : p;
+    const low = dec(open.low).lte(price) ? open.low : p;
+    if (high === open.high && low === open.low && p === open.close) return;
+    if (this.writeOpen) this.db.prepare('UPDATE candles_open SET high = ?, low = ?, close = ?, updated_ms = ? WHERE market = ?').run(high, low, p, atMs, open.market);
+    this.opens().set(open.market, { ...open, high, low, close: p });
+  }
+
+  private writeNewMinute(market: string, minute: number, p: string, atMs: number): void {
     this.db
       .prepare(
         'INSERT INTO candles_open (market, open_ms, open, high, low, close, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (market) DO UPDATE SET ' +
           'open_ms = excluded.open_ms, open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, updated_ms = excluded.updated_ms',
       )
       .run(market, minute, p, p, p, p, atMs);
-    this.opens().set(market, { market, open_ms: minute, open: p, high: p, low: p, close: p, volume: null });
   }
 
   /** Closes every open minute that ended at or before `nowMs` (markets no longer polled too); returns how many. */
@@ -127,9 +146,10 @@ export class CandlesRepository {
   prune(beforeMs: number): number {
     return this.keeping(() => {
       const closed = this.db.prepare('DELETE FROM candles_1m WHERE open_ms < ?').run(beforeMs).changes;
-      const open = this.db.prepare('DELETE FROM candles_open WHERE open_ms < ?').run(beforeMs).changes;
-      for (const r of [...this.opens().values()]) if (r.open_ms < beforeMs) this.opens().delete(r.market);
-      return closed + open;
+      if (this.writeOpen) this.db.prepare('DELETE FROM candles_open WHERE open_ms < ?').run(beforeMs);
+      const open = [...this.opens().values()].filter((r) => r.open_ms < beforeMs);
+      for (const r of open) this.opens().delete(r.market);
+      return closed + open.length;
     });
   }
 
@@ -158,6 +178,10 @@ export class CandlesRepository {
 
   /** Markets with at least one minute (closed or open), sorted. */
   markets(): string[] {
+    if (!this.writeOpen) {
+      const closed = this.db.prepare('SELECT market FROM candles_1m GROUP BY market').all() as Array<{ market: string }>;
+      return [...new Set([...closed.map((r) => r.market), ...this.opens().keys()])].sort();
+    }
     const rows = this.db.prepare('SELECT market FROM candles_1m GROUP BY market UNION SELECT market FROM candles_open ORDER BY market').all() as Array<{ market: string }>;
     return rows.map((r) => r.market);
   }
@@ -209,7 +233,7 @@ export class CandlesRepository {
   /** Moves an open minute to the closed ones and deletes its row. */
   private close(row: OpenRow): void {
     this.toClosed(row);
-    this.db.prepare('DELETE FROM candles_open WHERE market = ?').run(row.market);
+    if (this.writeOpen) this.db.prepare('DELETE FROM candles_open WHERE market = ?').run(row.market);
     this.opens().delete(row.market);
   }
 

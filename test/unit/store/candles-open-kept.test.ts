@@ -1,7 +1,8 @@
 /**
  * The candles repository keeps the open minutes in memory (candles-repo.ts): what it answers must
  * stay what the table holds (another connection reads it, a restart continues from it), after
- * every fold, a new minute, closeEnded and prune, and after a transaction that rolled back.
+ * every fold, a new minute, closeEnded and prune, and after a transaction that rolled back. A store
+ * in memory keeps the open minutes in memory only: every read must answer as a store on disk does.
  */
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -112,5 +113,37 @@ describe('the open minutes kept in memory', () => {
     const again = open(first.dataDir, new ManualClock(T0 + 3_000));
     again.store.candles.fold('BTC_PERP', T0 + 3_000, dec('11'));
     expect(again.store.candles.openMinute('BTC_PERP')).toMatchObject({ open: '10', high: '11', low: '8', close: '11' });
+  });
+});
+
+describe('a store in memory keeps the open minutes in memory only', () => {
+  it('answers every read as a store on disk fed the same prices', () => {
+    const clockDisk = new ManualClock(T0);
+    const clockMem = new ManualClock(T0);
+    const disk = open(undefined, clockDisk).store;
+    const mem = openStore({ dataDir: tempDir(), clock: clockMem, logger: silentLogger(), durability: 'memory' });
+    opened.push(mem);
+    const markets = ['BTC_PERP', 'BTC_USDT', 'ETH_PERP'];
+    const reads = (s: Store): unknown => ({
+      markets: s.candles.markets(),
+      open: markets.map((m) => [s.candles.openMinute(m), s.candles.open(m, '1m'), s.candles.open(m, '5m')]),
+      closed: markets.map((m) => [s.candles.closed(m, '1m', 20), s.candles.closed(m, '5m', 5), s.candles.minutes(m, 0, T0 + 60 * MIN)]),
+    });
+    let price = 100;
+    for (let i = 0; i < 40; i++) {
+      const at = i * 17_000;
+      price += (i * 7919) % 11 - 5;
+      const steps = (s: Store, c: ManualClock): unknown[] => {
+        c.advanceTo(T0 + at);
+        s.candles.fold(i % 4 === 3 ? 'ETH_PERP' : 'BTC_PERP', T0 + at, dec(String(price)));
+        if (i % 5 === 0) s.candles.fold('BTC_USDT', T0 + at, dec(String(price + 0.5)));
+        const done = [s.candles.closeEnded(T0 + at)];
+        if (i === 30) done.push(s.candles.prune(T0 + 3 * MIN));
+        return done;
+      };
+      expect(steps(mem, clockMem)).toEqual(steps(disk, clockDisk));
+      expect(reads(mem)).toEqual(reads(disk));
+    }
+    expect((reads(mem) as { markets: string[] }).markets).toEqual(markets);
   });
 });
