@@ -13,7 +13,7 @@ import { CollateralBook, collateralPositions, type CollateralFill, type Collater
 import { FillFeed, type IncrementalFold } from './fill-feed.js';
 import { compareFills } from './positions.js';
 import { VersionedMemo } from './versioned-memo.js';
-import { HOLDING_STATES, heldByOpenOrders, type HoldRules, type OrderHolds } from './order-holds.js';
+import { HOLDING_STATES, heldByOpenOrders, holdOf, type HoldingOrder, type HoldRules, type MarketHoldRule, type OrderHolds } from './order-holds.js';
 
 export type SourceStore = Pick<Store, 'orders' | 'fills' | 'flex'>;
 
@@ -116,6 +116,13 @@ export class EquitySources {
   private readonly orderReads = new VersionedMemo<OrderRecord[]>();
   private readonly orderText = new VersionedMemo<string>();
   private readonly holds = new VersionedMemo<OrderHolds>();
+  /**
+   * Per order record: its hold and its part of the fingerprint. The store hands out the same
+   * frozen record while its row is not written (record-cache.ts) and the rules are fixed, so a
+   * record seen again holds the same; a written order is a new record.
+   */
+  private readonly holdOf = new WeakMap<HoldingOrder, ReturnType<typeof holdOf>>();
+  private readonly textOf = new WeakMap<OrderRecord, string>();
 
   constructor(
     private readonly store: SourceStore,
@@ -131,14 +138,14 @@ export class EquitySources {
     const both = this.orderReads.get(version, 'both', () => this.store.orders.listByState(READ_STATES));
     const open = this.orderReads.get(version, 'holding', () => both.filter((o) => o.state !== 'PENDING'));
     // The rules are fixed, so the same holding orders hold the same (read-only) amounts.
-    const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules));
+    const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules, (o, rule) => this.keptHold(o, rule)));
     const flexVersion = this.store.flex.version;
     const key = `${this.store.fills.version}/${flexVersion}`;
     if (!inTx && this.cache?.key !== key) this.cache = { key, ...this.fold() };
     const parts = inTx ? this.fold() : (this.cache as NonNullable<typeof this.cache>);
     const flex = this.flexOf(flexVersion, inTx);
     // The holding orders' part of the fingerprint: the same text as long as they are the same rows.
-    const orders = this.orderText.get(version, 'holding', () => open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`).join(','));
+    const orders = this.orderText.get(version, 'holding', () => open.map((o) => this.keptText(o)).join(','));
     const pending = both.length - open.length;
     return {
       held,
@@ -148,6 +155,22 @@ export class EquitySources {
       pending,
       fingerprint: `${key}|${pending}|${orders}`,
     };
+  }
+
+  private keptHold(o: HoldingOrder, rule: MarketHoldRule): ReturnType<typeof holdOf> {
+    if (this.holdOf.has(o)) return this.holdOf.get(o) ?? null;
+    const h = holdOf(o, rule);
+    this.holdOf.set(o, h);
+    return h;
+  }
+
+  private keptText(o: OrderRecord): string {
+    let text = this.textOf.get(o);
+    if (text === undefined) {
+      text = `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`;
+      this.textOf.set(o, text);
+    }
+    return text;
   }
 
   /** Active flex, folded again only when the ledger was written through the store (its version moved). */

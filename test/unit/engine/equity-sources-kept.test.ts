@@ -52,6 +52,7 @@ describe('the journal parts kept between equity reads', () => {
       () => s.orders.setState('g-2', 'PENDING', 'OPEN', null, 2, { orderId: 12 }),
       () => flexRow(s, 2, '5'),
       () => s.orders.setState('g-1', 'OPEN', 'CANCELLED', null, 3),
+      () => s.orders.setState('g-2', 'OPEN', 'PARTIALLY_FILLED', null, 4, { filledBase: dec('0.5') }),
     ];
     const seen: unknown[] = [text(kept.read())];
     for (const w of writes) {
@@ -60,9 +61,9 @@ describe('the journal parts kept between equity reads', () => {
       expect(text(r)).toEqual(text(new EquitySources(s, rules).read()));
       seen.push(text(r));
     }
-    expect(seen.map((r) => (r as { pending: number }).pending)).toEqual([0, 1, 0, 1, 1, 0, 0, 0]);
-    expect(seen.map((r) => (r as { held: Record<string, string> }).held['USDT'] ?? '0')).toEqual(['0', '0', '100.1', '100.1', '100.1', '150.15', '150.15', '50.05']);
-    expect(seen.map((r) => (r as { flex: Record<string, string> }).flex['USDT'] ?? '0')).toEqual(['0', '0', '0', '0', '200', '200', '205', '205']);
+    expect(seen.map((r) => (r as { pending: number }).pending)).toEqual([0, 1, 0, 1, 1, 0, 0, 0, 0]);
+    expect(seen.map((r) => (r as { held: Record<string, string> }).held['USDT'] ?? '0')).toEqual(['0', '0', '100.1', '100.1', '100.1', '150.15', '150.15', '50.05', '25.025']);
+    expect(seen.map((r) => (r as { flex: Record<string, string> }).flex['USDT'] ?? '0')).toEqual(['0', '0', '0', '0', '200', '200', '205', '205', '205']);
     // Every write moved the fingerprint: a balance read across it is never taken as settled.
     expect(new Set(seen.map((r) => (r as { fingerprint: string }).fingerprint)).size).toBe(seen.length);
   });
