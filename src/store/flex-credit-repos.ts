@@ -122,19 +122,25 @@ export class FlexRepository {
   }
 }
 
+/** Credit-line snapshots kept (by id: the newest). */
+export const KEPT_SNAPSHOTS = 1000;
+
 export class CreditRepository {
   constructor(private readonly db: Database) {}
 
   record(s: CreditSnapshot): void {
     const w = (d: CreditSnapshot['amount']): string | null => (d === null ? null : toWire(d));
-    this.db
+    const { lastInsertRowid } = this.db
       .prepare(
         `INSERT INTO credit_snapshots (at_ms, active, asset, amount, total_funding, current_ltv, initial_ltv, margin_call_ltv, liquidation_ltv)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(s.atMs, s.active ? 1 : 0, s.asset, w(s.amount), w(s.totalFunding), w(s.currentLtv), w(s.initialLtv), w(s.marginCallLtv), w(s.liquidationLtv));
-    // Only the recent history matters operationally; keep the table bounded.
-    this.db.prepare('DELETE FROM credit_snapshots WHERE id <= (SELECT MAX(id) FROM credit_snapshots) - 1000').run();
+    // Only the recent history matters operationally; keep the table bounded to the newest
+    // KEPT_SNAPSHOTS. The new row has the largest id (AUTOINCREMENT), so nothing is older than
+    // the bound before the table holds that many ids.
+    const newest = Number(lastInsertRowid);
+    if (newest > KEPT_SNAPSHOTS) this.db.prepare('DELETE FROM credit_snapshots WHERE id <= ?').run(newest - KEPT_SNAPSHOTS);
   }
 
   latest(): CreditSnapshot | undefined {
