@@ -50,8 +50,9 @@ export class CandlesRepository {
   /**
    * The open minutes (candles_open), read from the table once and then kept in step with every
    * write through this handle, the only writer of that table: a fold costs no read, and
-   * `openMinute` (each strategy snapshot) none either. The table is still written at every change,
-   * so a restart continues the minute exactly as before. A write that may have been rolled back
+   * `openMinute` (each strategy snapshot) none either. A read-only handle (another process's view)
+   * keeps nothing. The table is still written at every change, so a restart continues the minute
+   * exactly as before. A write that may have been rolled back
    * (a failed statement here, or a failed transaction around it: the price recorder calls
    * `forgetOpen`) drops the copy, and the next read takes the table again.
    */
@@ -216,8 +217,14 @@ export class CandlesRepository {
   }
 
   private opens(): Map<string, OpenRow> {
-    this.openRows ??= new Map((this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open`).all() as OpenRow[]).map((r) => [r.market, r]));
+    // A read-only connection (`npm run status`, `npm run prices`) reads a table the daemon writes: never kept.
+    if (this.db.readonly) return this.readOpens();
+    this.openRows ??= this.readOpens();
     return this.openRows;
+  }
+
+  private readOpens(): Map<string, OpenRow> {
+    return new Map((this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open`).all() as OpenRow[]).map((r) => [r.market, r]));
   }
 
   /** Runs a write of the open minutes; when it fails, the kept copy is dropped (the table may or may not have changed). */

@@ -11,7 +11,7 @@ import { dec } from '../../../src/core/decimal.js';
 import { recordingPrices } from '../../../src/daemon/price-recorder.js';
 import type { FuturesMarket } from '../../../src/model/markets.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
+import { openStore, openStoreReadOnly, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -103,6 +103,22 @@ describe('the open minutes kept in memory', () => {
     await gw.markets();
     expect(store.candles.minutes('BTC_PERP', T0, T0 + 2 * MIN)).toEqual([{ open_ms: T0, open: '100', high: '100', low: '100', close: '100', volume: null }]);
     expect(keptRows(store, ['BTC_PERP'])).toEqual(tableRows(store));
+  });
+
+  it('a read-only store (npm run status) sees every write the daemon makes after its first read', () => {
+    const { store, dataDir, clock } = open();
+    store.candles.fold('BTC_PERP', T0 + 1_000, dec('10'));
+    const reader = openStoreReadOnly(dataDir, clock);
+    try {
+      expect(reader.candles.openMinute('BTC_PERP')).toMatchObject({ open_ms: T0, close: '10' });
+      store.candles.fold('BTC_PERP', T0 + 2_000, dec('12'));
+      expect(reader.candles.openMinute('BTC_PERP')).toMatchObject({ open_ms: T0, high: '12', close: '12' });
+      store.candles.fold('BTC_PERP', T0 + MIN + 1_000, dec('11'));
+      expect(reader.candles.openMinute('BTC_PERP')).toMatchObject({ open_ms: T0 + MIN, open: '11' });
+      expect(reader.candles.minutes('BTC_PERP', T0, T0 + MIN)).toEqual([{ open_ms: T0, open: '10', high: '12', low: '10', close: '12', volume: null }]);
+    } finally {
+      reader.close();
+    }
   });
 
   it('a reopened store continues the minute the table holds', () => {
