@@ -75,12 +75,13 @@ export class FlexRepository {
    * The intents in `states` (all without), oldest first. Every reconciliation pass asks for the
    * unsettled ones and they rarely change, so a read is kept while no intent was written through
    * this handle (the table's only writer; a write counts before it runs, so a failed or rolled-back
-   * one only reads again). Inside a transaction nothing is kept: what it reads may be rolled back.
+   * one only reads again). Inside a transaction nothing is kept: what it reads may be rolled back;
+   * nor on a read-only handle (another process's view of the daemon's store).
    * Each caller gets its own copies.
    */
   intents(states?: readonly FlexIntentState[]): FlexIntentRecord[] {
     const key = states?.join(',') ?? '*';
-    if (this.db.inTransaction) return this.readIntents(states);
+    if (this.db.inTransaction || this.db.readonly) return this.readIntents(states);
     if (this.keptVersion !== this.intentWrites) {
       this.kept.clear();
       this.keptVersion = this.intentWrites;

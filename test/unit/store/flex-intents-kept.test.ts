@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
+import { openStore, openStoreReadOnly, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const stores: Store[] = [];
@@ -52,5 +52,20 @@ describe('flex intents kept between reads', () => {
     if (first === undefined) throw new Error('expected an intent');
     first.state = 'DONE';
     expect(unsettled(s)).toEqual(['a:PENDING']);
+  });
+
+  it('a read-only store (npm run status) sees an intent written after its first read', () => {
+    const dataDir = tempDir();
+    const clock = new ManualClock(0);
+    const s = openStore({ dataDir, clock, logger: silentLogger() });
+    stores.push(s);
+    const reader = openStoreReadOnly(dataDir, clock);
+    try {
+      expect(reader.flex.intents(['PENDING'])).toEqual([]);
+      s.flex.insertIntent('a', 'treasury', 'p1', 1);
+      expect(reader.flex.intents(['PENDING']).map((i) => i.id)).toEqual(['a']);
+    } finally {
+      reader.close();
+    }
   });
 });
