@@ -65,6 +65,8 @@ export function recordingPrices(
       try {
         record(futures);
       } catch (err) {
+        // The transaction rolled back: the candles' kept open minutes may no longer be the table's.
+        store.candles.forgetOpen();
         logger.warn({ err }, 'price recorder: could not store prices');
       }
       return futures;

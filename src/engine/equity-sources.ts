@@ -7,12 +7,13 @@ import { ZERO, type Decimal } from '../core/decimal.js';
 import type { Store } from '../store/index.js';
 import type { FillRecord } from '../model/fills.js';
 import type { FlexRecordRow } from '../model/flex.js';
+import type { OrderState } from '../core/orders.js';
 import type { OrderRecord } from '../model/journal.js';
 import { CollateralBook, collateralPositions, type CollateralFill, type CollateralPosition, type CollateralSide } from './collateral-book.js';
 import { FillFeed, type IncrementalFold } from './fill-feed.js';
 import { compareFills } from './positions.js';
 import { VersionedMemo } from './versioned-memo.js';
-import { HOLDING_STATES, heldByOpenOrders, type HoldRules, type OrderHolds } from './order-holds.js';
+import { HOLDING_STATES, heldByOpenOrders, holdOf, type HoldingOrder, type HoldRules, type MarketHoldRule, type OrderHolds } from './order-holds.js';
 
 export type SourceStore = Pick<Store, 'orders' | 'fills' | 'flex'>;
 
@@ -98,18 +99,30 @@ class CollateralFold implements IncrementalFold {
   }
 }
 
+/** Holding states and PENDING in one read (the same rows, in the same order, as two reads). */
+const READ_STATES: readonly OrderState[] = [...HOLDING_STATES, 'PENDING'];
+
 /**
  * Reads the journal's parts. Collateral positions are kept current fill by fill (fill-feed.ts);
- * flex is folded again only when the ledger grew.
+ * flex is folded again only when the ledger was written. Inside a transaction nothing is kept
+ * (what it reads may still be rolled back, versioned-memo.ts).
  */
 export class EquitySources {
-  private cache: { key: string; positions: JournalParts['positions']; flex: JournalParts['flex']; unruled: string[] } | null = null;
+  private cache: { key: string; positions: JournalParts['positions']; unruled: string[] } | null = null;
+  private flexKept: { version: number; flex: JournalParts['flex'] } | null = null;
   private readonly feed: FillFeed;
   private readonly collateral: CollateralFold;
   /** Holding and pending orders, kept while no order was written (versioned-memo.ts). */
   private readonly orderReads = new VersionedMemo<OrderRecord[]>();
   private readonly orderText = new VersionedMemo<string>();
   private readonly holds = new VersionedMemo<OrderHolds>();
+  /**
+   * Per order record: its hold and its part of the fingerprint. The store hands out the same
+   * frozen record while its row is not written (record-cache.ts) and the rules are fixed, so a
+   * record seen again holds the same; a written order is a new record.
+   */
+  private readonly holdOf = new WeakMap<HoldingOrder, ReturnType<typeof holdOf>>();
+  private readonly textOf = new WeakMap<OrderRecord, string>();
 
   constructor(
     private readonly store: SourceStore,
@@ -120,29 +133,58 @@ export class EquitySources {
   }
 
   read(): JournalParts {
-    const version = this.store.fills.inTransaction ? null : String(this.store.orders.version);
-    const open = this.orderReads.get(version, 'holding', () => this.store.orders.listByState(HOLDING_STATES));
+    const inTx = this.store.fills.inTransaction;
+    const version = inTx ? null : String(this.store.orders.version);
+    const both = this.orderReads.get(version, 'both', () => this.store.orders.listByState(READ_STATES));
+    const open = this.orderReads.get(version, 'holding', () => both.filter((o) => o.state !== 'PENDING'));
     // The rules are fixed, so the same holding orders hold the same (read-only) amounts.
-    const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules));
-    const key = `${this.store.fills.version}/${this.store.flex.count()}`;
-    if (this.cache?.key !== key) this.cache = { key, ...this.fold() };
+    const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules, (o, rule) => this.keptHold(o, rule)));
+    const flexVersion = this.store.flex.version;
+    const key = `${this.store.fills.version}/${flexVersion}`;
+    if (!inTx && this.cache?.key !== key) this.cache = { key, ...this.fold() };
+    const parts = inTx ? this.fold() : (this.cache as NonNullable<typeof this.cache>);
+    const flex = this.flexOf(flexVersion, inTx);
     // The holding orders' part of the fingerprint: the same text as long as they are the same rows.
-    const orders = this.orderText.get(version, 'holding', () => open.map((o) => `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`).join(','));
-    const pending = this.orderReads.get(version, 'pending', () => this.store.orders.listByState(['PENDING'])).length;
+    const orders = this.orderText.get(version, 'holding', () => open.map((o) => this.keptText(o)).join(','));
+    const pending = both.length - open.length;
     return {
       held,
-      positions: this.cache.positions,
-      flex: this.cache.flex,
-      unruled: [...new Set([...held.unruled, ...this.cache.unruled])].sort(),
+      positions: parts.positions,
+      flex,
+      unruled: [...new Set([...held.unruled, ...parts.unruled])].sort(),
       pending,
       fingerprint: `${key}|${pending}|${orders}`,
     };
   }
 
+  private keptHold(o: HoldingOrder, rule: MarketHoldRule): ReturnType<typeof holdOf> {
+    if (this.holdOf.has(o)) return this.holdOf.get(o) ?? null;
+    const h = holdOf(o, rule);
+    this.holdOf.set(o, h);
+    return h;
+  }
+
+  private keptText(o: OrderRecord): string {
+    let text = this.textOf.get(o);
+    if (text === undefined) {
+      text = `${o.clientOrderId}:${o.state}:${o.filledBase.toFixed()}:${o.reportedFilledBase.toFixed()}`;
+      this.textOf.set(o, text);
+    }
+    return text;
+  }
+
+  /** Active flex, folded again only when the ledger was written through the store (its version moved). */
+  private flexOf(version: number, inTx: boolean): JournalParts['flex'] {
+    if (!inTx && this.flexKept?.version === version) return this.flexKept.flex;
+    const flex = activeFlex(this.store.flex.all());
+    this.flexKept = inTx ? null : { version, flex };
+    return flex;
+  }
+
   private fold(): Omit<NonNullable<typeof this.cache>, 'key'> {
     const { positions, unruled } = this.feed.sync(this.collateral) ? this.collateral.result() : this.foldAll();
     const settled = positions.map((p) => ({ ...p, settleAsset: this.rules(p.market)?.quote ?? '' }));
-    return { positions: settled, flex: activeFlex(this.store.flex.all()), unruled };
+    return { positions: settled, unruled };
   }
 
   /** Inside a transaction: every fill folded again, nothing kept. */

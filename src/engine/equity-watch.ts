@@ -21,9 +21,30 @@ export interface EquityWatchDeps {
   onBreach: (reason: string) => void;
 }
 
+/** Far below the rounding of a 60-digit division (core/decimal.ts), far above that of the products. */
+const MARGIN = new Decimal('1e-40');
+
+/**
+ * True when the drop from `peak` to `total` is within `maxPct` by a margin no rounding can close:
+ * `drawdownBreached` (risk-gate.ts) would say false. Its 60-digit division costs more than the
+ * rest of the check; for a positive peak, drop % > limit ⟺ (peak − total) × 100 > limit × peak,
+ * so products decide, and a comparison closer than the margin is left to the division.
+ */
+export function clearlyWithin(total: Decimal, peak: Decimal, maxPct: Decimal): boolean {
+  if (peak.lte(0)) return true;
+  const drop = peak.minus(total).mul(100);
+  const limit = maxPct.mul(peak);
+  return drop.lt(limit.minus(limit.abs().mul(MARGIN)));
+}
+
 export class EquityWatch {
   private latest: EquitySnapshot | null = null;
   private latestEquity: Equity | null = null;
+  /**
+   * The persisted peak. This watch is the key's only writer, so the value it last read or wrote is
+   * kept; `null`: not known, read the store.
+   */
+  private kept: { peak: Decimal | undefined } | null = null;
 
   constructor(private readonly deps: EquityWatchDeps) {}
 
@@ -39,18 +60,31 @@ export class EquityWatch {
 
   /** Takes a fresh equity (equity.ts `equityOf`), raises the persisted peak, checks the limit. */
   update(equity: Equity): EquitySnapshot {
-    const { store, limits } = this.deps;
+    const { limits } = this.deps;
     const total = equity.total;
-    const stored = store.meta.get(EQUITY_PEAK_KEY);
-    const storedPeak = stored === undefined ? undefined : new Decimal(stored);
+    const storedPeak = this.storedPeak();
     const peak = storedPeak === undefined ? total : Decimal.max(storedPeak, total);
-    if (storedPeak === undefined || !peak.eq(storedPeak)) store.meta.set(EQUITY_PEAK_KEY, peak.toFixed());
+    if (storedPeak === undefined || !peak.eq(storedPeak)) this.persistPeak(peak);
     this.latest = { currentQuote: total, peakQuote: peak };
     this.latestEquity = equity;
-    if (drawdownBreached(this.latest, limits)) {
+    if (!clearlyWithin(total, peak, limits.maxDrawdownPct) && drawdownBreached(this.latest, limits)) {
       this.deps.onBreach(`drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${limits.maxDrawdownPct.toFixed()} %`);
     }
     return this.latest;
+  }
+
+  private storedPeak(): Decimal | undefined {
+    if (this.kept === null) {
+      const stored = this.deps.store.meta.get(EQUITY_PEAK_KEY);
+      this.kept = { peak: stored === undefined ? undefined : new Decimal(stored) };
+    }
+    return this.kept.peak;
+  }
+
+  private persistPeak(peak: Decimal): void {
+    this.kept = null;
+    this.deps.store.meta.set(EQUITY_PEAK_KEY, peak.toFixed());
+    this.kept = { peak };
   }
 
   /**
@@ -58,7 +92,9 @@ export class EquityWatch {
    * re-trip at once against the old peak. The next update starts a new peak.
    */
   resetPeak(): void {
+    this.kept = null;
     this.deps.store.meta.delete(EQUITY_PEAK_KEY);
+    this.kept = { peak: undefined };
     this.latest = null;
     this.latestEquity = null;
   }

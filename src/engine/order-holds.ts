@@ -83,8 +83,11 @@ export function holdOf(o: HoldingOrder, rule: MarketHoldRule): { asset: string; 
   return { asset: rule.base, amount: remaining };
 }
 
-/** What the given journal orders hold at the venue, per asset (orders not in a holding state hold nothing). */
-export function heldByOpenOrders(orders: readonly HoldingOrder[], rules: HoldRules): OrderHolds {
+/**
+ * What the given journal orders hold at the venue, per asset (orders not in a holding state hold
+ * nothing). `hold`: how one order's hold is found, `holdOf` unless the caller keeps them.
+ */
+export function heldByOpenOrders(orders: readonly HoldingOrder[], rules: HoldRules, hold: typeof holdOf = holdOf): OrderHolds {
   const byAsset: Record<string, Decimal> = {};
   const held: OrderHold[] = [];
   const unruled = new Set<string>();
@@ -95,7 +98,7 @@ export function heldByOpenOrders(orders: readonly HoldingOrder[], rules: HoldRul
       unruled.add(o.market);
       continue;
     }
-    const h = holdOf(o, rule);
+    const h = hold(o, rule);
     if (h === null) continue;
     byAsset[h.asset] = (byAsset[h.asset] ?? ZERO).plus(h.amount);
     held.push({ clientOrderId: o.clientOrderId, market: o.market, ...h });

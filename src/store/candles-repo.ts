@@ -2,7 +2,8 @@
  * One-minute OHLCV candles (migration 8, docs/market-data.md): folded from the prices the daemon
  * polls (`fold`), or imported (`upsert`); longer timeframes are aggregated on read from the
  * one-minute index (candle-buckets.ts). The minute still being built lives in `candles_open`
- * until a later price or `closeEnded` moves it to `candles_1m`, so a restart continues it.
+ * until a later price or `closeEnded` moves it to `candles_1m`, so a restart continues it; this
+ * handle keeps a copy of those rows so that reading them costs no query.
  */
 import type { Database } from 'better-sqlite3';
 import { dec, toWire, type Decimal } from '../core/decimal.js';
@@ -42,32 +43,83 @@ export class CandlesRepository {
   constructor(
     private readonly db: Database,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.writeOpen = !db.memory;
+  }
+
+  /**
+   * The open minutes (candles_open), read from the table once and then kept in step with every
+   * write through this handle, the only writer of that table: a fold costs no read, and
+   * `openMinute` (each strategy snapshot) none either. A read-only handle (another process's view)
+   * keeps nothing. The table is still written at every change, so a restart continues the minute
+   * exactly as before. A write that may have been rolled back
+   * (a failed statement here, or a failed transaction around it: the price recorder calls
+   * `forgetOpen`) drops the copy, and the next read takes the table again.
+   */
+  private openRows: Map<string, OpenRow> | undefined;
+
+  /**
+   * Whether the open minutes are written to candles_open. A store in memory (a backtest's,
+   * `durability: 'memory'`) does not: no other connection can read it and nothing of it outlives
+   * the process, so the table would only repeat the kept copy, which every read here answers from.
+   * A store on disk writes every change, for a restart and for other readers.
+   */
+  private readonly writeOpen: boolean;
 
   /**
    * Folds a price seen at `atMs` into the market's open minute. A price of a later minute first
-   * closes the open one as it stands; a price older than the open minute is ignored.
+   * closes the open one as it stands; a price older than the open minute is ignored, and one that
+   * changes neither high, low nor close writes nothing.
    */
   fold(market: string, atMs: number, price: Decimal): void {
+    this.keeping(() => this.foldKept(market, atMs, price));
+  }
+
+  /** Drops the kept open minutes: the next read takes them from the table. */
+  forgetOpen(): void {
+    this.openRows = undefined;
+  }
+
+  private foldKept(market: string, atMs: number, price: Decimal): void {
     const minute = atMs - (atMs % MINUTE_MS);
-    const open = this.openRow(market);
+    const open = this.opens().get(market);
     if (open !== undefined && open.open_ms > minute) return;
+    const p = toWire(price);
     if (open !== undefined && open.open_ms === minute) {
-      const high = dec(open.high).gte(price) ? open.high : toWire(price);
-      const low = dec(open.low).lte(price) ? open.low : toWire(price);
-      this.db.prepare('UPDATE candles_open SET high = ?, low = ?, close = ?, updated_ms = ? WHERE market = ?').run(high, low, toWire(price), atMs, market);
+      this.foldInto(open, atMs, price, p);
       return;
     }
-    if (open !== undefined) this.close(open);
-    const p = toWire(price);
-    this.db.prepare('INSERT INTO candles_open (market, open_ms, open, high, low, close, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?)').run(market, minute, p, p, p, p, atMs);
+    // The open minute moves to the closed ones and its row takes the new minute (one write, no delete).
+    if (open !== undefined) this.toClosed(open);
+    if (this.writeOpen) this.writeNewMinute(market, minute, p, atMs);
+    this.opens().set(market, { market, open_ms: minute, open: p, high: p, low: p, close: p, volume: null });
+  }
+
+  /** A price of the open minute: high, low and close move; a price that moves none writes nothing. */
+  private foldInto(open: OpenRow, atMs: number, price: Decimal, p: string): void {
+    const high = dec(open.high).gte(price) ? open.high : p;
+    const low = dec(open.low).lte(price) ? open.low : p;
+    if (high === open.high && low === open.low && p === open.close) return;
+    if (this.writeOpen) this.db.prepare('UPDATE candles_open SET high = ?, low = ?, close = ?, updated_ms = ? WHERE market = ?').run(high, low, p, atMs, open.market);
+    this.opens().set(open.market, { ...open, high, low, close: p });
+  }
+
+  private writeNewMinute(market: string, minute: number, p: string, atMs: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO candles_open (market, open_ms, open, high, low, close, updated_ms) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (market) DO UPDATE SET ' +
+          'open_ms = excluded.open_ms, open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, updated_ms = excluded.updated_ms',
+      )
+      .run(market, minute, p, p, p, p, atMs);
   }
 
   /** Closes every open minute that ended at or before `nowMs` (markets no longer polled too); returns how many. */
   closeEnded(nowMs: number): number {
-    const ended = this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open WHERE open_ms + ? <= ?`).all(MINUTE_MS, nowMs) as OpenRow[];
-    for (const row of ended) this.close(row);
-    return ended.length;
+    return this.keeping(() => {
+      const ended = [...this.opens().values()].filter((r) => r.open_ms + MINUTE_MS <= nowMs);
+      for (const row of ended) this.close(row);
+      return ended.length;
+    });
   }
 
   /** Imports closed minutes: a new minute is added, a differing one replaced, an identical one left alone. */
@@ -93,8 +145,13 @@ export class CandlesRepository {
 
   /** Deletes minutes (closed or open) that began before `beforeMs`; returns how many. */
   prune(beforeMs: number): number {
-    const closed = this.db.prepare('DELETE FROM candles_1m WHERE open_ms < ?').run(beforeMs).changes;
-    return closed + this.db.prepare('DELETE FROM candles_open WHERE open_ms < ?').run(beforeMs).changes;
+    return this.keeping(() => {
+      const closed = this.db.prepare('DELETE FROM candles_1m WHERE open_ms < ?').run(beforeMs).changes;
+      if (this.writeOpen) this.db.prepare('DELETE FROM candles_open WHERE open_ms < ?').run(beforeMs);
+      const open = [...this.opens().values()].filter((r) => r.open_ms < beforeMs);
+      for (const r of open) this.opens().delete(r.market);
+      return closed + open.length;
+    });
   }
 
   /**
@@ -122,6 +179,10 @@ export class CandlesRepository {
 
   /** Markets with at least one minute (closed or open), sorted. */
   markets(): string[] {
+    if (!this.writeOpen) {
+      const closed = this.db.prepare('SELECT market FROM candles_1m GROUP BY market').all() as Array<{ market: string }>;
+      return [...new Set([...closed.map((r) => r.market), ...this.opens().keys()])].sort();
+    }
     const rows = this.db.prepare('SELECT market FROM candles_1m GROUP BY market UNION SELECT market FROM candles_open ORDER BY market').all() as Array<{ market: string }>;
     return rows.map((r) => r.market);
   }
@@ -149,15 +210,44 @@ export class CandlesRepository {
     return this.openRow(market);
   }
 
+  /** A copy: the kept row is the table's, whatever a reader does with what it gets. */
   private openRow(market: string): OpenRow | undefined {
-    return this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open WHERE market = ?`).get(market) as OpenRow | undefined;
+    const row = this.opens().get(market);
+    return row === undefined ? undefined : { ...row };
   }
 
-  /** Moves an open minute to the closed ones; a minute already there (imported) is kept. */
+  private opens(): Map<string, OpenRow> {
+    // A read-only connection (`npm run status`, `npm run prices`) reads a table the daemon writes: never kept.
+    if (this.db.readonly) return this.readOpens();
+    this.openRows ??= this.readOpens();
+    return this.openRows;
+  }
+
+  private readOpens(): Map<string, OpenRow> {
+    return new Map((this.db.prepare(`SELECT ${OPEN_COLS} FROM candles_open`).all() as OpenRow[]).map((r) => [r.market, r]));
+  }
+
+  /** Runs a write of the open minutes; when it fails, the kept copy is dropped (the table may or may not have changed). */
+  private keeping<T>(write: () => T): T {
+    try {
+      return write();
+    } catch (err) {
+      this.forgetOpen();
+      throw err;
+    }
+  }
+
+  /** Moves an open minute to the closed ones and deletes its row. */
   private close(row: OpenRow): void {
+    this.toClosed(row);
+    if (this.writeOpen) this.db.prepare('DELETE FROM candles_open WHERE market = ?').run(row.market);
+    this.opens().delete(row.market);
+  }
+
+  /** Adds an open minute to the closed ones; a minute already there (imported) is kept. */
+  private toClosed(row: OpenRow): void {
     this.db
       .prepare(`INSERT INTO candles_1m (market, ${COLS}) VALUES (?, ?, ?, ?, ?, ?, NULL) ON CONFLICT (market, open_ms) DO NOTHING`)
       .run(row.market, row.open_ms, row.open, row.high, row.low, row.close);
-    this.db.prepare('DELETE FROM candles_open WHERE market = ?').run(row.market);
   }
 }

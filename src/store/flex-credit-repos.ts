@@ -56,12 +56,14 @@ export class FlexRepository {
   }
 
   insertIntent(id: string, strategyId: string, plan: string, nowMs: number): void {
+    this.intentWrites++;
     this.db
       .prepare(`INSERT INTO flex_intents (id, strategy_id, plan, state, created_ms, updated_ms) VALUES (?, ?, ?, 'PENDING', ?, ?)`)
       .run(id, strategyId, plan, nowMs, nowMs);
   }
 
   setIntent(id: string, state: FlexIntentState, patch: { transactionId?: string; reason?: string }, nowMs: number): void {
+    this.intentWrites++;
     this.db
       .prepare(
         'UPDATE flex_intents SET state = ?, transaction_id = COALESCE(?, transaction_id), reason = COALESCE(?, reason), updated_ms = ? WHERE id = ?',
@@ -69,7 +71,34 @@ export class FlexRepository {
       .run(state, patch.transactionId ?? null, patch.reason ?? null, nowMs, id);
   }
 
+  /**
+   * The intents in `states` (all without), oldest first. Every reconciliation pass asks for the
+   * unsettled ones and they rarely change, so a read is kept while no intent was written through
+   * this handle (the table's only writer; a write counts before it runs, so a failed or rolled-back
+   * one only reads again). Inside a transaction nothing is kept: what it reads may be rolled back;
+   * nor on a read-only handle (another process's view of the daemon's store).
+   * Each caller gets its own copies.
+   */
   intents(states?: readonly FlexIntentState[]): FlexIntentRecord[] {
+    const key = states?.join(',') ?? '*';
+    if (this.db.inTransaction || this.db.readonly) return this.readIntents(states);
+    if (this.keptVersion !== this.intentWrites) {
+      this.kept.clear();
+      this.keptVersion = this.intentWrites;
+    }
+    let rows = this.kept.get(key);
+    if (rows === undefined) {
+      rows = this.readIntents(states);
+      this.kept.set(key, rows);
+    }
+    return rows.map((r) => ({ ...r }));
+  }
+
+  private intentWrites = 0;
+  private keptVersion = -1;
+  private readonly kept = new Map<string, FlexIntentRecord[]>();
+
+  private readIntents(states?: readonly FlexIntentState[]): FlexIntentRecord[] {
     const where = states === undefined ? '' : ` WHERE state IN (${states.map(() => '?').join(',')})`;
     const rows = this.db.prepare(`SELECT * FROM flex_intents${where} ORDER BY created_ms, id`).all(...(states ?? [])) as {
       id: string;
@@ -94,19 +123,25 @@ export class FlexRepository {
   }
 }
 
+/** Credit-line snapshots kept (by id: the newest). */
+export const KEPT_SNAPSHOTS = 1000;
+
 export class CreditRepository {
   constructor(private readonly db: Database) {}
 
   record(s: CreditSnapshot): void {
     const w = (d: CreditSnapshot['amount']): string | null => (d === null ? null : toWire(d));
-    this.db
+    const { lastInsertRowid } = this.db
       .prepare(
         `INSERT INTO credit_snapshots (at_ms, active, asset, amount, total_funding, current_ltv, initial_ltv, margin_call_ltv, liquidation_ltv)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(s.atMs, s.active ? 1 : 0, s.asset, w(s.amount), w(s.totalFunding), w(s.currentLtv), w(s.initialLtv), w(s.marginCallLtv), w(s.liquidationLtv));
-    // Only the recent history matters operationally; keep the table bounded.
-    this.db.prepare('DELETE FROM credit_snapshots WHERE id <= (SELECT MAX(id) FROM credit_snapshots) - 1000').run();
+    // Only the recent history matters operationally; keep the table bounded to the newest
+    // KEPT_SNAPSHOTS. The new row has the largest id (AUTOINCREMENT), so nothing is older than
+    // the bound before the table holds that many ids.
+    const newest = Number(lastInsertRowid);
+    if (newest > KEPT_SNAPSHOTS) this.db.prepare('DELETE FROM credit_snapshots WHERE id <= ?').run(newest - KEPT_SNAPSHOTS);
   }
 
   latest(): CreditSnapshot | undefined {
