@@ -36,10 +36,30 @@ export interface HookExecutor {
   close(): Promise<void>;
 }
 
-/** `onFill` or `onOrder` with its event (nothing without one). */
-function callEventHook(d: StrategyDefinition<unknown>, ctx: Parameters<StrategyDefinition<unknown>['onTick']>[0], r: HookRequest): unknown {
-  if (r.hook === 'onFill') return r.fill === undefined ? undefined : d.onFill?.(ctx, r.fill);
-  return r.order === undefined ? undefined : d.onOrder?.(ctx, r.order);
+/**
+ * Calls the hook `r` names on a definition evaluated in this thread (the inline executor's and the
+ * in-thread sandbox's, one dispatch so that neither can miss a hook); `onFill` and `onOrder` run
+ * only with their event. The switch is exhaustive: a new hook name does not compile until it is here.
+ */
+export function callHook(d: StrategyDefinition<unknown>, ctx: Parameters<StrategyDefinition<unknown>['onTick']>[0], r: HookRequest): unknown {
+  switch (r.hook) {
+    case 'init':
+      return d.init?.(ctx);
+    case 'onTick':
+      return d.onTick(ctx);
+    case 'onFill':
+      return r.fill === undefined ? undefined : d.onFill?.(ctx, r.fill);
+    case 'onOrder':
+      return r.order === undefined ? undefined : d.onOrder?.(ctx, r.order);
+    case 'onStop':
+      return d.onStop?.(ctx);
+    default:
+      return unknownHook(r.hook);
+  }
+}
+
+function unknownHook(hook: never): never {
+  throw new Error(`unknown hook ${String(hook)}`);
 }
 
 /** Runs hooks in the calling thread. A hook past its deadline cannot be stopped, only ignored. */
@@ -53,17 +73,7 @@ export class InlineExecutor implements HookExecutor {
     const d = this.strategy.definition;
     if (d === undefined) throw new Error(`strategy ${this.strategy.id}: no in-process definition (its hooks run in the sandbox)`);
     const ctx = buildContext(this.strategy.id, this.strategy.params, r.data, r.state, this.log);
-    switch (r.hook) {
-      case 'init':
-        return d.init?.(ctx);
-      case 'onTick':
-        return d.onTick(ctx);
-      case 'onFill':
-      case 'onOrder':
-        return callEventHook(d, ctx, r);
-      case 'onStop':
-        return d.onStop?.(ctx);
-    }
+    return callHook(d, ctx, r);
   }
 
   async prepare(): Promise<void> {}

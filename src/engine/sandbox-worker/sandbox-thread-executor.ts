@@ -11,7 +11,7 @@ import type { StrategyDefinition } from '../../strategy-api/define.js';
 import { buildContext } from '../../strategy-api/host.js';
 import type { StrategyLogger } from '../../strategy-api/index.js';
 import { loadDefinition, parseParams, type SandboxInit } from '../../strategy-api/sandbox/instance.js';
-import type { HookExecutor, HookRequest } from './executor.js';
+import { callHook, type HookExecutor, type HookRequest } from './executor.js';
 
 interface Loaded {
   definition: StrategyDefinition<unknown>;
@@ -59,16 +59,7 @@ export class SandboxThreadExecutor implements HookExecutor {
   async run(r: HookRequest): Promise<unknown> {
     const { definition: d, params } = this.load();
     const ctx = buildContext(this.init.instanceId, params, r.data, r.state, this.log);
-    switch (r.hook) {
-      case 'init':
-        return d.init?.(ctx);
-      case 'onTick':
-        return d.onTick(ctx);
-      case 'onFill':
-        return r.fill === undefined ? undefined : d.onFill?.(ctx, r.fill);
-      case 'onStop':
-        return d.onStop?.(ctx);
-    }
+    return callHook(d, ctx, r);
   }
 
   abandon(): void {}

@@ -2,7 +2,8 @@
  * Strategies in the backtest's own thread (src/engine/sandbox-worker/sandbox-thread-executor.ts)
  * are evaluated by the sandbox's Compartment: a module reaching for `Function` to get at
  * `process.env` fails its hook, while the host thread keeps the `Function` its own libraries
- * need (put back after lockdown, as the backtest's wiring does), and `eval` stays gone.
+ * need (put back after lockdown, as the backtest's wiring does), and `eval` stays gone. Every
+ * hook a strategy can define runs there as in the worker, `onOrder` included.
  */
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,10 +12,13 @@ import { BufferedState } from '../../../src/strategy-api/host.js';
 import { MemoryState, snapshot } from '../../support/daemon-ctx.js';
 import { compileStrategy } from '../../../src/strategy-api/sandbox/transform.js';
 import { SandboxThreadExecutor } from '../../../src/engine/sandbox-worker/sandbox-thread-executor.js';
+import { Decimal } from '../../../src/core/decimal.js';
+import type { OrderEventView } from '../../../src/strategy-api/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const file = path.join(here, '../engine/sandbox-worker/fixtures/hostile/function.ts');
 const HOST_FUNCTION = Function;
+const recorder = path.join(here, '../../integration/engine/fixtures/order-recorder.ts');
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe('strategies in the run\'s thread', () => {
@@ -33,5 +37,26 @@ describe('strategies in the run\'s thread', () => {
     expect(new Function('return 2')()).toBe(2);
     expect((globalThis as { eval?: unknown }).eval).toBeUndefined();
     expect(Object.isFrozen(Array.prototype)).toBe(true);
+  });
+
+  it('runs onOrder with its event, as the worker does', async () => {
+    const compiled = compileStrategy(recorder);
+    if (!compiled.ok) throw new Error(compiled.message);
+    const init = { file: recorder, fileUrl: pathToFileURL(recorder).href, program: compiled.program, instanceId: 'o1', params: {}, knownMarkets: ['BTC_USDT'] };
+    const executor = new SandboxThreadExecutor(init, silent, () => {
+      (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
+    });
+    await executor.prepare();
+    const backend = new MemoryState();
+    const state = new BufferedState(backend);
+    const order: OrderEventView = {
+      ...{ clientOrderId: 'o1-1', market: 'BTC_USDT', side: 'buy', state: 'FILLED', reason: 'fills', venue: null, atMs: 1_700_000_000_000 },
+      ...{ price: new Decimal('60000.5'), amount: new Decimal('0.01'), filled: new Decimal('0.01') },
+    };
+    await expect(executor.run({ hook: 'onOrder', data: snapshot({ prices: {} }), state, order })).resolves.toEqual([]);
+    state.commit();
+    expect(backend.get('events')).toEqual([
+      { clientOrderId: 'o1-1', market: 'BTC_USDT', side: 'buy', state: 'FILLED', reason: 'fills', venue: null, price: '60000.5', amount: '0.01', filled: '0.01', decimals: true },
+    ]);
   });
 });
