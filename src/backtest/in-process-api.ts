@@ -14,12 +14,12 @@ import { chunkReply } from '../exchange/bulk/reply.js';
 import { ENDPOINTS, type EndpointName } from '../exchange/endpoints.js';
 import { classify, type CallContext } from '../exchange/errors.js';
 import type { BulkItemResult, CancelRequest, VenueOrder } from '../model/venue-orders.js';
-import type { ConditionalPage } from '../model/conditional.js';
+import type { ConditionalPage, ConditionalRecord } from '../model/conditional.js';
 import type { CreditLineState } from '../model/credit.js';
 import type { ExecutedHistoryQuery, Fill } from '../model/fills.js';
 import type { FlexHistoryQuery, FlexPage } from '../model/flex.js';
 import type { FuturesMarket } from '../model/markets.js';
-import { parseConditionalPage, parseExecutedHistory, parseOrder } from '../exchange/parse.js';
+import { parseConditionalPage, parseConditionalRecord, parseExecutedHistory, parseOrder } from '../exchange/parse.js';
 import {
   FLEX_ACTION_CODES,
   parseBalanceMap,
@@ -28,7 +28,7 @@ import {
   parseFutures,
   parseLoan,
 } from '../exchange/parse-account.js';
-import { quirkOf } from '../exchange/quirks.js';
+import { quirkOf, type QuirkMeaning } from '../exchange/quirks.js';
 import { mismatchedField, placementIdentity, type OrderIdentity } from '../exchange/reply-match.js';
 import { collateralBody, orderItem, type CollateralOrderInput, type ConditionalQuery, type LimitOrderInput } from '../exchange/requests.js';
 import type { HttpResponse } from '../exchange/transport.js';
@@ -52,6 +52,52 @@ function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallCo
 function asResponse(r: RouteResult): HttpResponse {
   const body = r.body instanceof SimHttpError ? (r.body.raw?.text ?? JSON.stringify(r.body.body)) : JSON.stringify(r.body);
   return { status: r.status, body, contentType: 'application/json', dateMs: undefined, retryAfterMs: undefined };
+}
+
+/**
+ * The client's quirk classification (quirks.ts) of error replies, remembered per endpoint for
+ * the last reply text: it is a function of endpoint, status and text, and a backtest gets the
+ * same refusal ("no active loan") every minute. Successes are never classified.
+ */
+export function quirkReader(): (endpoint: EndpointName, r: RouteResult) => QuirkMeaning | undefined {
+  const last = new Map<EndpointName, { status: number; text: string; quirk: QuirkMeaning | undefined }>();
+  return (endpoint, r) => {
+    if (r.status < 300) return undefined;
+    const res = asResponse(r);
+    const hit = last.get(endpoint);
+    if (hit !== undefined && hit.status === res.status && hit.text === res.body) return hit.quirk;
+    const quirk = quirkOf(endpoint, res);
+    last.set(endpoint, { status: res.status, text: res.body, quirk });
+    return quirk;
+  };
+}
+
+/** Readings held by conditionalReader: a listing has a few records; more means old ones. */
+const HELD_RECORDS = 256;
+
+/**
+ * The client's reading of conditional records (parse.ts), remembered by the record's wire text:
+ * a reading is a function of that text, and the reconciler lists the same records after every
+ * deal. Only successful readings are held (a refusal throws each time), frozen, since each is
+ * handed out again; at most HELD_RECORDS of them.
+ */
+export function conditionalReader(): typeof parseConditionalRecord {
+  const held = new Map<string, ConditionalRecord>();
+  return (endpoint, value, path) => {
+    const text = JSON.stringify(value);
+    const hit = held.get(text);
+    if (hit !== undefined) return hit;
+    const rec = freezeRecord(parseConditionalRecord(endpoint, value, path));
+    if (held.size >= HELD_RECORDS) held.clear();
+    held.set(text, rec);
+    return rec;
+  };
+}
+
+function freezeRecord(rec: ConditionalRecord): ConditionalRecord {
+  const legs = rec.kind === 'oto' ? [rec.parent] : [rec.stopLoss, rec.takeProfit];
+  for (const leg of legs) if (leg !== undefined) Object.freeze(leg);
+  return Object.freeze(rec);
 }
 
 /** The reply's body when it is a success; an error status throws what the client would throw. */
@@ -92,6 +138,8 @@ export interface InProcessApi extends VenueApi {
 export function inProcessApi(venue: Venue, account: Account): InProcessApi {
   const ctx: RouteContext = { venue, options: { flatHistoryWithMarket: false } };
   let received = 0;
+  const quirk = quirkReader();
+  const conditional = conditionalReader();
   const run = (handler: PrivateHandler, body: Record<string, unknown>): RouteResult => {
     received++;
     return call(venue, ctx, account, handler, body);
@@ -131,12 +179,12 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
     conditionalOrders: async (query: ConditionalQuery = {}): Promise<ConditionalPage> => {
       validateConditional(query);
       const fields = defined({ market: query.market, offset: query.offset, limit: query.limit });
-      return parseConditionalPage('conditionalOrders', bodyOf(ctxOf('conditionalOrders'), run(conditionalList, fields)));
+      return parseConditionalPage('conditionalOrders', bodyOf(ctxOf('conditionalOrders'), run(conditionalList, fields)), conditional);
     },
     executedHistory: async (query: ExecutedHistoryQuery = {}): Promise<Fill[]> => {
       validateExecutedHistory(query);
       const r = run(executedHistory, defined({ ...query }));
-      const missing = query.clientOrderId !== undefined && r.status >= 300 && quirkOf('executedHistory', asResponse(r)) === 'order_history_not_found';
+      const missing = query.clientOrderId !== undefined && quirk('executedHistory', r) === 'order_history_not_found';
       if (missing) return [];
       return parseExecutedHistory('executedHistory', bodyOf(ctxOf('executedHistory'), r), query.market);
     },
@@ -151,9 +199,9 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
     closeFlex: async (plan: string): Promise<{ transactionId: string }> => parseFlexClose('closeFlex', bodyOf(ctxOf('closeFlex'), run(flexClose, { plan }))),
     creditLine: async (): Promise<CreditLineState> => {
       const r = run(creditLine, {});
-      const quirk = r.status >= 300 ? quirkOf('creditLine', asResponse(r)) : undefined;
-      if (quirk === 'no_active_loan') return { active: false };
-      if (quirk === 'credit_line_disabled') {
+      const meaning = quirk('creditLine', r);
+      if (meaning === 'no_active_loan') return { active: false };
+      if (meaning === 'credit_line_disabled') {
         throw new AuthError('feature_unavailable', 'creditLine: HTTP 404 (credit line not enabled for this key)', { endpoint: 'creditLine', status: 404 });
       }
       return { active: true, loan: parseLoan('creditLine', bodyOf(ctxOf('creditLine'), r)) };

@@ -6,9 +6,9 @@
  * history; here it reads the account's deals directly from the first one in its range (deals are
  * appended in time order), so a scan costs the deals it returns, not the whole history. It keeps
  * the venue's whole-second bounds (secondsWindow) and its order (newest first), and each deal is
- * read by the client's own parser from its wire form. It also offers what HTTP cannot: the
- * account's change mark (`changes`), with which the reconciler skips a pass over an unchanged
- * venue (docs/backtesting.md § In process).
+ * read by the client's own parser from its wire form, once (ParsedDeals: scans overlap). It
+ * also offers what HTTP cannot: the account's change mark (`changes`), with which the reconciler
+ * skips a pass over an unchanged venue (docs/backtesting.md § In process).
  */
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
@@ -32,17 +32,47 @@ function firstAtOrAfter(deals: readonly Deal[], ms: number): number {
   return lo;
 }
 
+/** A deal as the client reads it: its wire form through the client's own parser. */
+export function parseDeal(d: Deal): readonly Fill[] {
+  return parseExecutedHistory('executedHistory', [dealWire(d)], d.market);
+}
+
 /** The deals of `range` as the venue bounds it (whole seconds, both ends inclusive), newest first. */
-export function dealsInRange(deals: readonly Deal[], range: FillRange): Fill[] {
+export function dealsInRange(deals: readonly Deal[], range: FillRange, read: (d: Deal) => readonly Fill[] = parseDeal): Fill[] {
   const w = secondsWindow(range);
   const endMs = (w.endDate + 1) * 1000;
   const out: Fill[] = [];
   for (let i = firstAtOrAfter(deals, (w.startDate ?? 0) * 1000); i < deals.length; i++) {
     const d = deals[i] as Deal;
     if (d.timeMs >= endMs) break;
-    out.push(...parseExecutedHistory('executedHistory', [dealWire(d)], d.market));
+    out.push(...read(d));
   }
   return out.reverse();
+}
+
+/**
+ * The parsed deals of the last range read, by deal: consecutive scans overlap by minutes, and a
+ * deal is read by the client's parser once, not on every scan its time falls in. A deal never
+ * changes once made (the venue only appends), so its reading never goes stale; the readings are
+ * frozen, since each is handed out again. Holds only the last range's deals.
+ */
+export class ParsedDeals {
+  private held = new Map<Deal, readonly Fill[]>();
+
+  constructor(private readonly parse: (d: Deal) => readonly Fill[] = parseDeal) {}
+
+  read(deals: readonly Deal[], range: FillRange): Fill[] {
+    const previous = this.held;
+    const next = new Map<Deal, readonly Fill[]>();
+    const out = dealsInRange(deals, range, (d) => {
+      let fills = previous.get(d);
+      if (fills === undefined) fills = Object.freeze(this.parse(d).map((f) => Object.freeze(f)));
+      next.set(d, fills);
+      return fills;
+    });
+    this.held = next;
+    return out;
+  }
 }
 
 export interface InProcessGatewayOptions {
@@ -62,6 +92,7 @@ export interface InProcessGatewayOptions {
 class InProcessGateway implements ExchangeGateway {
   private readonly inner: ExchangeGateway;
   private readonly pageSize: number;
+  private readonly parsed = new ParsedDeals();
   /** The account's change mark (src/simulator/account.ts) as of now; absent when turned off. */
   readonly changes?: () => number;
 
@@ -83,7 +114,7 @@ class InProcessGateway implements ExchangeGateway {
 
   /** The range's deals, read at once, handed out in pages of the adapter's size (newest first). */
   async *fills(range: FillRange): AsyncIterable<FillPage> {
-    const all = dealsInRange(this.account.deals, range);
+    const all = this.parsed.read(this.account.deals, range);
     for (let i = 0; i === 0 || i < all.length; i += this.pageSize) yield { fills: all.slice(i, i + this.pageSize), repeated: 0 };
   }
 

@@ -11,7 +11,7 @@ import type { OrderState } from '../core/orders.js';
 import type { Store } from '../store/index.js';
 import type { ChildRecord } from '../model/conditional.js';
 import type { OrderRecord } from '../model/journal.js';
-import { applyDeals, type FillEvent, type FillsKernelInput, type LegView, type OrderView } from './kernels/fills.js';
+import { applyDeals, ordersNameAll, type FillEvent, type FillsKernelInput, type LegView, type OrderView } from './kernels/fills.js';
 import type { OrderJournal } from './order-journal.js';
 
 /** A fill of one of our orders (or protective legs), after it was committed. */
@@ -114,7 +114,9 @@ export class FillApplier {
         if (o !== undefined) byCid.set(d.clientOrderId, view(o));
       }
     }
-    return { ordersByOrderId: byOrderId, ordersByClientId: byCid, legs: this.legs(fresh), knownDealIds };
+    // Legs are read only when a deal might be a leg's (the usual batch is fills of our orders).
+    const legs = ordersNameAll(byOrderId, byCid, fresh) ? [] : this.legs(fresh);
+    return { ordersByOrderId: byOrderId, ordersByClientId: byCid, legs, knownDealIds };
   }
 
   /**

@@ -92,6 +92,12 @@ export class Reconciler {
   private readonly missingLooks = new Map<number, number>();
   private readonly shortcut: PassShortcut;
   private readonly views = new VersionedMemo<{ views: ChildView[]; key: string }>();
+  /**
+   * The history checkpoint as this reconciler last committed it (only it writes it), so a pass
+   * does not read it back; unset until its first commit (then the store's is read). Even a stale
+   * value could only be older than the store's, which widens a scan and loses nothing.
+   */
+  private committedAnchor: string | undefined;
 
   constructor(
     private readonly deps: ReconcilerDeps,
@@ -147,6 +153,7 @@ export class Reconciler {
       const summary = this.deps.fills.applyBatches(buffer.batches(), () => {
         store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
       });
+      this.anchorCommitted(toMs);
       return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
     } finally {
       buffer.clear();
@@ -156,7 +163,7 @@ export class Reconciler {
   /** A scan's range: `overlapMs` before the checkpoint (all history without one) to the anchor. */
   private scanRange(): { fromMs: number | undefined; toMs: number } {
     const { store, clock, gateway } = this.deps;
-    const cp = store.checkpoints.get(HISTORY_CHECKPOINT);
+    const cp = this.committedAnchor ?? store.checkpoints.get(HISTORY_CHECKPOINT)?.value;
     // The anchor is never ahead of the venue's clock: with a local clock ahead by more than the
     // overlap, a deal stamped after the venue's "now" but before a local anchor would fall
     // between this scan and the next one's start. A clock behind only delays deals a scan.
@@ -165,8 +172,13 @@ export class Reconciler {
     const now = clock.now();
     const skew = gateway.clockSkewMs() ?? 0;
     const toMs = skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now;
-    const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp.value, 10) - this.overlapMs);
+    const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp, 10) - this.overlapMs);
     return { fromMs, toMs };
+  }
+
+  /** Remembers a committed checkpoint; not one written inside an outer transaction, which may yet roll back. */
+  private anchorCommitted(toMs: number): void {
+    this.committedAnchor = this.deps.store.fills.inTransaction ? undefined : String(toMs);
   }
 
   /**
@@ -239,9 +251,12 @@ export class Reconciler {
     const events = this.confirmMissing(diffConditional(this.childViews(), listing));
     const { store, clock, logger } = this.deps;
     const now = clock.now();
-    store.tx(() => {
-      for (const e of events) recordConditionalEvent(store, e, now);
-    });
+    // The usual diff finds nothing: then no transaction at all.
+    if (events.length > 0) {
+      store.tx(() => {
+        for (const e of events) recordConditionalEvent(store, e, now);
+      });
+    }
     for (const e of events) {
       if (e.type === 'leg_missing') logger.error({ parent: e.parentClientOrderId, reason: e.reason }, 'ALERT: protective leg missing');
       if (e.type === 'leg_triggered') logger.info({ parent: e.parentClientOrderId, orderId: e.orderId }, 'stop leg triggered');
@@ -282,6 +297,7 @@ export class Reconciler {
       store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), finishedMs);
       store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs);
     });
+    this.anchorCommitted(toMs);
     const scan = { deals: 0, newFills: 0, external: 0, overfills: [], stateChanges: 0, pages: 0, duplicates: 0, fromMs: fromMs ?? null, toMs };
     return { startedMs, finishedMs, scan, conditional: [], resolved: [], unresolved: 0 };
   }

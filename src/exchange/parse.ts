@@ -165,7 +165,7 @@ function bracketPrice(r: Reader, field: string): Decimal | undefined {
   return r.raw(field) === '' ? undefined : r.optDec(field);
 }
 
-function parseConditionalRecord(endpoint: string, value: unknown, path: string): ConditionalRecord {
+export function parseConditionalRecord(endpoint: string, value: unknown, path: string): ConditionalRecord {
   const r = Reader.of(endpoint, value, path);
   const type = r.str('type');
   if (type === 'oco') {
@@ -189,14 +189,17 @@ function parseConditionalRecord(endpoint: string, value: unknown, path: string):
   return r.fail('type', 'expected oco or oto');
 }
 
-/** Samples: `REPLY_SAMPLES.conditional` (spec), `.conditionalLive`. */
-export function parseConditionalPage(endpoint: string, value: unknown): ConditionalPage {
+/**
+ * Samples: `REPLY_SAMPLES.conditional` (spec), `.conditionalLive`. `readRecord` reads each
+ * record (default parseConditionalRecord; the in-process venue passes one that remembers it).
+ */
+export function parseConditionalPage(endpoint: string, value: unknown, readRecord = parseConditionalRecord): ConditionalPage {
   const r = Reader.of(endpoint, value, '');
   return {
     limit: r.int('limit'),
     offset: r.int('offset'),
     total: r.int('total'),
-    records: r.array('records').map((rec, i) => parseConditionalRecord(endpoint, rec, `records[${i}]`)),
+    records: r.array('records').map((rec, i) => readRecord(endpoint, rec, `records[${i}]`)),
   };
 }
 

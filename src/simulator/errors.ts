@@ -20,6 +20,11 @@ export class SimHttpError extends Error {
   }
 }
 
+/** The 400 body of the credit line without a loan (docs/live-service.md §6). */
+export function noActiveLoan(): { code: number; message: string; errors: FieldMessages } {
+  return { code: 0, message: 'No active loan at the moment', errors: {} };
+}
+
 /** 422 request validation (codes 30..37, docs/live-service.md §3). */
 export function validation(errors: FieldMessages = {}, code = 30): SimHttpError {
   return new SimHttpError(422, { code, message: 'Validation failed', errors });

@@ -139,6 +139,23 @@ function matchOrder(b: Batch, d: Fill, events: FillEvent[]): OrderView | undefin
 }
 
 /**
+ * Whether every deal is named by one of these orders the way matchOrder finds it (a known
+ * orderId, or a clientOrderId whose order has no other orderId): then no deal is looked up among
+ * the legs, and the kernel's answer is the same with or without them. False when unsure.
+ */
+export function ordersNameAll(
+  byOrderId: ReadonlyMap<number, OrderView>,
+  byClientId: ReadonlyMap<string, OrderView>,
+  deals: readonly Fill[],
+): boolean {
+  return deals.every((d) => {
+    if (byOrderId.has(d.orderId)) return true;
+    const o = d.clientOrderId === '' ? undefined : byClientId.get(d.clientOrderId);
+    return o !== undefined && (o.orderId === null || o.orderId === d.orderId);
+  });
+}
+
+/**
  * Could this leg have made this deal? A take-profit is a plain limit order: it executes at its
  * price or better. A stop-loss executes at a loss: below the parent's price for a long (sell
  * leg), above it for a short. The two regions do not overlap, so a price names one leg of a

@@ -1,6 +1,6 @@
 /** Main balance, flex history and close, credit line (api-v4 4.8-4.11, docs/live-service.md §6). */
 import { toWire } from '../../core/decimal.js';
-import { SimHttpError, type FieldMessages } from '../errors.js';
+import { SimHttpError, noActiveLoan, type FieldMessages } from '../errors.js';
 import { closeInvestment } from '../flex.js';
 import { loanInfo } from '../credit.js';
 import { FieldReader } from '../validate.js';
@@ -86,6 +86,8 @@ export const flexClose: PrivateHandler = (ctx, account, body) => {
 export const creditLine: PrivateHandler = (ctx, account) => {
   if (!account.creditLineEnabled) throw new SimHttpError(404, { code: 0, message: '', errors: {} });
   const info = loanInfo(account, (m) => ctx.venue.markets.get(m)?.price, Math.floor(ctx.venue.startMs / 1000));
-  if (info === undefined) throw new SimHttpError(400, { code: 0, message: 'No active loan at the moment', errors: {} });
+  // An expected answer (a backtest asks every minute), so it is returned, not thrown: the same
+  // status and body as a thrown SimHttpError, without capturing a stack for it.
+  if (info === undefined) return { status: 400, body: noActiveLoan() };
   return { status: 200, body: info };
 };

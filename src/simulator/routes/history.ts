@@ -2,6 +2,7 @@
 import { validation } from '../errors.js';
 import { FieldReader } from '../validate.js';
 import { conditionalWire, dealWire } from '../wire.js';
+import type { Market } from '../market.js';
 import type { Deal } from '../types.js';
 import type { PrivateHandler } from './types.js';
 
@@ -57,21 +58,26 @@ export const executedHistory: PrivateHandler = (ctx, account, body) => {
   return { status: 200, body: out };
 };
 
+/** Whether a conditional record's order (or legs) is in `market` (any market without one). */
+function inMarket(w: Record<string, unknown>, market: string | undefined): boolean {
+  if (market === undefined || market === '') return true;
+  const inner = (w['conditionalOrder'] ?? w['stop_loss'] ?? w['take_profit']) as { market?: string } | null;
+  return inner?.market === market;
+}
+
 export const conditionalList: PrivateHandler = (ctx, account, body) => {
   const r = new FieldReader(body);
   const market = r.string('market', false);
   const offset = r.int('offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
   const limit = r.int('limit', 1, 100) ?? 100;
   if (!r.ok) throw validation(r.errors);
-  const records = [...account.conditionals.values()]
-    .filter((c) => c.active)
-    .map((c) => conditionalWire(c, account, (m) => ctx.venue.markets.get(m)))
-    .filter((w): w is Record<string, unknown> => w !== undefined)
-    .filter((w) => {
-      if (market === undefined || market === '') return true;
-      const inner = (w['conditionalOrder'] ?? w['stop_loss'] ?? w['take_profit']) as { market?: string } | null;
-      return inner?.market === market;
-    })
-    .reverse();
+  const marketOf = (m: string): Market | undefined => ctx.venue.markets.get(m);
+  // The account keeps ended records too: one walk, no copy of them all.
+  const records: Record<string, unknown>[] = [];
+  for (const c of account.conditionals.values()) {
+    const w = c.active ? conditionalWire(c, account, marketOf) : undefined;
+    if (w !== undefined && inMarket(w, market)) records.push(w);
+  }
+  records.reverse();
   return { status: 200, body: { limit, offset, total: records.length, records: records.slice(offset, offset + limit) } };
 };
