@@ -80,14 +80,18 @@ export function truthFills(state: RunState): TruthFill[] {
   }));
 }
 
-function strategyMetrics(state: RunState, inputs: ResultInputs, fills: BacktestFill[]): Record<string, BacktestMetrics> {
-  const { config, store } = state.wired.b;
-  const sent = store.orders.all().filter((o) => o.orderId !== null);
+function strategyMetrics(
+  state: RunState,
+  inputs: ResultInputs,
+  fills: BacktestFill[],
+  sent: ReadonlyMap<string, number>,
+): Record<string, BacktestMetrics> {
+  const { config } = state.wired.b;
   const out: Record<string, BacktestMetrics> = {};
   for (const s of [...config.strategies].sort((a, b) => a.id.localeCompare(b.id))) {
     if (!s.enabled) continue;
     const own = fills.filter((f) => f.strategy === s.id);
-    out[s.id] = metricsOf(state, inputs, own, s.budgetQuote, sent.filter((o) => o.strategyId === s.id).length, new Decimal(0));
+    out[s.id] = metricsOf(state, inputs, own, s.budgetQuote, sent.get(s.id) ?? 0, new Decimal(0));
   }
   return out;
 }
@@ -110,7 +114,10 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
     .all()
     .sort((a, b) => a.timeMs - b.timeMs || a.dealId - b.dealId)
     .map(fillOf);
-  const sent = store.orders.all().filter((o) => o.orderId !== null).length;
+  // Counted in SQL: reading every order of a long run into records only to count them was the
+  // result's largest allocation (a year holds hundreds of thousands of orders).
+  const sentBy = store.orders.sentCounts();
+  const sent = [...sentBy.values()].reduce((a, b) => a + b, 0);
   const { samples } = state;
   const startEquity = samples.length === 0 ? new Decimal(0) : samples.equity.at(0);
   const totalBook = replayBook(fills, samples, startEquity);
@@ -139,7 +146,7 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
       ...(inputs.warmUp === undefined ? {} : { warmUp: inputs.warmUp }),
     },
     total,
-    strategies: strategyMetrics(state, inputs, fills),
+    strategies: strategyMetrics(state, inputs, fills, sentBy),
     equity: thinned(samples, samples.equity, (timeMs, equity): EquityPoint => ({ timeMs, equity })),
     prices,
     fills,

@@ -66,7 +66,7 @@ export class CsvMarket extends Market {
       if (row.candle !== undefined) this.legs.push(...candleLegs(row.candle, row.price, this.tick, model.touch));
       this.setPrice(row.price);
       moved = true;
-      if (row.volume !== null) traded = (traded ?? new Decimal(0)).plus(row.volume);
+      if (row.volume !== null) traded = traded === null ? row.volume : traded.plus(row.volume);
     }
     this.volumeLeft = moved ? stepVolume(traded, model, this.step) : new Decimal(0);
     return matchSpan(this.price, this.tick, model.touch);

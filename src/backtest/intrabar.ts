@@ -9,7 +9,7 @@
  * the price crossed a level more than once, and how much traded at each price (the candle's
  * volume caps the fills of the whole candle, docs/backtesting.md).
  */
-import { Decimal } from '../core/decimal.js';
+import type { Decimal } from '../core/decimal.js';
 import type { PriceSpan } from '../simulator/types.js';
 import type { FillModel } from './fill-model.js';
 import type { Candle } from './price-csv.js';
@@ -25,8 +25,9 @@ export function candlePath(c: Candle, close: Decimal): [Decimal, Decimal, Decima
  * when ≤ high; `through` moves both ends by one tick (strictly through, on the tick grid).
  */
 export function legSpan(a: Decimal, b: Decimal, tick: Decimal, touch: FillModel['touch']): PriceSpan {
-  const low = Decimal.min(a, b);
-  const high = Decimal.max(a, b);
+  // The ends themselves, not copies (Decimal.min/max build a new Decimal): Decimals are immutable.
+  const low = a.lte(b) ? a : b;
+  const high = a.lte(b) ? b : a;
   return touch === 'at' ? { low, high, jumped: false } : { low: low.plus(tick), high: high.minus(tick), jumped: false };
 }
 
@@ -36,6 +37,10 @@ export type Leg = PriceSpan & { at: Decimal };
 /** The legs of one candle: the open itself, then each move along the path. */
 export function candleLegs(c: Candle, close: Decimal, tick: Decimal, touch: FillModel['touch']): Leg[] {
   const [p0, p1, p2, p3] = candlePath(c, close);
-  const leg = (a: Decimal, b: Decimal): Leg => ({ ...legSpan(a, b, tick, touch), at: b });
+  const leg = (a: Decimal, b: Decimal): Leg => {
+    // Built field by field: spreading the span into a new object cost more than the span itself.
+    const { low, high, jumped } = legSpan(a, b, tick, touch);
+    return { low, high, jumped, at: b };
+  };
   return [leg(p0, p0), leg(p0, p1), leg(p1, p2), leg(p2, p3)];
 }

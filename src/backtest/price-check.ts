@@ -20,12 +20,36 @@ export function parseTime(cell: string): number | undefined {
     return n < MS_FROM ? n * 1000 : n;
   }
   if (!ISO_UTC.test(cell)) return undefined;
-  const ms = new Date(cell).getTime();
+  const ms = cell.length === 20 ? secondsOfDay(cell) : new Date(cell).getTime();
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** A plain non-negative decimal (a subset of what the full parser takes): digits, an optional fraction. */
-const PLAIN = /^(\d+)(?:\.(\d+))?$/;
+/** The last day read (`YYYY-MM-DD`) and its midnight, ms: a file's rows share a day for hours. */
+let lastDay = '';
+let lastDayMs = Number.NaN;
+
+/**
+ * `YYYY-MM-DDTHH:MM:SSZ` as `new Date(cell)` reads it: the day's midnight by the same parser (read
+ * once per day), plus the time of day when it is a plain one (hours < 24, minutes and seconds < 60);
+ * any other time (24:00, a leap second) is left to the parser itself.
+ */
+function secondsOfDay(cell: string): number {
+  const h = Number(cell.slice(11, 13));
+  const m = Number(cell.slice(14, 16));
+  const sec = Number(cell.slice(17, 19));
+  if (h > 23 || m > 59 || sec > 59) return new Date(cell).getTime();
+  const day = cell.slice(0, 10);
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayMs = new Date(`${day}T00:00:00Z`).getTime();
+  }
+  return lastDayMs + ((h * 60 + m) * 60 + sec) * 1000;
+}
+
+/*
+ * A plain non-negative decimal (a subset of what the full parser takes): digits, then optionally a
+ * `.` and more digits, i.e. /^(\d+)(?:\.(\d+))?$/ (PLAIN below).
+ */
 
 /** Integer digits without leading zeros and fraction digits without trailing zeros: equal values, equal parts. */
 interface Plain {
@@ -33,10 +57,34 @@ interface Plain {
   frac: string;
 }
 
+/** `cell` as a Plain when it matches PLAIN: read by index (regular expressions were most of a year file's check). */
 function plain(cell: string | undefined): Plain | undefined {
-  const m = cell === undefined ? null : PLAIN.exec(cell);
-  if (m === null) return undefined;
-  return { int: (m[1] as string).replace(/^0+/, ''), frac: (m[2] ?? '').replace(/0+$/, '') };
+  if (cell === undefined) return undefined;
+  const dot = plainDot(cell);
+  if (dot === undefined) return undefined;
+  const intEnd = dot === -1 ? cell.length : dot;
+  let a = 0;
+  while (a < intEnd && cell.charCodeAt(a) === ZERO) a++;
+  let b = cell.length;
+  if (dot !== -1) while (b > dot + 1 && cell.charCodeAt(b - 1) === ZERO) b--;
+  return { int: cell.slice(a, intEnd), frac: dot === -1 ? '' : cell.slice(dot + 1, b) };
+}
+
+const ZERO = 48;
+const NINE = 57;
+const DOT = 46;
+
+/** Where the one `.` of a PLAIN cell is (-1: none), undefined when the cell does not match PLAIN. */
+function plainDot(cell: string): number | undefined {
+  let dot = -1;
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell.charCodeAt(i);
+    if (c === DOT && dot === -1) dot = i;
+    else if (c < ZERO || c > NINE) return undefined;
+  }
+  // Digits before the dot, and after it when there is one.
+  const ok = dot === -1 ? cell.length > 0 : dot > 0 && dot < cell.length - 1;
+  return ok ? dot : undefined;
 }
 
 /** Compares two plain decimals exactly: negative, zero or positive as a <, =, > b. */

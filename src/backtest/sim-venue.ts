@@ -134,6 +134,8 @@ function buildVenue({ config, clock, series, model, stepMs }: VenueInputs): Buil
     apiSecret,
     balances: Object.fromEntries(Object.entries(paper.balances).map(([k, v]) => [k, v.toFixed()])),
     flex: paper.flexInvestments.map((f) => ({ currency: f.currency, amount: f.amount.toFixed(), dailyRate: f.dailyRate.toFixed() })),
+    // A run's settled orders are read by nothing after they end: memory stays flat over a year.
+    keepSettledOrders: false,
   });
   return { venue, account, apiKey, apiSecret, paths: Object.fromEntries(markets.map((m) => [m.name, m.path])) };
 }

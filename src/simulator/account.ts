@@ -4,7 +4,8 @@
  */
 import { Decimal, ZERO, dec } from '../core/decimal.js';
 import type { AccountOptions, LoanOptions } from './options.js';
-import type { ConditionalRecord, Deal, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
+import { ConditionalMap } from './conditional-map.js';
+import type { Deal, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
 
 export class Account {
   readonly apiKey: string;
@@ -13,6 +14,8 @@ export class Account {
   readonly loan: LoanOptions | undefined;
   readonly creditLineEnabled: boolean;
   readonly flexEnabled: boolean;
+  /** False: orders that ended outside any conditional record are forgotten (AccountOptions.keepSettledOrders). */
+  readonly keepsSettledOrders: boolean;
   /** Available balance per asset (what the main balance endpoint answers). */
   readonly balances = new Map<string, Decimal>();
   /** Held for open orders, per asset. */
@@ -21,7 +24,7 @@ export class Account {
   readonly orders = new Map<number, SimOrder>();
   readonly deals: Deal[] = [];
   readonly positions = new Map<string, Position>();
-  readonly conditionals = new Map<number, ConditionalRecord>();
+  readonly conditionals = new ConditionalMap();
   readonly flex: FlexInvestment[] = [];
   readonly flexLedger: FlexRecord[] = [];
   /** Highest nonce accepted in strict mode (integer as bigint: nonces may exceed 2^53). */
@@ -37,6 +40,7 @@ export class Account {
     this.loan = opts.loan;
     this.creditLineEnabled = opts.creditLineEnabled ?? true;
     this.flexEnabled = opts.flexEnabled ?? true;
+    this.keepsSettledOrders = opts.keepSettledOrders ?? true;
     for (const [asset, amount] of Object.entries(opts.balances ?? {})) this.balances.set(asset, dec(amount));
   }
 
@@ -94,6 +98,15 @@ export class Account {
       this.maybeOpen.set(order.market, set);
     }
     set.add(order);
+  }
+
+  /**
+   * An order reached FILLED or CANCELLED. Unless settled orders are kept, one that no conditional
+   * record refers to (neither an OTO's parent nor an OCO leg) leaves `orders`: nothing the venue
+   * answers reads it again (its deals carry what history needs).
+   */
+  settled(order: SimOrder): void {
+    if (!this.keepsSettledOrders && order.oto === undefined && order.ocoId === undefined) this.orders.delete(order.orderId);
   }
 
   /** Open (resting) orders, OCO legs excluded, oldest first. */

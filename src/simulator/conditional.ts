@@ -131,8 +131,8 @@ function legsOf(account: Account, rec: OcoRecord): OcoLegs {
 /** One step (or jump) of OCO evaluation for `market` across accounts. */
 export function runOcos(ctx: MatchContext, accounts: Iterable<Account>, market: Market, span: PriceSpan, timeMs: number): void {
   for (const account of accounts) {
-    for (const rec of account.conditionals.values()) {
-      if (rec.type !== 'oco' || !rec.active || rec.market !== market.name) continue;
+    // The active OCO records of this market, in the order the full listing holds them (conditional-map.ts).
+    for (const rec of account.conditionals.activeOcos(market.name)) {
       const legs = legsOf(account, rec);
       const executed = executeLeg(ctx, account, market, legs, span, timeMs);
       if (executed === undefined) continue;

@@ -58,6 +58,8 @@ export class Market {
   private readonly jumpPrng: Prng;
   private readonly volumePrng: Prng;
   private readonly replay: Decimal[] | undefined;
+  /** The tick's decimal places when it is a power of ten (0.01, 1), else null (tickPlacesOf). */
+  private readonly tickPlaces: number | null;
   private replayIndex = 0;
 
   constructor(opts: MarketOptions, seed: number) {
@@ -68,6 +70,7 @@ export class Market {
     this.isPerp = assets.isPerp;
     const rules = rulesOf(opts);
     this.tick = rules.tick;
+    this.tickPlaces = tickPlacesOf(rules.tick);
     this.step = rules.step;
     this.minAmount = rules.minAmount;
     this.minTotal = rules.minTotal;
@@ -198,7 +201,8 @@ export class Market {
 
   /** `p` rounded to the tick, never below one tick. */
   private onTick(p: Decimal): Decimal {
-    const rounded = p.div(this.tick).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).mul(this.tick);
+    const exact = this.tickPlaces !== null && p.sd(true) <= Decimal.precision;
+    const rounded = exact ? onPlaces(p, this.tickPlaces as number) : p.div(this.tick).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).mul(this.tick);
     return rounded.lt(this.tick) ? this.tick : rounded;
   }
 
@@ -219,6 +223,22 @@ export class Market {
     if (this.price.gt(this.high)) this.high = this.price;
     if (this.price.lt(this.low)) this.low = this.price;
   }
+}
+
+/**
+ * The decimal places of a power-of-ten tick, else null. Rounding to such a tick (`p / tick` to a
+ * whole number, half to even, times the tick) is rounding `p` to these places, with the same value
+ * whenever `p / tick` is exact (at most the context's precision in significant digits): one
+ * operation instead of three, and none for a price already on the tick (every step sets one).
+ */
+export function tickPlacesOf(tick: Decimal): number | null {
+  const places = tick.decimalPlaces();
+  return tick.eq(new Decimal(10).pow(-places)) ? places : null;
+}
+
+/** `p` rounded half to even to `places` decimal places; `p` itself when it has no more. */
+function onPlaces(p: Decimal, places: number): Decimal {
+  return p.decimalPlaces() <= places ? p : p.toDecimalPlaces(places, Decimal.ROUND_HALF_EVEN);
 }
 
 /** Stock and money assets from the name `<STOCK>_<MONEY>` unless given; a `_PERP` market settles in USDT. */

@@ -76,10 +76,12 @@ export function applyFill(
     market: market.name,
     side: order.side,
     role,
-    amount,
-    price,
-    deal: dealMoney,
-    fee,
+    // A deal stays to the end of the run: its amounts as copies, whose digit arrays are cut to
+    // size (a computed Decimal's array carries spare room, most of a kept deal's memory).
+    amount: new Decimal(amount),
+    price: new Decimal(price),
+    deal: new Decimal(dealMoney),
+    fee: new Decimal(fee),
     feeAsset: market.money,
     timeMs,
   };

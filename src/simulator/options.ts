@@ -107,6 +107,12 @@ export interface AccountOptions {
   flexEnabled?: boolean;
   /** Hedge mode on `_PERP` markets (positionSide LONG/SHORT). Default false. */
   hedgeMode?: boolean;
+  /**
+   * Keep every order that ever ended in `Account.orders` (the truth listing shows them). Default
+   * true. A backtest sets false: a year's settled orders would otherwise stay in memory to the end,
+   * though no answer of the venue reads them (orders an OTO/OCO record refers to are always kept).
+   */
+  keepSettledOrders?: boolean;
 }
 
 /** Fault settings of one endpoint (or of `*`, all endpoints). Rates are probabilities 0..1. */

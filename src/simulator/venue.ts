@@ -196,6 +196,7 @@ export class Venue implements MatchContext {
 
   onTerminal(account: Account, order: SimOrder): void {
     onParentTerminal(this, account, order);
+    account.settled(order);
   }
 
   /** Places a limit order (spot or collateral). Throws SimHttpError when refused. */

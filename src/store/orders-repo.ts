@@ -184,6 +184,12 @@ export class OrdersRepository {
     return this.live.provisional();
   }
 
+  /** Orders the venue acknowledged (with a venue order id), counted per strategy. */
+  sentCounts(): Map<string, number> {
+    const rows = this.db.prepare('SELECT strategy_id, COUNT(*) AS n FROM orders WHERE order_id IS NOT NULL GROUP BY strategy_id').all() as { strategy_id: string; n: number }[];
+    return new Map(rows.map((r) => [r.strategy_id, r.n]));
+  }
+
   /** Count of orders per state. */
   countByState(): Record<string, number> {
     const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state').all() as { state: string; n: number }[];

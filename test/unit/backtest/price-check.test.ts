@@ -5,17 +5,28 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { comparePlain } from '../../../src/backtest/price-check.js';
+import { comparePlain, parseTime } from '../../../src/backtest/price-check.js';
 import { PriceCsvParser } from '../../../src/backtest/price-csv.js';
 
 const number = fc.oneof(
   fc.constantFrom('100', '100.5', '99.25', '101', '0100.50', '100.000', '0', '0.0', '00', '1', '.5', '1.', '-1', '1e5', ' 100', 'abc', '', '99.999999999999999999', '100.0000000000000000001'),
+  fc.constantFrom('1.2.3', '.', '..', '0.', '00.00', '007', '1..2', '100,', '1_0', '１００', '100.5 ', '+100'),
   fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 99 })).map(([i, f]) => `${i}.${String(f).padStart(2, '0')}`),
 );
+/** ISO cells of every field value, in range or not (24:00, a leap second, 30 February, month 13). */
+const isoCell = fc
+  .tuple(fc.integer({ min: 1970, max: 2100 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 61 }), fc.constantFrom('', '.5', '.123', ':SS'))
+  .map(([y, mo, d, h, mi, s, tail]) => {
+    const two = (n: number): string => String(n).padStart(2, '0');
+    const day = `${y}-${two(mo)}-${two(d)}T${two(h)}:${two(mi)}`;
+    return tail === ':SS' ? `${day}Z` : `${day}:${two(s)}${tail}Z`;
+  });
+
 const time = fc.oneof(
   fc.integer({ min: 0, max: 50 }).map((m) => String(1_704_067_200 + m * 60)),
   fc.integer({ min: 0, max: 50 }).map((m) => new Date(Date.UTC(2024, 0, 1) + m * 60_000).toISOString().replace('.000', '')),
   fc.constantFrom('yesterday', '', '2024-01-01 00:00:00', ' 1704067200'),
+  isoCell,
 );
 const market = fc.constantFrom('BTC_USDT', 'ETH_USDT', 'btc', ' BTC_USDT', '');
 
@@ -53,6 +64,22 @@ describe('price row check without decimals', () => {
   it('accepts and refuses price rows with a market column exactly as the full parser', () => {
     const row = fc.tuple(market, time, number).map((cells) => cells.join(','));
     fc.assert(fc.property(fc.array(row, { maxLength: 30 }), (lines) => agree('market,time,price', lines, null)), { numRuns: 200 });
+  });
+
+  it('property: an ISO time cell reads as Date reads it, whatever day came before it', () => {
+    const reference = (cell: string): number | undefined => {
+      const ms = new Date(cell).getTime();
+      return Number.isNaN(ms) ? undefined : ms;
+    };
+    fc.assert(
+      fc.property(fc.array(isoCell, { minLength: 1, maxLength: 20 }), (cells) => {
+        for (const cell of cells) expect(parseTime(cell), cell).toBe(reference(cell));
+      }),
+      { numRuns: 500 },
+    );
+    expect(parseTime('2024-01-01T24:00:00Z')).toBe(Date.UTC(2024, 0, 2));
+    expect(parseTime('2024-01-01T23:59:60Z')).toBeUndefined();
+    expect(parseTime('2024-02-31T10:00:00Z')).toBe(Date.UTC(2024, 2, 2, 10));
   });
 
   it('compares plain decimals by value, whatever their leading and trailing zeros', () => {
