@@ -11,7 +11,7 @@ import type { Logger } from '../observability/logger.js';
 import type { BacktestArgs } from './args.js';
 import { runInMemory, type InMemoryInputs } from './in-memory.js';
 import { loadPrices } from './load-prices.js';
-import { renderReport } from './output.js';
+import { writeFileInPieces, writeReport, writeResultJson } from './output.js';
 import type { BacktestResult } from './result.js';
 import type { Progress } from './run.js';
 
@@ -47,8 +47,10 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   if (onProgress !== undefined) run.onProgress = onProgress;
   const out = await runInMemory(run);
   mkdirSync(args.out, { recursive: true });
-  writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
-  writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
+  // Written in pieces: a long run's files are tens of MB, never held as one string.
+  const { result } = out;
+  writeFileInPieces(path.join(args.out, 'result.json'), (w) => writeResultJson(w, result, result.fills, result.trades));
+  writeFileInPieces(path.join(args.out, 'report.html'), (w) => writeReport(w, result));
   writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
   const { timerJumps, jobsRun, finerJobs, candleTicks } = out;
   return { result: out.result, outDir: args.out, timerJumps, jobsRun, finerJobs, candleTicks };

@@ -10,7 +10,8 @@ import { chartData, holdLine, marketNames } from './chart-data.js';
 import { REPORT_COLOURS } from './colours.js';
 import { CHART_ATTRIBUTION_HTML, escapeHtml as html, jsonForScript } from '../../web/html.js';
 import { utc } from './format.js';
-import { page } from './page.js';
+import type { FileWriter } from '../file-writer.js';
+import { page, pageLines, type PageParts } from './page.js';
 import { STYLES } from './styles.js';
 import { fillTable, inputsTable, summaryTable, tradeTable } from './tables.js';
 
@@ -58,7 +59,19 @@ function body(result: BacktestResult): string {
 
 /** The report of `result` as one HTML document. */
 export function renderReport(result: BacktestResult): string {
-  return page({
+  return page(reportParts(result));
+}
+
+/** renderReport's document written part by part (byte-identical), so it is never one string. */
+export function writeReport(w: FileWriter, result: BacktestResult): void {
+  pageLines(reportParts(result)).forEach((line, i) => {
+    if (i > 0) w.write('\n');
+    w.write(line);
+  });
+}
+
+function reportParts(result: BacktestResult): PageParts {
+  return {
     title: html(`Backtest report ${utc(result.inputs.fromMs)} → ${utc(result.inputs.toMs)}`),
     body: body(result),
     styles: STYLES,
@@ -66,5 +79,5 @@ export function renderReport(result: BacktestResult): string {
     scripts: [chartLibrarySource()],
     // The page script (src/web/browser/backtest-report.ts, built); "</script" could not end it early.
     moduleScript: requireBrowserModule('backtest-report').replace(/<\/script/gi, '<\\/script'),
-  });
+  };
 }
