@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileInPieces } from '../../../src/backtest/file-writer.js';
-import { renderReport, writeReport } from '../../../src/backtest/report/index.js';
+import { renderReport, reportInputOf, writeReport } from '../../../src/backtest/report/index.js';
 import type { BacktestFill, BacktestResult } from '../../../src/backtest/result.js';
 import { writeResultJson } from '../../../src/backtest/result-file.js';
 import { reportFixture } from '../../support/backtest-report-fixture.js';
@@ -51,7 +51,7 @@ describe('result.json in pieces', () => {
 describe('report.html in pieces', () => {
   it('equals renderReport', () => {
     const result = reportFixture();
-    expect(written((w) => writeReport(w, result))).toBe(renderReport(result));
+    expect(written((w) => writeReport(w, reportInputOf(result)))).toBe(renderReport(result));
   });
 
   it('a failed writing leaves the error to the caller and the file closed', () => {
