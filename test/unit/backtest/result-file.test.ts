@@ -3,7 +3,7 @@
  * result's JSON (fills and trades from any iteration, each element as written) and the report's
  * page, also for empty lists and for text past the writer's chunk.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileInPieces } from '../../../src/backtest/file-writer.js';
@@ -40,6 +40,20 @@ describe('result.json in pieces', () => {
     const out = written((w) => writeResultJson(w, big, many, big.trades));
     expect(out.length).toBeGreaterThan(1 << 18);
     expect(out).toBe(whole(big));
+  });
+
+  it('writes as it reads: a long list is on disk before its iteration ends', () => {
+    const file = path.join(tempDir('v4bot-result-file-'), 'out');
+    const first = result.fills[0] as BacktestFill;
+    let onDisk = 0;
+    function* fills(): Generator<BacktestFill> {
+      for (let i = 0; i < 20_000; i++) yield { ...first, orderId: String(i) };
+      onDisk = statSync(file).size;
+    }
+    const { fills: _f, trades: _t, ...head } = result;
+    writeFileInPieces(file, (w) => writeResultJson(w, head, fills(), []));
+    // A writer holding the whole file until the end would have written nothing yet.
+    expect(onDisk).toBeGreaterThan(statSync(file).size / 2);
   });
 
   it('the head alone (no lists) gives the same file as the whole result', () => {
