@@ -310,6 +310,10 @@ function openScratchStore(options: OpenStoreOptions): Store {
     // MEMORY, not OFF: a failed transaction must still roll back (OFF leaves ROLLBACK undefined).
     db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
+    // No other connection: the file lock is taken once, and the cache stays valid between
+    // transactions (in the normal mode each one re-checks the file and takes and drops its lock:
+    // about three times the cost of a short write transaction).
+    db.pragma('locking_mode = EXCLUSIVE');
     db.pragma(`cache_size = -${SCRATCH_CACHE_KIB}`);
     db.pragma('foreign_keys = ON');
     const version = migrate(db);
