@@ -15,11 +15,14 @@ import { failure, fixtureClient } from '../../support/fixture-client.js';
 
 const BLACKHOLE = `
 const net = require('node:net');
+const fs = require('node:fs');
 const srv = net.createServer();
 srv.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
-  process.stdout.write(srv.address().port + '\\n');
-  // Block only after the port line is flushed.
-  setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0), 20);
+  // The port line is written synchronously, then the loop blocks at once: the child never
+  // accepts, however late a loaded machine runs it (a timer before blocking let it accept a
+  // connection after the queue had looked full).
+  fs.writeSync(1, srv.address().port + '\\n');
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 });`;
 
 let child: ChildProcess;
@@ -47,8 +50,8 @@ function probe(ms: number): Promise<'connected' | 'pending'> {
 beforeAll(async () => {
   child = spawn(process.execPath, ['-e', BLACKHOLE], { stdio: ['ignore', 'pipe', 'inherit'] });
   port = await new Promise<number>((resolve) => child.stdout?.once('data', (b: Buffer) => resolve(Number.parseInt(b.toString(), 10))));
-  // Fill the accept queue until a handshake no longer completes (the child may still accept a
-  // few before it blocks; those stay open as fillers too).
+  // Fill the accept queue until a handshake no longer completes (those that completed stay open
+  // as fillers).
   await eventually(async () => (await probe(300)) === 'pending', 'the accept queue to fill', { timeoutMs: 20_000, everyMs: 0 });
   expect(await probe(300)).toBe('pending');
 });
