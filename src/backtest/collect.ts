@@ -4,19 +4,29 @@
  * the metrics of each and of the whole account, and the venue's own deals beside them (the
  * simulator's truth, to check the engine's view against).
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { Decimal } from '../core/decimal.js';
 import type { FillRecord } from '../model/fills.js';
-import { replayBook } from './ledger.js';
+import { replayBooks, type Book, type BookSpec } from './ledger.js';
 import { keptIndexes } from './downsample.js';
 import { EquityCurve } from './metrics.js';
-import { computeMetrics, roundTrips } from './output.js';
-import type { BacktestFill, BacktestMetrics, BacktestResult, EquityPoint, PricePoint } from './result.js';
+import { MetricsFold } from './metrics.js';
+import { ROW_LIMIT } from './report/tables.js';
+import type { BacktestFill, BacktestMetrics, BacktestResult, BacktestTrade, EquityPoint, PricePoint } from './result.js';
+import { writeResultJson, type ResultHead } from './result-file.js';
+import { writeFileInPieces } from './file-writer.js';
+import { writeReport, type ReportInput } from './report/index.js';
+import { FifoFold, tradesOf } from './round-trips.js';
 import type { RunState } from './run.js';
 import type { DecimalColumn, Samples } from './samples.js';
 import type { WarmUp } from './candle-input.js';
 
 /** Points kept per series in the result (the report draws them; metrics use every step). */
 const SERIES_MAX = 2000;
+
+/** The account's book among the strategies' (no strategy id is empty). */
+const TOTAL = '';
 
 export interface ResultInputs {
   configFile: string;
@@ -51,21 +61,6 @@ function flexEarnings(state: RunState): Decimal {
   return sum;
 }
 
-function metricsOf(state: RunState, inputs: ResultInputs, fills: BacktestFill[], start: Decimal, orders: number, flex: Decimal): BacktestMetrics {
-  const book = replayBook(fills, state.samples, start);
-  return computeMetrics({
-    equity: book.equity,
-    fills,
-    trades: roundTrips(fills),
-    flexEarnings: flex.toFixed(),
-    unrealisedPnl: book.unrealisedPnl.toFixed(),
-    orders,
-    positionSpans: book.positionSpans,
-    fromMs: inputs.fromMs,
-    toMs: inputs.toMs,
-  });
-}
-
 export function truthFills(state: RunState): TruthFill[] {
   return state.venue.account.deals.map((d) => ({
     dealId: d.id,
@@ -80,22 +75,6 @@ export function truthFills(state: RunState): TruthFill[] {
   }));
 }
 
-function strategyMetrics(
-  state: RunState,
-  inputs: ResultInputs,
-  fills: BacktestFill[],
-  sent: ReadonlyMap<string, number>,
-): Record<string, BacktestMetrics> {
-  const { config } = state.wired.b;
-  const out: Record<string, BacktestMetrics> = {};
-  for (const s of [...config.strategies].sort((a, b) => a.id.localeCompare(b.id))) {
-    if (!s.enabled) continue;
-    const own = fills.filter((f) => f.strategy === s.id);
-    out[s.id] = metricsOf(state, inputs, own, s.budgetQuote, sent.get(s.id) ?? 0, new Decimal(0));
-  }
-  return out;
-}
-
 /** The account's curve: its figures from every sampled equity. */
 function accountCurve(samples: Samples): EquityCurve {
   const curve = new EquityCurve();
@@ -108,33 +87,85 @@ function thinned<T>(samples: Samples, column: DecimalColumn, point: (timeMs: num
   return keptIndexes(column.length, SERIES_MAX, (i) => column.at(i)).map((i) => point(samples.timeAt(i), column.at(i).toFixed()));
 }
 
-export function buildResult(state: RunState, inputs: ResultInputs): BacktestResult {
-  const { store } = state.wired;
-  const fills = store.fills
-    .all()
-    .sort((a, b) => a.timeMs - b.timeMs || a.dealId - b.dealId)
-    .map(fillOf);
+/** The run's fills as the result lists them, read from the store one at a time (time, then deal id). */
+export function* resultFills(state: RunState): Generator<BacktestFill> {
+  for (const f of state.wired.store.fills.inOrder()) yield fillOf(f);
+}
+
+/** What one pass over the fills gives besides the head: the report's first rows and the markets with fills. */
+export interface ResultPass {
+  head: ResultHead;
+  /** Markets with at least one fill. */
+  fillMarkets: Set<string>;
+  /** The first fills and closed trades (the report lists at most ROW_LIMIT of each). */
+  firstFills: BacktestFill[];
+  firstTrades: BacktestTrade[];
+}
+
+interface Accounts {
+  total: MetricsFold;
+  own: Map<string, MetricsFold>;
+}
+
+/** Feeds one fill (and the trade it closes) to the total's and its strategy's figures; keeps the report's first rows. */
+function feeder(pass: Omit<ResultPass, 'head'>, acc: Accounts): (f: BacktestFill) => void {
+  const fifo = new FifoFold();
+  return (f) => {
+    pass.fillMarkets.add(f.market);
+    if (pass.firstFills.length < ROW_LIMIT) pass.firstFills.push(f);
+    const own = acc.own.get(f.strategy);
+    acc.total.addFill(f);
+    own?.addFill(f);
+    const closed = fifo.add(f);
+    if (closed === null) return;
+    for (const m of own === undefined ? [acc.total] : [acc.total, own]) {
+      m.addGross(closed.gross);
+      m.addTrade(closed.trade);
+    }
+    if (pass.firstTrades.length < ROW_LIMIT) pass.firstTrades.push(closed.trade);
+  };
+}
+
+/**
+ * The result's figures in one pass over the store's fills (never all held): the account's and
+ * every enabled strategy's books replayed over the samples together, the metrics folded fill by
+ * fill. Figures equal to computeMetrics over the whole lists (the same sums in the same order).
+ */
+export function resultPass(state: RunState, inputs: ResultInputs): ResultPass {
+  const { store, b } = state.wired;
   // Counted in SQL: reading every order of a long run into records only to count them was the
   // result's largest allocation (a year holds hundreds of thousands of orders).
   const sentBy = store.orders.sentCounts();
   const sent = [...sentBy.values()].reduce((a, b) => a + b, 0);
   const { samples } = state;
   const startEquity = samples.length === 0 ? new Decimal(0) : samples.equity.at(0);
-  const totalBook = replayBook(fills, samples, startEquity);
-  const total = computeMetrics({
+  const enabled = [...b.config.strategies].sort((x, y) => x.id.localeCompare(y.id)).filter((s) => s.enabled);
+  const acc: Accounts = { total: new MetricsFold(), own: new Map(enabled.map((s) => [s.id, new MetricsFold()])) };
+  const pass = { fillMarkets: new Set<string>(), firstFills: [], firstTrades: [] };
+  // The account's own book is not valued per step: its curve is the sampled equity itself.
+  const own = enabled.map((s): [string, BookSpec] => [s.id, { start: s.budgetQuote, curve: true }]);
+  const specs = new Map<string, BookSpec>([[TOTAL, { start: startEquity, curve: false }], ...own]);
+  const keysOf = (f: BacktestFill): string[] => (acc.own.has(f.strategy) ? [TOTAL, f.strategy] : [TOTAL]);
+  const books = replayBooks(resultFills(state), samples, specs, keysOf, feeder(pass, acc));
+  const span = { fromMs: inputs.fromMs, toMs: inputs.toMs };
+  const totalBook = books.get(TOTAL) as Book;
+  const total = acc.total.finish({
     equity: accountCurve(samples),
-    fills,
-    trades: roundTrips(fills),
     flexEarnings: flexEarnings(state).toFixed(),
     unrealisedPnl: totalBook.unrealisedPnl.toFixed(),
     orders: sent,
     positionSpans: totalBook.positionSpans,
-    fromMs: inputs.fromMs,
-    toMs: inputs.toMs,
+    ...span,
   });
+  const strategies: Record<string, BacktestMetrics> = {};
+  for (const s of enabled) {
+    const book = books.get(s.id) as Book;
+    const rest = { equity: book.equity, flexEarnings: '0', unrealisedPnl: book.unrealisedPnl.toFixed(), positionSpans: book.positionSpans };
+    strategies[s.id] = (acc.own.get(s.id) as MetricsFold).finish({ ...rest, orders: sentBy.get(s.id) ?? 0, ...span });
+  }
   const prices: Record<string, PricePoint[]> = {};
   for (const [market, column] of samples.prices) prices[market] = thinned(samples, column, (timeMs, price): PricePoint => ({ timeMs, price }));
-  return {
+  const head: ResultHead = {
     version: 1,
     inputs: {
       config: inputs.configFile,
@@ -146,10 +177,45 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
       ...(inputs.warmUp === undefined ? {} : { warmUp: inputs.warmUp }),
     },
     total,
-    strategies: strategyMetrics(state, inputs, fills, sentBy),
+    strategies,
     equity: thinned(samples, samples.equity, (timeMs, equity): EquityPoint => ({ timeMs, equity })),
     prices,
-    fills,
-    trades: roundTrips(fills),
   };
+  return { head, ...pass };
+}
+
+/** The whole result in memory (tests, an optimisation trial): the pass's head and both lists. */
+export function buildResult(state: RunState, inputs: ResultInputs): BacktestResult {
+  const { head } = resultPass(state, inputs);
+  const fills = [...resultFills(state)];
+  return { ...head, fills, trades: [...tradesOf(fills)] };
+}
+
+/** A market's fills of an iteration, in its order. */
+function* ofMarket(fills: Iterable<BacktestFill>, market: string): Generator<BacktestFill> {
+  for (const f of fills) if (f.market === market) yield f;
+}
+
+/**
+ * Writes result.json and report.html into `outDir` from the store as it stands (the engine's
+ * store is open until the run returns): one pass for the figures, then the fills and the round
+ * trips read again from the store as they are written, so no list of the run is held whole.
+ * The files are byte-identical to the whole result's (buildResult, renderReport).
+ */
+export function writeResultFiles(state: RunState, inputs: ResultInputs, outDir: string): ResultHead {
+  const pass = resultPass(state, inputs);
+  const { head } = pass;
+  mkdirSync(outDir, { recursive: true });
+  writeFileInPieces(path.join(outDir, 'result.json'), (w) => writeResultJson(w, head, resultFills(state), tradesOf(resultFills(state))));
+  const report: ReportInput = {
+    head,
+    fillCount: head.total.fills,
+    tradeCount: head.total.trades,
+    firstFills: pass.firstFills,
+    firstTrades: pass.firstTrades,
+    fillMarkets: pass.fillMarkets,
+    marketFills: (market) => ofMarket(resultFills(state), market),
+  };
+  writeFileInPieces(path.join(outDir, 'report.html'), (w) => writeReport(w, report));
+  return head;
 }

@@ -100,8 +100,9 @@ export interface WireInputs {
 }
 
 export function wireEngine({ config, clock, logger, strategies, venue, pools, strategiesIn }: WireInputs): Wired {
-  // The store is thrown away with the run: in memory, same schema and migrations as the daemon's.
-  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'memory' });
+  // The store is thrown away with the run: a private temp file (same schema and migrations as the
+  // daemon's) whose pages live in the OS page cache, so the process does not grow with the run.
+  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'scratch' });
   const link = venue.connect({
     clock,
     logger: logger.child({ part: 'client' }),

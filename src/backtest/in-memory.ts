@@ -8,11 +8,12 @@ import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { BacktestArgs } from './args.js';
 import { warmUpEnd } from './candle-input.js';
-import { buildResult, truthFills, type TruthFill } from './collect.js';
+import { buildResult, truthFills, writeResultFiles, type ResultInputs, type TruthFill } from './collect.js';
 import { describeFillModel, type FillModel } from './fill-model.js';
 import type { PriceSeries, PriceSet } from './load-prices.js';
 import type { BacktestResult, EquityPoint } from './result.js';
-import { runBacktest, type Progress, type RunInputs } from './run.js';
+import type { ResultHead } from './result-file.js';
+import { runBacktest, type Progress, type RunInputs, type RunState } from './run.js';
 import { pathFor } from './sim-venue.js';
 import { runSpan } from './span.js';
 import { paperMarketNames } from '../daemon/paper-venue.js';
@@ -42,7 +43,8 @@ export interface InMemoryOutcome {
   candleTicks: number;
 }
 
-export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutcome> {
+/** The run's inputs and the result's, from the backtest's inputs. */
+function prepare(inputs: InMemoryInputs): { run: RunInputs; resultInputs: ResultInputs } {
   const { config, strategies, prices, args, logger } = inputs;
   const used = new Set(paperMarketNames(config).map((name) => pathFor(name, prices.series)));
   const given = runSpan([...used].sort().map((m) => prices.series.get(m) as PriceSeries), args.fromMs, args.toMs);
@@ -63,18 +65,44 @@ export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutco
   const { jobResolution, venue, strategiesIn } = args;
   const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution, venue, strategiesIn };
   if (inputs.onProgress !== undefined) run.onProgress = inputs.onProgress;
+  return { run, resultInputs };
+}
+
+/** Which schedules were finer than the candles, and so coalesced under `step`: said in the result. */
+function withFinerJobs(resultInputs: ResultInputs, state: RunState): ResultInputs {
+  return { ...resultInputs, fillModel: { ...resultInputs.fillModel, finerSchedules: state.finerJobs.join(',') } };
+}
+
+function counts(state: RunState): Pick<InMemoryOutcome, 'timerJumps' | 'jobsRun' | 'finerJobs' | 'candleTicks'> {
+  return { timerJumps: state.timerJumps, jobsRun: state.jobsRun, finerJobs: state.finerJobs, candleTicks: state.candleTicks };
+}
+
+export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutcome> {
+  const { run, resultInputs } = prepare(inputs);
   return runBacktest(run, (state) => ({
-    // Which schedules were finer than the candles, and so coalesced under `step`: said in the result.
-    result: buildResult(state, { ...resultInputs, fillModel: { ...resultInputs.fillModel, finerSchedules: state.finerJobs.join(',') } }),
-    finerJobs: state.finerJobs,
+    result: buildResult(state, withFinerJobs(resultInputs, state)),
     truth: truthFills(state),
     // Built when read (an optimisation trial thins it): a backtest's output does not need it.
     get equity(): EquityPoint[] {
       const { samples } = state;
       return Array.from({ length: samples.length }, (_, i) => ({ timeMs: samples.timeAt(i), equity: samples.equity.at(i).toFixed() }));
     },
-    timerJumps: state.timerJumps,
-    jobsRun: state.jobsRun,
-    candleTicks: state.candleTicks,
+    ...counts(state),
+  }));
+}
+
+/** What a run written to files returns: the result without its lists (they are in result.json). */
+export type FilesOutcome = Omit<InMemoryOutcome, 'result' | 'equity'> & { result: ResultHead };
+
+/**
+ * The same run, with result.json and report.html written into `outDir` from the store while it
+ * is open (collect.ts, writeResultFiles): a long run's fills and round trips are never held whole.
+ */
+export async function runToFiles(inputs: InMemoryInputs, outDir: string): Promise<FilesOutcome> {
+  const { run, resultInputs } = prepare(inputs);
+  return runBacktest(run, (state) => ({
+    result: writeResultFiles(state, withFinerJobs(resultInputs, state), outDir),
+    truth: truthFills(state),
+    ...counts(state),
   }));
 }

@@ -3,23 +3,23 @@
  * result.json, report.html and venue-fills.json into the output directory. Used by src/cli/backtest.ts.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { loadConfiguredStrategies } from '../daemon/strategies.js';
 import type { Logger } from '../observability/logger.js';
 import type { BacktestArgs } from './args.js';
-import { runInMemory, type InMemoryInputs } from './in-memory.js';
+import { runToFiles, type InMemoryInputs } from './in-memory.js';
 import { loadPrices } from './load-prices.js';
-import { renderReport } from './output.js';
-import type { BacktestResult } from './result.js';
+import type { ResultHead } from './result-file.js';
 import type { Progress } from './run.js';
 
 /** Strategy instances loaded at a time (their compile and probe workers boot in parallel). */
 const STRATEGY_LOADS = 3;
 
 export interface BacktestSummary {
-  result: BacktestResult;
+  /** The result without its lists of fills and round trips (result.json holds them). */
+  result: ResultHead;
   outDir: string;
   /** Clock jumps to a timer the engine waited on (rate limit, back-off); 0 in a normal run. */
   timerJumps: number;
@@ -45,10 +45,9 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   const configSha256 = createHash('sha256').update(readFileSync(args.config)).digest('hex');
   const run: InMemoryInputs = { config, configFile: args.config, configSha256, strategies, prices, args, logger };
   if (onProgress !== undefined) run.onProgress = onProgress;
-  const out = await runInMemory(run);
-  mkdirSync(args.out, { recursive: true });
-  writeFileSync(path.join(args.out, 'result.json'), `${JSON.stringify(out.result, null, 2)}\n`);
-  writeFileSync(path.join(args.out, 'report.html'), renderReport(out.result));
+  // result.json and report.html are written from the run's store before it closes (in pieces:
+  // a long run's files are tens of MB, never held whole).
+  const out = await runToFiles(run, args.out);
   writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
   const { timerJumps, jobsRun, finerJobs, candleTicks } = out;
   return { result: out.result, outDir: args.out, timerJumps, jobsRun, finerJobs, candleTicks };

@@ -84,16 +84,47 @@ class Replay {
 
 /** Replays `fills` (time order) against the samples; `start` is the curve's starting value. */
 export function replayBook(fills: readonly BacktestFill[], samples: Samples, start: Decimal): Book {
-  const r = new Replay();
-  const equity = new EquityCurve();
-  let next = 0;
+  return replayBooks(fills, samples, new Map([['', { start, curve: true }]]), () => [''], () => undefined).get('') as Book;
+}
+
+/** A book of replayBooks: its curve's starting value, and whether its curve is wanted at all. */
+export interface BookSpec {
+  start: Decimal;
+  curve: boolean;
+}
+
+/**
+ * Several books replayed in one pass over `fills` (time order, any iteration: a long run's fills
+ * need not be held): each fill goes to the books `keysOf` names, each book sees exactly what
+ * replayBook of its own fills would, and `onFill` sees every fill once, in order. A book whose
+ * curve is not wanted is not valued at each step.
+ */
+export function replayBooks(
+  fills: Iterable<BacktestFill>,
+  samples: Samples,
+  specs: ReadonlyMap<string, BookSpec>,
+  keysOf: (f: BacktestFill) => readonly string[],
+  onFill: (f: BacktestFill) => void,
+): Map<string, Book> {
+  const books = [...specs].map(([key, spec]) => ({ key, spec, r: new Replay(), equity: new EquityCurve() }));
+  const byKey = new Map(books.map((b) => [b.key, b]));
+  const apply = (f: BacktestFill): void => {
+    onFill(f);
+    for (const key of keysOf(f)) byKey.get(key)?.r.apply(f);
+  };
+  const it = fills[Symbol.iterator]();
+  let next = it.next();
   for (let i = 0; i < samples.length; i++) {
     const t = samples.timeAt(i);
-    for (; next < fills.length && (fills[next] as BacktestFill).timeMs <= t; next++) r.apply(fills[next] as BacktestFill);
-    equity.add(t, r.valueAt(samples, i, start));
+    for (; next.done !== true && next.value.timeMs <= t; next = it.next()) apply(next.value);
+    for (const b of books) if (b.spec.curve) b.equity.add(t, b.r.valueAt(samples, i, b.spec.start));
   }
-  for (; next < fills.length; next++) r.apply(fills[next] as BacktestFill);
+  for (; next.done !== true; next = it.next()) apply(next.value);
   const endMs = samples.length === 0 ? 0 : samples.timeAt(samples.length - 1);
-  r.close(endMs);
-  return { equity, unrealisedPnl: r.unrealised(samples), positionSpans: r.spans };
+  const out = new Map<string, Book>();
+  for (const b of books) {
+    b.r.close(endMs);
+    out.set(b.key, { equity: b.equity, unrealisedPnl: b.r.unrealised(samples), positionSpans: b.r.spans });
+  }
+  return out;
 }

@@ -40,27 +40,63 @@ export function ratio(d: Decimal): string {
 }
 
 export function computeMetrics(input: MetricsInput): BacktestMetrics {
-  const fees = sum(input.fills.map((f) => dec(f.fee)));
-  const realised = sum(fifo(input.fills).closed.map((c) => c.gross));
-  const afterFees = realised.minus(fees);
-  const unrealised = dec(input.unrealisedPnl);
-  const flex = dec(input.flexEarnings);
-  const curve = input.equity instanceof EquityCurve ? input.equity : curveOf(input.equity);
-  return {
-    realisedPnl: toWire(realised),
-    fees: toWire(fees),
-    realisedPnlAfterFees: toWire(afterFees),
-    unrealisedPnl: toWire(unrealised),
-    flexEarnings: toWire(flex),
-    netPnl: toWire(afterFees.plus(unrealised).plus(flex)),
-    orders: input.orders,
-    fills: input.fills.length,
-    trades: input.trades.length,
-    winRate: winRate(input.trades),
-    maxDrawdown: ratio(curve.maxDrawdown()),
-    exposure: ratio(exposure(input.positionSpans, input.fromMs, input.toMs)),
-    sharpeDaily: sharpeOf(curve),
-  };
+  const fold = new MetricsFold();
+  for (const f of input.fills) fold.addFill(f);
+  for (const c of fifo(input.fills).closed) fold.addGross(c.gross);
+  for (const t of input.trades) fold.addTrade(t);
+  return fold.finish(input);
+}
+
+/** What computeMetrics needs besides the fills and the trades. */
+export type MetricsRest = Omit<MetricsInput, 'fills' | 'trades'>;
+
+/**
+ * computeMetrics fed one fill and one closed trade at a time (in time order), so a long run's
+ * lists need not be held: the sums are taken in the same order, so the figures are the same.
+ */
+export class MetricsFold {
+  private fees: Decimal = ZERO;
+  private realised: Decimal = ZERO;
+  private fills = 0;
+  private trades = 0;
+  private wins = 0;
+
+  addFill(f: BacktestFill): void {
+    this.fees = this.fees.plus(dec(f.fee));
+    this.fills++;
+  }
+
+  /** A closed trade's PnL before fees (FIFO: round-trips.ts). */
+  addGross(gross: Decimal): void {
+    this.realised = this.realised.plus(gross);
+  }
+
+  addTrade(t: BacktestTrade): void {
+    this.trades++;
+    if (dec(t.pnl).gt(0)) this.wins++;
+  }
+
+  finish(rest: MetricsRest): BacktestMetrics {
+    const afterFees = this.realised.minus(this.fees);
+    const unrealised = dec(rest.unrealisedPnl);
+    const flex = dec(rest.flexEarnings);
+    const curve = rest.equity instanceof EquityCurve ? rest.equity : curveOf(rest.equity);
+    return {
+      realisedPnl: toWire(this.realised),
+      fees: toWire(this.fees),
+      realisedPnlAfterFees: toWire(afterFees),
+      unrealisedPnl: toWire(unrealised),
+      flexEarnings: toWire(flex),
+      netPnl: toWire(afterFees.plus(unrealised).plus(flex)),
+      orders: rest.orders,
+      fills: this.fills,
+      trades: this.trades,
+      winRate: this.trades === 0 ? null : ratio(new Decimal(this.wins).div(this.trades)),
+      maxDrawdown: ratio(curve.maxDrawdown()),
+      exposure: ratio(exposure(rest.positionSpans, rest.fromMs, rest.toMs)),
+      sharpeDaily: sharpeOf(curve),
+    };
+  }
 }
 
 /** Trades with a PnL after fees above zero, over all trades; null with no trade. */

@@ -4,4 +4,6 @@
  */
 export { computeMetrics, roundTrips } from './metrics.js';
 export { downsampleEquity, downsamplePrices } from './downsample.js';
-export { renderReport } from './report/index.js';
+export { renderReport, writeReport } from './report/index.js';
+export { writeResultJson } from './result-file.js';
+export { writeFileInPieces } from './file-writer.js';

@@ -155,27 +155,57 @@ function inTimeOrder(fills: readonly BacktestFill[]): Array<{ fill: BacktestFill
   return fills.map((fill, index) => ({ fill, index })).sort((a, b) => a.fill.timeMs - b.fill.timeMs);
 }
 
-export function fifo(fills: readonly BacktestFill[]): FifoResult {
-  const books = new Map<string, Book & { since: number }>();
-  const closed: ClosedTrade[] = [];
-  const spans: Array<{ fromMs: number; toMs: number }> = [];
-  for (const { fill, index } of inTimeOrder(fills)) {
+/**
+ * The FIFO books fed one fill at a time (in time order): what `fifo` computes for a whole list,
+ * without holding the list or the trades. `add` returns the trade a fill closed, if any.
+ */
+export class FifoFold {
+  private readonly books = new Map<string, Book & { since: number }>();
+  private index = 0;
+  readonly spans: Array<{ fromMs: number; toMs: number }> = [];
+
+  /** `index`: the fill's place in its list, for the error a malformed fill raises. */
+  add(fill: BacktestFill, index = this.index): ClosedTrade | null {
+    this.index = index + 1;
     const parsed = parseFill(fill, index);
     const key = `${fill.strategy}\u0000${fill.market}`;
-    const book = books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs };
-    books.set(key, book);
+    const book = this.books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs };
+    this.books.set(key, book);
     if (book.lots.length === 0) book.since = fill.timeMs;
     const t = applyFill(book, parsed);
-    if (t !== null) closed.push(t);
-    if (book.lots.length === 0) spans.push({ fromMs: book.since, toMs: fill.timeMs });
+    if (book.lots.length === 0) this.spans.push({ fromMs: book.since, toMs: fill.timeMs });
+    return t;
   }
-  const open = new Map<string, OpenBook>();
-  for (const [key, book] of books) {
-    if (book.lots.length > 0) {
-      open.set(key, { direction: book.direction, amount: openAmount(book), fee: sum(book.lots.map((l) => l.fee)), sinceMs: book.since });
+
+  /** Books still open, per "strategy\u0000market". */
+  open(): Map<string, OpenBook> {
+    const open = new Map<string, OpenBook>();
+    for (const [key, book] of this.books) {
+      if (book.lots.length > 0) {
+        open.set(key, { direction: book.direction, amount: openAmount(book), fee: sum(book.lots.map((l) => l.fee)), sinceMs: book.since });
+      }
     }
+    return open;
   }
-  return { closed, open, spans };
+}
+
+/** The closed trades of fills given in time order, one at a time as they close. */
+export function* tradesOf(fills: Iterable<BacktestFill>): Generator<BacktestTrade> {
+  const fold = new FifoFold();
+  for (const fill of fills) {
+    const t = fold.add(fill);
+    if (t !== null) yield t.trade;
+  }
+}
+
+export function fifo(fills: readonly BacktestFill[]): FifoResult {
+  const fold = new FifoFold();
+  const closed: ClosedTrade[] = [];
+  for (const { fill, index } of inTimeOrder(fills)) {
+    const t = fold.add(fill, index);
+    if (t !== null) closed.push(t);
+  }
+  return { closed, open: fold.open(), spans: fold.spans };
 }
 
 /** The closed round trips of `fills`, in the order they closed. */

@@ -43,8 +43,10 @@ export class CandlesRepository {
   constructor(
     private readonly db: Database,
     private readonly now: () => number,
+    /** No other connection reads this store and nothing of it outlives the process (a backtest's). */
+    throwaway = db.memory,
   ) {
-    this.writeOpen = !db.memory;
+    this.writeOpen = !throwaway;
   }
 
   /**
@@ -59,8 +61,8 @@ export class CandlesRepository {
   private openRows: Map<string, OpenRow> | undefined;
 
   /**
-   * Whether the open minutes are written to candles_open. A store in memory (a backtest's,
-   * `durability: 'memory'`) does not: no other connection can read it and nothing of it outlives
+   * Whether the open minutes are written to candles_open. A throwaway store (a backtest's,
+   * `durability: 'scratch'` or `'memory'`) does not: no other connection reads it and nothing of it outlives
    * the process, so the table would only repeat the kept copy, which every read here answers from.
    * A store on disk writes every change, for a restart and for other readers.
    */

@@ -1,5 +1,7 @@
 /** File-mode helpers: everything the store writes is private to the bot's user (0600 / 0700). */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -14,4 +16,16 @@ export function ensurePrivateFile(file: string): void {
 /** Tightens the mode of a file SQLite created by itself (-wal, -shm), when present. */
 export function tightenIfExists(file: string): void {
   if (existsSync(file)) chmodSync(file, 0o600);
+}
+
+/** A new directory of its own in the OS temp dir, mode 0700 (mkdtemp creates it so). */
+export function privateTempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** Removes a directory made by privateTempDir and everything in it; nothing when it is gone already. */
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -153,6 +153,14 @@ export class FillsRepository {
     return (this.db.prepare('SELECT * FROM fills ORDER BY time_ms, deal_id').all() as FillRow[]).map(toRecord);
   }
 
+  /**
+   * `all()` one fill at a time, for a reader that must not hold them all (a long backtest's
+   * result). The connection runs no other statement until the iteration ends.
+   */
+  *inOrder(): Generator<FillRecord> {
+    for (const row of this.db.prepare('SELECT * FROM fills ORDER BY time_ms, deal_id').iterate() as IterableIterator<FillRow>) yield toRecord(row);
+  }
+
   byStrategy(strategyId: string): FillRecord[] {
     return (
       this.db.prepare('SELECT * FROM fills WHERE strategy_id = ? ORDER BY time_ms, deal_id').all(strategyId) as FillRow[]

@@ -1,7 +1,8 @@
 /**
  * The bot's durable store: one SQLite file in the data dir (WAL, synchronous FULL, versioned
  * migrations, files 0600, exclusive instance lock). Amounts are decimal strings on disk. Only a
- * backtest's throwaway store is opened without fsync (OpenStoreOptions.durability).
+ * backtest's throwaway store is opened without fsync, in a temp file or in memory
+ * (OpenStoreOptions.durability).
  *
  * Writes that belong together go through `store.tx(fn)`: one SQLite transaction, all or nothing.
  * A failed write surfaces as `StoreError` (never swallowed, never reported as success).
@@ -11,7 +12,7 @@ import path from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { BotError, StoreError } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { ensurePrivateDir, ensurePrivateFile, tightenIfExists } from './files.js';
+import { ensurePrivateDir, ensurePrivateFile, privateTempDir, removeDir, tightenIfExists } from './files.js';
 import { AuditRepository } from './audit-repo.js';
 import { ConsoleRepository } from './console-repo.js';
 import { FillsRepository } from './fills-repo.js';
@@ -60,10 +61,14 @@ export interface OpenStoreOptions {
    * no fsync and the rollback journal in memory, so a commit costs no disk flush, but a crash can
    * corrupt the file. The daemon never sets it: its store is `full` (WAL, synchronous FULL,
    * docs/failure-modes.md #9). Transactions stay all-or-nothing within the process either way.
-   * `memory`: a backtest's store, never on disk (SQLite `:memory:`, same migrations); `dataDir`
-   * is neither created nor locked.
+   * `memory`: never on disk (SQLite `:memory:`, same migrations); `dataDir` is neither created
+   * nor locked. Its pages are the process's memory, so it grows with what is written.
+   * `scratch`: a backtest's store: a private file in a new 0700 directory of the OS temp dir
+   * (not `dataDir`, which is neither created nor locked), no fsync, the rollback journal in
+   * memory, a bounded page cache; the directory is removed when the store closes. Its pages live
+   * in the OS page cache, not in the process, so the process does not grow with the run.
    */
-  durability?: 'full' | 'none' | 'memory';
+  durability?: 'full' | 'none' | 'memory' | 'scratch';
 }
 
 /** The store handle the daemon owns for its lifetime. */
@@ -141,6 +146,8 @@ class SqliteStore implements Store {
     private readonly db: Database.Database,
     private readonly lock: InstanceLock | undefined,
     private readonly clock: Clock,
+    /** A backtest's store: private to this connection, gone with the process. */
+    throwaway = db.memory,
   ) {
     // Without the instance lock (a read-only view beside a running daemon) nothing may be kept
     // across reads: another process writes.
@@ -156,7 +163,7 @@ class SqliteStore implements Store {
     this.alerts = new AlertsRepository(db);
     this.meta = new MetaRepository(db);
     this.prices = new PriceSamplesRepository(db);
-    this.candles = new CandlesRepository(db, () => clock.now());
+    this.candles = new CandlesRepository(db, () => clock.now(), throwaway);
     this.console = new ConsoleRepository(db);
     this.audit = new AuditRepository(db);
     this.scanStage = new ScanStage(db);
@@ -246,6 +253,7 @@ function configure(db: Database.Database, durability: 'full' | 'none'): void {
  */
 export function openStore(options: OpenStoreOptions): Store {
   if (options.durability === 'memory') return openMemoryStore(options);
+  if (options.durability === 'scratch') return openScratchStore(options);
   const dataDir = path.resolve(options.dataDir);
   ensurePrivateDir(dataDir);
   const lock = acquireInstanceLock(dataDir);
@@ -281,6 +289,41 @@ function openMemoryStore(options: OpenStoreOptions): Store {
     return new SqliteStore(':memory:', db, { release: () => undefined }, options.clock);
   } catch (err) {
     db.close();
+    throw wrapIo(err, 'open');
+  }
+}
+
+/**
+ * Pages the scratch store keeps in the process (SQLite's page cache, KiB): enough for the
+ * tables' hot ends (recent orders, fills, candles); the rest stays in the OS page cache.
+ */
+export const SCRATCH_CACHE_KIB = 16_384;
+
+/** A backtest's store in a private temp file (OpenStoreOptions.durability `scratch`). */
+function openScratchStore(options: OpenStoreOptions): Store {
+  const dir = privateTempDir('v4bot-backtest-');
+  const file = path.join(dir, DB_FILE);
+  let db: Database.Database | undefined;
+  try {
+    ensurePrivateFile(file);
+    db = new Database(file);
+    // MEMORY, not OFF: a failed transaction must still roll back (OFF leaves ROLLBACK undefined).
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
+    // No other connection: the file lock is taken once, and the cache stays valid between
+    // transactions (in the normal mode each one re-checks the file and takes and drops its lock:
+    // about three times the cost of a short write transaction).
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma(`cache_size = -${SCRATCH_CACHE_KIB}`);
+    db.pragma('foreign_keys = ON');
+    const version = migrate(db);
+    cachePreparedStatements(db);
+    options.logger.info({ file, schemaVersion: version }, 'store opened');
+    // Closing the store removes its directory (the store's close releases this "lock" last).
+    return new SqliteStore(file, db, { release: () => removeDir(dir) }, options.clock, true);
+  } catch (err) {
+    db?.close();
+    removeDir(dir);
     throw wrapIo(err, 'open');
   }
 }

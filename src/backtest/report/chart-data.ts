@@ -6,7 +6,8 @@
  */
 import { Decimal, dec, toWire } from '../../core/decimal.js';
 import { downsampleEquity, downsamplePrices } from '../downsample.js';
-import type { BacktestFill, BacktestResult, EquityPoint, PricePoint } from '../result.js';
+import type { BacktestFill, BacktestResult, BacktestTrade, EquityPoint, PricePoint } from '../result.js';
+import type { ResultHead } from '../result-file.js';
 import { REPORT_COLOURS } from './colours.js';
 
 /**
@@ -92,27 +93,67 @@ function snap(points: readonly ChartPoint[], t: number): number {
   return lo;
 }
 
-function markersFor(points: readonly ChartPoint[], fills: readonly BacktestFill[]): ChartMarker[] {
+/** Markers of a market's fills given in time order (fills of one time in the result's order). */
+function markersFor(points: readonly ChartPoint[], fills: Iterable<BacktestFill>): ChartMarker[] {
   if (points.length === 0) return [];
-  // The library wants markers in time order; the sort is stable, so fills of one time keep theirs.
-  const inOrder = [...fills].sort((a, b) => a.timeMs - b.timeMs);
-  return inOrder.map((f): ChartMarker => [(points[snap(points, sec(f.timeMs))] as ChartPoint)[0], f.side === 'buy' ? 'b' : 's']);
+  const out: ChartMarker[] = [];
+  for (const f of fills) out.push([(points[snap(points, sec(f.timeMs))] as ChartPoint)[0], f.side === 'buy' ? 'b' : 's']);
+  return out;
+}
+
+/**
+ * What the report reads of a run: the result without its lists, the lists' lengths and first
+ * rows, and each market's fills in time order from any iteration (a long run's need not be held).
+ */
+export interface ReportInput {
+  head: ResultHead;
+  fillCount: number;
+  tradeCount: number;
+  /** The fills and round trips from the first; the tables list at most ROW_LIMIT of them. */
+  firstFills: readonly BacktestFill[];
+  firstTrades: readonly BacktestTrade[];
+  /** The markets with fills (any order, repeats allowed). */
+  fillMarkets: Iterable<string>;
+  marketFills(market: string): Iterable<BacktestFill>;
+}
+
+/** The report input of a whole result held in memory. */
+export function reportInputOf(result: BacktestResult): ReportInput {
+  return {
+    head: result,
+    fillCount: result.fills.length,
+    tradeCount: result.trades.length,
+    firstFills: result.fills,
+    firstTrades: result.trades,
+    fillMarkets: result.fills.map((f) => f.market),
+    // The library wants markers in time order; the sort is stable, so fills of one time keep theirs.
+    marketFills: (market) => result.fills.filter((f) => f.market === market).sort((a, b) => a.timeMs - b.timeMs),
+  };
 }
 
 /** Market names in the order the report shows them: sorted, with markets that only have fills too. */
 export function marketNames(result: BacktestResult): string[] {
-  const names = new Set([...Object.keys(result.prices), ...result.fills.map((f) => f.market)]);
-  return [...names].sort();
+  return namesOf(reportInputOf(result));
+}
+
+export function namesOf(input: ReportInput): string[] {
+  return [...new Set([...Object.keys(input.head.prices), ...input.fillMarkets])].sort();
 }
 
 export function chartData(result: BacktestResult): ChartData {
-  const markets = marketNames(result).map((name): MarketChart => {
-    const prices = downsamplePrices(Object.hasOwn(result.prices, name) ? (result.prices[name] ?? []) : [], MAX_CHART_POINTS);
+  return chartDataOf(reportInputOf(result));
+}
+
+export function chartDataOf(input: ReportInput): ChartData {
+  const { head } = input;
+  const names = namesOf(input);
+  const markets = names.map((name): MarketChart => {
+    const prices = downsamplePrices(Object.hasOwn(head.prices, name) ? (head.prices[name] ?? []) : [], MAX_CHART_POINTS);
     const points = perSecond(prices, (p) => p.price);
-    return { precision: precisionOf(prices), points, markers: markersFor(points, result.fills.filter((f) => f.market === name)) };
+    return { precision: precisionOf(prices), points, markers: markersFor(points, input.marketFills(name)) };
   });
-  const equity = downsampleEquity(result.equity, MAX_CHART_POINTS);
-  return { colours: REPORT_COLOURS, equity: perSecond(equity, (p) => p.equity), hold: holdLine(result), drawdown: drawdownPercent(equity), markets };
+  const equity = downsampleEquity(head.equity, MAX_CHART_POINTS);
+  return { colours: REPORT_COLOURS, equity: perSecond(equity, (p) => p.equity), hold: holdLineOf(head, names), drawdown: drawdownPercent(equity), markets };
 }
 
 /**
@@ -121,12 +162,17 @@ export function chartData(result: BacktestResult): ChartData {
  * moves with this line; the gap between the two is what trading did.
  */
 export function holdLine(result: BacktestResult): HoldLine | null {
-  const start = result.equity[0];
+  return holdLineOf(result, marketNames(result));
+}
+
+/** holdLine of a result's head, with the report's market names. */
+export function holdLineOf(head: ResultHead, names: readonly string[]): HoldLine | null {
+  const start = head.equity[0];
   // A spot market first: holding its base is what "buy and hold" means; a perpetual follows the same path anyway.
-  const withPrices = marketNames(result).filter((m) => Object.hasOwn(result.prices, m) && (result.prices[m]?.length ?? 0) > 0);
+  const withPrices = names.filter((m) => Object.hasOwn(head.prices, m) && (head.prices[m]?.length ?? 0) > 0);
   const market = withPrices.find((m) => !m.endsWith('_PERP')) ?? withPrices[0];
   if (start === undefined || market === undefined) return null;
-  const prices = downsamplePrices(result.prices[market] as PricePoint[], MAX_CHART_POINTS);
+  const prices = downsamplePrices(head.prices[market] as PricePoint[], MAX_CHART_POINTS);
   const first = dec((prices[0] as PricePoint).price);
   const e0 = dec(start.equity);
   const last = dec((prices[prices.length - 1] as PricePoint).price);

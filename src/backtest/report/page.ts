@@ -22,6 +22,11 @@ function scriptHash(source: string): string {
 }
 
 export function page(parts: PageParts): string {
+  return pageLines(parts).join('\n');
+}
+
+/** The page as its lines (a part may hold several): written one by one, the page is never one string. */
+export function pageLines(parts: PageParts): string[] {
   const csp = `default-src 'none'; script-src ${[...parts.scripts, parts.moduleScript].map(scriptHash).join(' ')}; style-src 'unsafe-inline'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'`;
   return [
     '<!doctype html>',
@@ -42,5 +47,5 @@ export function page(parts: PageParts): string {
     '</body>',
     '</html>',
     '',
-  ].join('\n');
+  ];
 }

@@ -2,7 +2,8 @@
  * The report's tables, rendered in Node with every text escaped: the summary (total and per
  * strategy), the trade list, the fill list and the run's inputs.
  */
-import type { BacktestFill, BacktestMetrics, BacktestResult, BacktestTrade } from '../result.js';
+import type { BacktestFill, BacktestMetrics, BacktestTrade } from '../result.js';
+import type { ResultHead } from '../result-file.js';
 import { escapeHtml as html } from '../../web/html.js';
 import { fixed2, percent, signClass, utc } from './format.js';
 
@@ -33,11 +34,11 @@ export const METRIC_ROWS: readonly MetricRow[] = [
 export const SHARPE_MIN_DAYS = 30;
 
 /** Strategy ids in a fixed order, own keys only. */
-export function strategyIds(result: BacktestResult): string[] {
+export function strategyIds(result: ResultHead): string[] {
   return Object.keys(result.strategies).sort();
 }
 
-export function summaryTable(result: BacktestResult): string {
+export function summaryTable(result: ResultHead): string {
   const ids = strategyIds(result);
   const columns: BacktestMetrics[] = [result.total, ...ids.map((id) => result.strategies[id] as BacktestMetrics)];
   const head = `<tr><th>Figure</th><th class="num">Total</th>${ids.map((id) => `<th class="num">${html(id)}</th>`).join('')}</tr>`;
@@ -66,12 +67,13 @@ function tradeRow(t: BacktestTrade, i: number): string {
   return `<tr>${cells.join('')}</tr>`;
 }
 
-export function tradeTable(trades: readonly BacktestTrade[]): string {
-  if (trades.length === 0) return '<p class="note" id="no-trades">No round trip closed during the run.</p>';
+/** The trade list: the first ROW_LIMIT of `trades` (which may hold only those) out of `count`. */
+export function tradeTable(trades: readonly BacktestTrade[], count = trades.length): string {
+  if (count === 0) return '<p class="note" id="no-trades">No round trip closed during the run.</p>';
   const shown = trades.slice(0, ROW_LIMIT);
   const head = '<tr><th class="num">#</th><th>Strategy</th><th>Market</th><th>Direction</th><th>Opened (UTC)</th><th>Closed (UTC)</th>'
     + '<th class="num">Amount</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">PnL after fees</th></tr>';
-  return `${limitNote(shown.length, trades.length, 'round trips')}<div class="scroll"><table id="trades"><thead>${head}</thead><tbody>\n`
+  return `${limitNote(shown.length, count, 'round trips')}<div class="scroll"><table id="trades"><thead>${head}</thead><tbody>\n`
     + `${shown.map(tradeRow).join('\n')}\n</tbody></table></div>`;
 }
 
@@ -83,15 +85,16 @@ function fillRow(f: BacktestFill): string {
   return `<tr>${cells.join('')}</tr>`;
 }
 
-export function fillTable(fills: readonly BacktestFill[]): string {
+/** The fill list: the first ROW_LIMIT of `fills` (which may hold only those) out of `count`. */
+export function fillTable(fills: readonly BacktestFill[], count = fills.length): string {
   const shown = fills.slice(0, ROW_LIMIT);
   const head = '<tr><th>Time (UTC)</th><th>Strategy</th><th>Market</th><th>Side</th><th class="num">Price</th><th class="num">Amount</th>'
     + '<th class="num">Fee</th><th>Order</th></tr>';
-  return `<details id="fills-list"><summary>Fills (${fills.length})</summary>${limitNote(shown.length, fills.length, 'fills')}`
+  return `<details id="fills-list"><summary>Fills (${count})</summary>${limitNote(shown.length, count, 'fills')}`
     + `<div class="scroll"><table id="fills"><thead>${head}</thead><tbody>\n${shown.map(fillRow).join('\n')}\n</tbody></table></div></details>`;
 }
 
-export function inputsTable(result: BacktestResult): string {
+export function inputsTable(result: ResultHead): string {
   const { inputs } = result;
   const rows: Array<[string, string]> = [
     ['Config', `<code>${html(inputs.config)}</code><br><span class="note">SHA-256 </span><code>${html(inputs.configSha256)}</code>`],

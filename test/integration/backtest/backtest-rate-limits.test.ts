@@ -3,6 +3,9 @@
  * requests per 20 s the engine's calls wait for refills, the clock jumps to them (no real waiting),
  * and the run completes and trades; with the default pools no call ever waits.
  */
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { dec } from '../../../src/core/decimal.js';
@@ -46,8 +49,9 @@ describe('backtest rate limits on the virtual clock', () => {
     expect(tight.endMs).toBe(FROM + 10 * 60_000);
     const free = await runBacktest(await inputs(), outcome);
     expect(free.timerJumps).toBe(0);
-    // The run's store is in memory (src/store/index.ts, durability 'memory'): nothing on disk.
+    // The run's store is a private temp file (src/store/index.ts, durability 'scratch'), gone after the run.
     expect(free.durable).toBe(false);
-    expect(free.file).toBe(':memory:');
+    expect(path.dirname(path.dirname(free.file))).toBe(path.resolve(tmpdir()));
+    expect(existsSync(free.file)).toBe(false);
   }, 180_000);
 });

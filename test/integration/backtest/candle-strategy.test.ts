@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src/backtest/args.js';
 import { backtest } from '../../../src/backtest/index.js';
+import type { BacktestResult } from '../../../src/backtest/result.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -32,8 +33,9 @@ describe('backtest of the candle strategy', () => {
     expect(s.candleTicks).toBe(3 * 96 - 63 - 1);
     expect(s.result.total.fills).toBeGreaterThan(0);
     expect(s.result.strategies['ema1']?.fills).toBe(s.result.total.fills);
-    expect(s.result.fills.every((f) => f.timeMs >= inputs.fromMs && f.market === 'BTC_USDT')).toBe(true);
-    const written = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as typeof s.result;
+    const written = JSON.parse(readFileSync(path.join(out, 'result.json'), 'utf8')) as BacktestResult;
+    expect(written.fills).toHaveLength(s.result.total.fills);
+    expect(written.fills.every((f) => f.timeMs >= inputs.fromMs && f.market === 'BTC_USDT')).toBe(true);
     expect(written.inputs.warmUp).toEqual(inputs.warmUp);
   }, 240_000);
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../../../src/backtest/args.js';
 import { backtest } from '../../../src/backtest/index.js';
+import type { BacktestResult } from '../../../src/backtest/result.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { runTrial, TrialError, TRIAL_EQUITY_POINTS } from '../../../src/optimize/trial.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -41,7 +42,8 @@ describe('runTrial', () => {
 
     expect(reference.result.strategies[STRATEGY]?.trades).toBeGreaterThan(0);
     expect(outcome.metrics).toEqual(reference.result.strategies[STRATEGY]);
-    const pnls = reference.result.trades.filter((t) => t.strategy === STRATEGY).map((t) => t.pnl);
+    const written = JSON.parse(readFileSync(path.join(dir, 'result.json'), 'utf8')) as BacktestResult;
+    const pnls = written.trades.filter((t) => t.strategy === STRATEGY).map((t) => t.pnl);
     expect(outcome.tradePnls).toEqual(pnls);
     expect(outcome.equity.length).toBeLessThanOrEqual(TRIAL_EQUITY_POINTS);
     expect(outcome.equity[0]).toEqual(reference.result.equity[0]);

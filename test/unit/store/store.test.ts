@@ -1,13 +1,14 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { StoreError } from '../../../src/core/errors.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { DB_FILE, openStore } from '../../../src/store/index.js';
+import { DB_FILE, SCRATCH_CACHE_KIB, openStore } from '../../../src/store/index.js';
 import { MIGRATIONS, migrate } from '../../../src/store/migrations.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -46,6 +47,35 @@ describe('store', () => {
     expect([store.meta.get('kept'), store.meta.get('rolled-back')]).toEqual(['1', undefined]);
     expect(store.fills.count()).toBe(0);
     expect(() => statSync(d)).toThrow();
+    store.close();
+  });
+
+  it('durability scratch (a backtest\'s store): a private temp file, no fsync, journal in memory, a bounded page cache, removed at close', () => {
+    const d = path.join(dir(), 'never-made');
+    const store = openStore({ dataDir: d, clock: new ManualClock(), logger: silentLogger(), durability: 'scratch' });
+    const home = path.dirname(store.file);
+    expect(path.dirname(home)).toBe(path.resolve(tmpdir()));
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    expect(statSync(store.file).mode & 0o777).toBe(0o600);
+    expect(store.durable).toBe(false);
+    expect(() => statSync(d)).toThrow();
+    // Rows far beyond the page cache: the file holds them, the process keeps at most the cache.
+    const row = 'x'.repeat(1000);
+    store.tx(() => {
+      for (let i = 0; i < 3 * SCRATCH_CACHE_KIB; i++) store.meta.set(`k${i}`, row);
+    });
+    expect(statSync(store.file).size).toBeGreaterThan(2 * SCRATCH_CACHE_KIB * 1024);
+    expect(store.meta.get('k7')).toBe(row);
+    // A failed transaction still rolls back (the journal is in memory, not off).
+    expect(() =>
+      store.tx(() => {
+        store.meta.set('rolled-back', '1');
+        throw new Error('boom');
+      }),
+    ).toThrow(/boom/);
+    expect(store.meta.get('rolled-back')).toBeUndefined();
+    store.close();
+    expect(() => statSync(home)).toThrow();
     store.close();
   });
 
