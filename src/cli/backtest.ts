@@ -26,7 +26,17 @@ import pino from 'pino';
  */
 setFlagsFromString('--heap-growing-percent=60');
 
+/**
+ * Ctrl-C or a kill ends the run as an exit (128 + the signal's number), so that the exit hooks
+ * run: the run's store lives in a temp directory that they remove (src/store/files.ts).
+ */
+function exitOnSignals(): void {
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
+}
+
 async function main(): Promise<void> {
+  exitOnSignals();
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);

@@ -2,15 +2,17 @@
  * `node dist/src/cli/backtest.js` on the shipped sample prices and the default config: the live
  * engine trades (orders and fills > 0), the fills in result.json are exactly the simulator's own
  * deals (venue-fills.json, the venue's truth), two runs write byte-identical files, and a bad
- * price file or flag exits 2 with file, line and column and no stack.
+ * price file or flag exits 2 with file, line and column and no stack; a run stopped with Ctrl-C
+ * leaves no store behind in the temp dir.
  */
-import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TruthFill } from '../../src/backtest/collect.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
 import { ROOT } from '../support/daemon-process.js';
+import { eventually } from '../support/eventually.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const CLI = path.join(ROOT, 'dist/src/cli/backtest.js');
@@ -91,5 +93,22 @@ describe('npm run backtest (built CLI)', () => {
   it('--help lists the flags and runs nothing', async () => {
     const out = await new Promise<string>((resolve) => execFile(process.execPath, [CLI, '--help'], { cwd: ROOT }, (_e, stdout) => resolve(stdout)));
     for (const flag of ['--prices', '--job-resolution', '--venue', 'time,open,high,low,close']) expect(out).toContain(flag);
+  });
+
+  it('Ctrl-C ends the run with 130 and removes its store from the temp dir', async () => {
+    const tmp = tempDir('v4bot-bt-tmp-');
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k))), TMPDIR: tmp };
+    const child = spawn(process.execPath, [CLI, '--prices', 'samples/prices', '--out', tempDir()], { cwd: ROOT, env, stdio: 'ignore' });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const stores = (): string[] => readdirSync(tmp).filter((d) => d.startsWith('v4bot-backtest-'));
+    // The run's store exists once the run has begun (its database file in a private directory).
+    const [dir] = await eventually(() => {
+      const found = stores();
+      return found.length > 0 && existsSync(path.join(tmp, found[0] as string, 'bot.sqlite')) ? found : undefined;
+    }, 'the run\'s store in the temp dir', { timeoutMs: 60_000 });
+    expect(dir).toMatch(/^v4bot-backtest-/);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stores()).toEqual([]);
   });
 });
