@@ -1,7 +1,8 @@
 /**
  * A backtest of the committed sample (samples/prices) with the default config, from its first
  * minute, run in process by the real run loop: the shared set-up of the tests that compare two
- * ways of running the same backtest (venue paths, strategies' thread, the account change mark).
+ * ways of running the same backtest (venue paths, strategies' thread, the account change mark, the
+ * result files written from the store).
  */
 import { loadConfig } from '../../src/config/index.js';
 import { dec } from '../../src/core/decimal.js';
@@ -16,8 +17,8 @@ import { silentLogger } from '../../src/observability/logger.js';
 
 const FROM = Date.UTC(2024, 0, 1);
 
-/** The result, the venue's own deals and the job fires of `hours` of the sample. */
-export async function runSample(venue: VenueKind, strategiesIn: StrategiesIn, hours: number) {
+/** The run's inputs and the result's meta for `hours` of the sample. */
+export async function sampleInputs(venue: VenueKind, strategiesIn: StrategiesIn, hours: number) {
   const config = loadConfig({ env: { BOT_CONFIG: 'config/bot.json', BOT_MODE: 'paper', ENV_FILE: '/dev/null' }, cwd: process.cwd() });
   const prices = loadPrices('samples/prices');
   const span = runSpan([prices.series.get('BTC_USDT') as PriceSeries], FROM, FROM + hours * 3_600_000);
@@ -33,5 +34,11 @@ export async function runSample(venue: VenueKind, strategiesIn: StrategiesIn, ho
     strategiesIn,
   };
   const meta = { configFile: 'config/bot.json', configSha256: '', prices: prices.files, fromMs: span.fromMs, toMs: span.toMs, fillModel: {} };
+  return { inputs, meta };
+}
+
+/** The result, the venue's own deals and the job fires of `hours` of the sample. */
+export async function runSample(venue: VenueKind, strategiesIn: StrategiesIn, hours: number) {
+  const { inputs, meta } = await sampleInputs(venue, strategiesIn, hours);
   return runBacktest(inputs, (s) => ({ result: buildResult(s, meta), truth: truthFills(s), jobs: s.jobsRun }));
 }

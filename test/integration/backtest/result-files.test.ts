@@ -7,34 +7,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildResult, writeResultFiles } from '../../../src/backtest/collect.js';
-import { loadPrices, type PriceSeries } from '../../../src/backtest/load-prices.js';
 import { renderReport } from '../../../src/backtest/report/index.js';
-import { runBacktest, type RunInputs } from '../../../src/backtest/run.js';
-import { runSpan } from '../../../src/backtest/span.js';
-import { loadConfig } from '../../../src/config/index.js';
-import { dec } from '../../../src/core/decimal.js';
-import { loadConfiguredStrategies } from '../../../src/daemon/strategies.js';
-import { silentLogger } from '../../../src/observability/logger.js';
+import { runBacktest } from '../../../src/backtest/run.js';
+import { sampleInputs } from '../../support/sample-backtest.js';
 import { tempDir } from '../../support/temp-dir.js';
-
-const FROM = Date.UTC(2024, 0, 1);
 
 describe('result files written from the store', () => {
   it('equal the whole result as JSON and its report', async () => {
-    const config = loadConfig({ env: { BOT_CONFIG: 'config/bot.json', BOT_MODE: 'paper', ENV_FILE: '/dev/null' }, cwd: process.cwd() });
-    const prices = loadPrices('samples/prices');
-    const span = runSpan([prices.series.get('BTC_USDT') as PriceSeries], FROM, FROM + 4 * 3_600_000);
-    const inputs: RunInputs = {
-      config,
-      strategies: await loadConfiguredStrategies(config),
-      prices,
-      span,
-      model: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: dec('0.5'), makerFee: dec('0.001'), takerFee: dec('0.001') },
-      logger: silentLogger(),
-      jobResolution: 'step',
-      strategiesIn: 'thread',
-    };
-    const meta = { configFile: 'config/bot.json', configSha256: 'x', prices: prices.files, fromMs: span.fromMs, toMs: span.toMs, fillModel: { a: '1' } };
+    const { inputs, meta } = await sampleInputs('in-process', 'thread', 4);
     const out = tempDir('v4bot-result-files-');
     const { whole, head } = await runBacktest(inputs, (s) => ({ whole: buildResult(s, meta), head: writeResultFiles(s, meta, out) }));
     expect(whole.fills.length).toBeGreaterThan(20);
