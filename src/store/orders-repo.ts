@@ -27,11 +27,13 @@ export class OrdersRepository {
   private readonly writesBy = new Map<string, number>();
   /** Non-final and provisional orders in memory, kept in step with every write here (live-orders.ts). */
   private readonly live: LiveOrders;
+  /** Each prefix's next sequence number as last written here (the writer only; dropped on a rollback). */
+  private readonly sequences = new Map<string, number>();
 
   /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
   constructor(
     private readonly db: Database,
-    writer = true,
+    private readonly writer = true,
   ) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
@@ -61,6 +63,12 @@ export class OrdersRepository {
    */
   rolledBack(): void {
     this.live.dropAll();
+    this.sequences.clear();
+  }
+
+  /** Whether a transaction is open on the connection: the journal's writes then join it. */
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
   }
 
   /**
@@ -69,9 +77,10 @@ export class OrdersRepository {
    * account is traded again. Call inside the transaction that journals the orders.
    */
   reserveSequence(prefix: string, count: number, seedMs: number): number {
-    const row = this.seqGet.get(prefix) as { next: number } | undefined;
-    const first = row?.next ?? seedMs;
+    // The writer knows what it last wrote (a rollback forgets it): no read per placement.
+    const first = this.sequences.get(prefix) ?? (this.seqGet.get(prefix) as { next: number } | undefined)?.next ?? seedMs;
     this.seqSet.run(prefix, first + count);
+    if (this.writer) this.sequences.set(prefix, first + count);
     return first;
   }
 
@@ -133,6 +142,9 @@ export class OrdersRepository {
   }
 
   getByOrderId(orderId: number): OrderRecord | undefined {
+    // A live order's record is the row as written (order_id is UNIQUE): no query for the usual fill of a resting order.
+    const hit = this.live.peekByOrderId(orderId);
+    if (hit !== undefined) return hit;
     const row = this.byOrderIdStmt.get(orderId) as OrderRow | undefined;
     return row === undefined ? undefined : this.record(row);
   }

@@ -60,6 +60,31 @@ describe('OrderJournal', () => {
     expect(store.orders.get(cid)?.state).toBe('PARTIALLY_FILLED');
   });
 
+  it("inside a caller's transaction its moves join it: committed with it, or rolled back with it (history and finals too)", () => {
+    const { store, journal, cid } = setup();
+    const [other] = journal.open('grid', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('1') }], 'limit') as [string];
+    expect(() =>
+      store.tx(() => {
+        journal.move(cid, 'OPEN', 'placed', { orderId: 5 });
+        journal.move(other, 'REJECTED', 'refused');
+        journal.markUnknown(cid, 'timeout');
+        journal.note(other, { resolveLooks: 3 });
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(store.orders.get(cid)).toMatchObject({ state: 'PENDING', orderId: null });
+    expect(store.orders.get(other)).toMatchObject({ state: 'PENDING', resolveLooks: 0 });
+    expect(store.orders.history(cid).map((h) => h.to)).toEqual(['PENDING']);
+    expect(store.finals.undelivered().map((f) => f.clientOrderId)).toEqual([]);
+    store.tx(() => {
+      journal.move(cid, 'OPEN', 'placed', { orderId: 5 });
+      journal.move(other, 'REJECTED', 'refused');
+    });
+    expect(store.orders.getByOrderId(5)).toMatchObject({ clientOrderId: cid, state: 'OPEN' });
+    expect(store.orders.history(other).map((h) => h.to)).toEqual(['PENDING', 'REJECTED']);
+    expect(store.finals.undelivered().map((f) => f.clientOrderId)).toEqual([other]);
+  });
+
   it('PENDING rows with a request in flight are not orphans; the others become UNKNOWN', () => {
     const { store, journal, cid } = setup();
     const [other] = journal.open('grid', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('1') }], 'limit') as [string];
