@@ -226,15 +226,15 @@ export class OrdersRepository {
     const kept = this.live.peek(clientOrderId);
     if (kept !== undefined) {
       // The row as it was is in memory: the row as written is that and the patch, no need to read it back.
-      this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
+      this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = @id`).run(params);
       this.wrote(clientOrderId, kept.record.strategyId);
-      const record = patchedRecord(kept.record, patch, state, nowMs);
+      const record = patchedRecord(kept.record, patch, params, state, nowMs);
       this.live.track(record, kept.provisional);
       if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, kept.provisional ? 1 : 0);
       return;
     }
     // RETURNING: the row as written (none when no row matched), for the live index.
-    const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING *`).get(params) as OrderRow | undefined;
+    const row = this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = @id RETURNING *`).get(params) as OrderRow | undefined;
     this.wrote(clientOrderId, row?.strategy_id);
     if (row === undefined) return;
     const record = frozenRecord(row);
