@@ -12,6 +12,11 @@ import { frozenRecord, LIVE_SQL, patchedRecord, patchSql, pendingRow, toRecord, 
 
 export type { OrderPatch } from './order-rows.js';
 
+/** Whether a patch moves the filled or the reported amount (then the provisional flag is decided again). */
+const movesAmounts = (patch: OrderPatch): boolean => patch.filledBase !== undefined || patch.reported !== undefined;
+/** Decimal strings do not compare in SQL: whether a reply reported more filled than the deals applied is decided here. */
+const isProvisional = (o: OrderRecord): boolean => o.reportedFilledBase.gt(o.filledBase);
+
 export class OrdersRepository {
   private readonly insertStmt: Statement;
   private readonly eventStmt: Statement;
@@ -225,12 +230,15 @@ export class OrdersRepository {
     params['now'] = nowMs;
     const kept = this.live.peek(clientOrderId);
     if (kept !== undefined) {
-      // The row as it was is in memory: the row as written is that and the patch, no need to read it back.
-      this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = @id`).run(params);
-      this.wrote(clientOrderId, kept.record.strategyId);
+      // The row as it was is in memory: the row as written is that and the patch, no need to read
+      // it back; and the provisional flag, when it changes, is written by the same UPDATE.
       const record = patchedRecord(kept.record, patch, params, state, nowMs);
-      this.live.track(record, kept.provisional);
-      if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, kept.provisional ? 1 : 0);
+      const provisional = movesAmounts(patch) ? isProvisional(record) : kept.provisional;
+      const flag = provisional === kept.provisional ? '' : ', provisional = @provisional';
+      if (flag !== '') params['provisional'] = provisional ? 1 : 0;
+      this.db.prepare(`UPDATE orders SET ${sets}${flag} WHERE client_order_id = @id`).run(params);
+      this.wrote(clientOrderId, kept.record.strategyId);
+      this.live.track(record, provisional);
       return;
     }
     // RETURNING: the row as written (none when no row matched), for the live index.
@@ -239,7 +247,7 @@ export class OrdersRepository {
     if (row === undefined) return;
     const record = frozenRecord(row);
     this.live.track(record, row.provisional === 1);
-    if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, row.provisional);
+    if (movesAmounts(patch)) this.refreshProvisional(record, row.provisional);
   }
 
   /**
@@ -247,7 +255,7 @@ export class OrdersRepository {
    * (written only when it changes).
    */
   private refreshProvisional(o: OrderRecord, was: number): void {
-    const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
+    const provisional = isProvisional(o) ? 1 : 0;
     if (provisional === was) return;
     this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, o.clientOrderId);
     this.wrote(o.clientOrderId, o.strategyId);

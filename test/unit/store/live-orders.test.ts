@@ -44,6 +44,9 @@ function expectInStep(store: Store): void {
   for (const o of table) expect(JSON.stringify(store.orders.get(o.clientOrderId))).toBe(JSON.stringify(o));
   // Live orders are found by venue id in memory, final ones in SQL: either way the table's row.
   for (const o of table) if (o.orderId !== null) expect(JSON.stringify(store.orders.getByOrderId(o.orderId))).toBe(JSON.stringify(o));
+  // The provisional column as written says the same: the kept sets, dropped, are read again from SQL.
+  store.orders.rolledBack();
+  expect(ids(store.orders.listProvisional())).toEqual(ids(table.filter((o) => o.reportedFilledBase.gt(o.filledBase))));
 }
 
 describe('live orders kept in memory', () => {
