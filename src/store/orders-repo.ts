@@ -5,6 +5,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { toWire } from '../core/decimal.js';
 import { RecordCache } from './record-cache.js';
+import type { TxView } from './tx-state.js';
 import { allLive, LiveOrders } from './live-orders.js';
 import type { OrderState } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
@@ -31,6 +32,7 @@ export class OrdersRepository {
   /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
   constructor(
     private readonly db: Database,
+    tx: TxView,
     writer = true,
   ) {
     this.insertStmt = db.prepare(
@@ -42,7 +44,7 @@ export class OrdersRepository {
     this.eventStmt = db.prepare(
       'INSERT INTO order_events (client_order_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)',
     );
-    this.records = new RecordCache(db);
+    this.records = new RecordCache(tx);
     this.getStmt = db.prepare('SELECT * FROM orders WHERE client_order_id = ?');
     this.byOrderIdStmt = db.prepare('SELECT * FROM orders WHERE order_id = ?');
     this.seqGet = db.prepare('SELECT next FROM sequences WHERE prefix = ?');
