@@ -9,6 +9,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, openStoreReadOnly, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 const stores: { close(): void }[] = [];
 afterEach(() => {
@@ -23,8 +24,7 @@ const place = (store: Store, cid: string, market: string): void =>
 
 describe('markets of a kind since a row', () => {
   it('a caller keeping lastRow sees every later order, across a rolled-back insert whose rowid is reused', () => {
-    const store = openStore({ dataDir: tempDir(), clock: new ManualClock(1_000), logger: silentLogger(), durability: 'memory' });
-    stores.push(store);
+    const store = memoryStore();
     let last = 0;
     const since = (): string[] => {
       const r = store.orders.marketsOfKindSince('s', 'collateral', last);
