@@ -5,26 +5,18 @@
  * division says "breached".
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../../src/core/clock.js';
+import { describe, expect, it, vi } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { equityOf } from '../../../src/engine/equity.js';
 import { EQUITY_PEAK_KEY, EquityWatch, clearlyWithin } from '../../../src/engine/equity-watch.js';
 import { drawdownBreached } from '../../../src/engine/risk-gate.js';
-import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/temp-dir.js';
-
-const stores: Store[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-});
+import type { Store } from '../../../src/store/index.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 const usdt = (amount: string) => equityOf({ equityAsset: 'USDT', balances: { USDT: dec(amount) }, held: {}, positions: [], flex: {}, prices: {} });
 
 function setup(): { store: Store; watch: EquityWatch; breaches: string[] } {
-  const store = openStore({ dataDir: tempDir(), clock: new ManualClock(0), logger: silentLogger(), durability: 'memory' });
-  stores.push(store);
+  const store = memoryStore();
   const breaches: string[] = [];
   const watch = new EquityWatch({ store, limits: { maxNotionalPerOrderQuote: dec('500'), maxDrawdownPct: dec('10') }, onBreach: (r) => breaches.push(r) });
   return { store, watch, breaches };
