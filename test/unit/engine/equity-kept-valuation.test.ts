@@ -5,25 +5,17 @@
  * scratch gives, and must not keep anything across a new order, a fill, a moved balance or a
  * price move, even one that takes equity past the drawdown limit (real SQLite store).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/core/clock.js';
+import { describe, expect, it } from 'vitest';
 import { Decimal, dec } from '../../../src/core/decimal.js';
 import { equityOf, type Equity } from '../../../src/engine/equity.js';
 import { KeptValuation, lastPrices, readEquity, type EquityReading, type VenueReading } from '../../../src/engine/equity-reader.js';
 import { EquitySources } from '../../../src/engine/equity-sources.js';
 import { EquityWatch } from '../../../src/engine/equity-watch.js';
 import type { MarketHoldRule } from '../../../src/engine/order-holds.js';
-import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/temp-dir.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 const RULE: MarketHoldRule = { base: 'BTC', quote: 'USDT', feeReserveRate: new Decimal('0.001'), leverage: new Decimal(10) };
 const rules = (): MarketHoldRule => RULE;
-const stores: Store[] = [];
-
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-});
 
 /** Every figure as text: two equities compare to the last digit. */
 function text(e: Equity): unknown {
@@ -32,7 +24,7 @@ function text(e: Equity): unknown {
 }
 
 class Rig {
-  readonly store = openStore({ dataDir: tempDir(), clock: new ManualClock(0), logger: silentLogger(), durability: 'memory' });
+  readonly store = memoryStore();
   readonly sources = new EquitySources(this.store, rules);
   readonly valuation = new KeptValuation();
   readonly breaches: string[] = [];
@@ -40,10 +32,6 @@ class Rig {
   usdt = '1000';
   price = '100';
   private deal = 0;
-
-  constructor() {
-    stores.push(this.store);
-  }
 
   /** The venue's answer: new objects every time, as a fresh read gives. */
   venue(): VenueReading {

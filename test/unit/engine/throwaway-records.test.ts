@@ -4,7 +4,7 @@
  * records of each equity check. What the engine itself reads must be the same as with them: the
  * open minutes the strategies' candle windows take, the newest credit snapshot, the kill switch.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal, dec } from '../../../src/core/decimal.js';
 import { recordingPrices } from '../../../src/daemon/price-recorder.js';
@@ -21,18 +21,11 @@ import type { FuturesMarket } from '../../../src/model/markets.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { closeAfterTest, memoryStore } from '../../support/test-scope.js';
 
 const T0 = Date.UTC(2024, 0, 1);
-const stores: Store[] = [];
-
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-});
-
 function store(clock: ManualClock, durability: 'memory' | 'full' = 'memory'): Store {
-  const s = openStore({ dataDir: tempDir(), clock, logger: silentLogger(), durability });
-  stores.push(s);
-  return s;
+  return durability === 'memory' ? memoryStore({ clock }) : closeAfterTest(openStore({ dataDir: tempDir(), clock, logger: silentLogger() }));
 }
 
 function listing(prices: Record<string, string>): FuturesMarket[] {
