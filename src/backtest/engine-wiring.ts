@@ -114,7 +114,8 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools, st
     onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
   });
   const b: Base = { config, clock, logger, store, metrics: new BotMetrics() };
-  const engine = buildEngine(b, link.gateway, simulatorHoldRules(venue.venue.markets));
+  // The run's store is its own and thrown away at its end (EngineOptions).
+  const engine = buildEngine(b, link.gateway, simulatorHoldRules(venue.venue.markets), { throwawayStore: true });
   const scheduler = buildScheduler(b, engine);
   let accepting = true;
   const runners = buildRunners(b, engine, scheduler, strategies, () => accepting, {}, strategiesIn === 'thread' ? inThread : undefined);
