@@ -39,6 +39,29 @@ describe('the kept drawdown peak', () => {
     expect(store.meta.get(EQUITY_PEAK_KEY)).toBe('900');
   });
 
+  it('the same total against the same peak gives what a watch reading the store gives, a breach told again', () => {
+    const { store, watch, breaches } = setup();
+    const fresh: string[] = [];
+    const limits = { maxNotionalPerOrderQuote: dec('500'), maxDrawdownPct: dec('10') };
+    for (const total of ['1000', '1000', '1200', '1200', '1050', '1050', '1300', '1300', '1050', '1050', '1250']) {
+      const kept = watch.update(usdt(total));
+      const scratch = new EquityWatch({ store, limits, onBreach: (r) => fresh.push(r) }).update(usdt(total));
+      expect([kept.currentQuote.toFixed(), kept.peakQuote.toFixed()]).toEqual([scratch.currentQuote.toFixed(), scratch.peakQuote.toFixed()]);
+      expect(watch.equity?.total.toFixed()).toBe(total);
+      expect(breaches).toEqual(fresh);
+    }
+    expect(breaches).toEqual([
+      'drawdown: equity 1050.00 below peak 1200.00 by more than 10 %',
+      'drawdown: equity 1050.00 below peak 1200.00 by more than 10 %',
+      'drawdown: equity 1050.00 below peak 1300.00 by more than 10 %',
+      'drawdown: equity 1050.00 below peak 1300.00 by more than 10 %',
+    ]);
+    // After a reset the same total starts a new peak: nothing kept from before it.
+    watch.resetPeak();
+    expect(watch.update(usdt('1250')).peakQuote.toFixed()).toBe('1250');
+    expect(store.meta.get(EQUITY_PEAK_KEY)).toBe('1250');
+  });
+
   it('after a failed peak write, the next update reads the store again', () => {
     const { store, watch } = setup();
     watch.update(usdt('1000'));
