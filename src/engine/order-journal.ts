@@ -51,6 +51,15 @@ export class OrderJournal {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Runs `fn` in the caller's transaction when one is open (the order manager and the fill
+   * applier apply a reply or a batch in one), else in its own. Joining costs no savepoint: a
+   * failure inside fails the caller's transaction as a whole, and no caller catches one inside it.
+   */
+  private atomically<T>(fn: () => T): T {
+    return this.store.orders.inTransaction ? fn() : this.store.tx(fn);
+  }
+
   /** `n` fresh clientOrderIds of a prefix, never reused (the sequence is stored). */
   reserveIds(prefix: string, n: number): string[] {
     const first = this.store.orders.reserveSequence(prefix, n, this.clock.now());
@@ -99,7 +108,7 @@ export class OrderJournal {
    * is written when the state stays and the patch is empty). Returns the state afterwards.
    */
   move(clientOrderId: string, to: OrderState, reason: string, patch: OrderPatch = {}, venue: string | null = null): OrderState {
-    const moved = this.store.tx(() => {
+    const moved = this.atomically(() => {
       const o = this.mustGet(clientOrderId);
       const target = forwardTo(o.state, to);
       const now = this.clock.now();
@@ -126,7 +135,7 @@ export class OrderJournal {
 
   /** The outcome of a request is ambiguous: UNKNOWN (where legal) with a fresh resolution clock. */
   markUnknown(clientOrderId: string, reason: string): boolean {
-    return this.store.tx(() => {
+    return this.atomically(() => {
       const o = this.mustGet(clientOrderId);
       if (!canTransition(o.state, 'UNKNOWN')) return false;
       const now = this.clock.now();
@@ -140,7 +149,7 @@ export class OrderJournal {
    * PARTIALLY_FILLED if fills arrived meanwhile). Only from PENDING_CANCEL.
    */
   revertCancel(clientOrderId: string, before: OrderState, reason: string): void {
-    this.store.tx(() => {
+    this.atomically(() => {
       const o = this.mustGet(clientOrderId);
       if (o.state !== 'PENDING_CANCEL') return;
       const back = o.filledBase.gt(0) ? 'PARTIALLY_FILLED' : before;
@@ -151,7 +160,7 @@ export class OrderJournal {
 
   /** Writes fields that are not the state (ids learned, resolution looks). */
   note(clientOrderId: string, patch: OrderPatch): void {
-    this.store.tx(() => this.store.orders.patch(clientOrderId, patch, this.clock.now()));
+    this.atomically(() => this.store.orders.patch(clientOrderId, patch, this.clock.now()));
   }
 
   /** PENDING rows no request of this process is in flight for: left by a crash, so ambiguous. */

@@ -150,6 +150,9 @@ export class OrderManager {
 
   /** One line per placement: info when the venue took it, warn otherwise (the unknown case has its own warning). */
   private logPlacement(outcome: PlaceOutcome): void {
+    const { logger } = this.deps;
+    // The line's fields are built only when its level is logged (a backtest logs errors only).
+    if (!logger.isLevelEnabled(outcome.status === 'placed' ? 'info' : 'warn')) return;
     const o = this.deps.journal.get(outcome.clientOrderId);
     if (o === undefined || outcome.status === 'unknown') return;
     if (outcome.status === 'placed') this.deps.logger.info({ ...orderFields(o), orderId: outcome.orderId, state: outcome.state }, 'order placed');

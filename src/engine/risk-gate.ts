@@ -8,7 +8,7 @@
  * Orders of one intent are checked in sequence against a running tally, so a bulk of twenty
  * orders cannot each pass a limit that the twenty together break.
  */
-import { ZERO, isMultipleOf, type Decimal } from '../core/decimal.js';
+import { Decimal, ZERO, isMultipleOf } from '../core/decimal.js';
 import type { Side } from '../core/orders.js';
 
 export type TradingState = 'ACTIVE' | 'REDUCE_ONLY' | 'HALTED';
@@ -105,9 +105,19 @@ export type GateDecision = { ok: true } | { ok: false; code: RefusalCode; detail
 
 const refuse = (code: RefusalCode, detail: string): GateDecision => ({ ok: false, code, detail });
 
-/** True when equity is below its peak by more than the limit. */
+/** Far below the rounding of a 60-digit division (core/decimal.ts), far above that of the products. */
+const MARGIN = new Decimal('1e-40');
+
+/**
+ * True when equity is below its peak by more than the limit. The 60-digit division costs more
+ * than the rest of an order's checks: for a positive peak, drop % > limit ⟺ (peak − current) ×
+ * 100 > limit × peak, so products decide a drop clearly within the limit, and one closer to it
+ * than the margin is left to the division (the same answer either way).
+ */
 export function drawdownBreached(equity: RiskSnapshot['equity'], limits: RiskLimits): boolean {
   if (equity === null || equity.peakQuote.lte(0)) return false;
+  const limit = limits.maxDrawdownPct.mul(equity.peakQuote);
+  if (equity.peakQuote.minus(equity.currentQuote).mul(100).lt(limit.minus(limit.abs().mul(MARGIN)))) return false;
   const drop = equity.peakQuote.minus(equity.currentQuote).div(equity.peakQuote).mul(100);
   return drop.gt(limits.maxDrawdownPct);
 }
@@ -218,8 +228,6 @@ function checkBudget(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecisi
 }
 
 function checkOne(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecision {
-  const standing = checkStanding(snap, 'order');
-  if (!standing.ok) return standing;
   const rules = snap.markets[o.market];
   const shape = checkShape(o, rules, snap.limits);
   if (!shape.ok || rules === undefined) return shape;
@@ -242,6 +250,9 @@ function checkOne(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecision 
  * Returns one decision per order, in order.
  */
 export function checkOrders(orders: readonly GateOrder[], snap: RiskSnapshot): GateDecision[] {
+  // The standing does not depend on the order: decided once for the batch.
+  const standing = checkStanding(snap, 'order');
+  if (!standing.ok) return orders.map(() => standing);
   const tally = new Tally(snap);
   return orders.map((o) => checkOne(o, snap, tally));
 }

@@ -32,6 +32,14 @@ export function byAge(a: OrderRecord, b: OrderRecord): number {
 interface Sets {
   live: Map<string, OrderRecord>;
   provisional: Map<string, OrderRecord>;
+  /** The live orders that have a venue order id, by it (`order_id` is UNIQUE in the table). */
+  byOrderId: Map<number, OrderRecord>;
+}
+
+/** Drops the record an order had before a write from the venue id index. */
+function unindex(byOrderId: Map<number, OrderRecord>, was: OrderRecord | undefined): void {
+  if (was === undefined || was.orderId === null) return;
+  if (byOrderId.get(was.orderId) === was) byOrderId.delete(was.orderId);
 }
 
 export class LiveOrders {
@@ -52,6 +60,7 @@ export class LiveOrders {
     const sets = {
       live: new Map(live.map((o) => [o.clientOrderId, o])),
       provisional: new Map(provisional.map((o) => [o.clientOrderId, o])),
+      byOrderId: new Map(live.flatMap((o): [number, OrderRecord][] => (o.orderId === null ? [] : [[o.orderId, o]]))),
     };
     if (this.keep) this.sets = sets;
     return sets;
@@ -61,8 +70,12 @@ export class LiveOrders {
   track(record: OrderRecord, provisional: boolean): void {
     if (this.sets === undefined) return;
     const id = record.clientOrderId;
+    unindex(this.sets.byOrderId, this.sets.live.get(id));
     if (FINAL.has(record.state)) this.sets.live.delete(id);
-    else this.sets.live.set(id, record);
+    else {
+      this.sets.live.set(id, record);
+      if (record.orderId !== null) this.sets.byOrderId.set(record.orderId, record);
+    }
     if (provisional) this.sets.provisional.set(id, record);
     else this.sets.provisional.delete(id);
   }
@@ -82,6 +95,11 @@ export class LiveOrders {
   /** The record of a non-final order, or undefined (final or unknown). */
   get(clientOrderId: string): OrderRecord | undefined {
     return this.loaded().live.get(clientOrderId);
+  }
+
+  /** The record of the non-final order with venue id `orderId`, only when the sets are loaded (no query); else undefined. */
+  peekByOrderId(orderId: number): OrderRecord | undefined {
+    return this.sets?.byOrderId.get(orderId);
   }
 
   /** Non-final orders in `states` (none final), optionally of one strategy, oldest first. */

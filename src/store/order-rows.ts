@@ -96,45 +96,62 @@ export interface OrderPatch {
   resolveLooks?: number;
 }
 
-/** The SET clauses (after `updated_ms`) and named parameters of a patch, with the new state if any. */
-export function patchSql(patch: OrderPatch, state: OrderState | undefined): { sets: string[]; params: Record<string, unknown> } {
-  const wire = (d: Decimal | undefined): string | undefined => (d === undefined ? undefined : toWire(d));
-  const fields: [column: string, param: string, value: unknown][] = [
-    ['state', 'state', state],
-    ['order_id', 'orderId', patch.orderId],
-    ['oto_id', 'otoId', patch.otoId],
-    ['reason', 'reason', patch.reason],
-    ['filled_base', 'filledBase', wire(patch.filledBase)],
-    ['reported_filled_base', 'reportedBase', wire(patch.reported?.base)],
-    ['reported_filled_quote', 'reportedQuote', wire(patch.reported?.quote)],
-    ['unknown_since_ms', 'unknownSinceMs', patch.unknownSinceMs],
-    ['resolve_looks', 'resolveLooks', patch.resolveLooks],
-  ];
-  const sets = ['updated_ms = @now'];
+/** A patch's columns, their parameter names and values (decimals as written: `toWire`), in SET order. */
+const PATCH_FIELDS: readonly (readonly [column: string, param: string, value: (p: OrderPatch) => unknown])[] = [
+  ['order_id', 'orderId', (p) => p.orderId],
+  ['oto_id', 'otoId', (p) => p.otoId],
+  ['reason', 'reason', (p) => p.reason],
+  ['filled_base', 'filledBase', (p) => (p.filledBase === undefined ? undefined : toWire(p.filledBase))],
+  ['reported_filled_base', 'reportedBase', (p) => (p.reported === undefined ? undefined : toWire(p.reported.base))],
+  ['reported_filled_quote', 'reportedQuote', (p) => (p.reported === undefined ? undefined : toWire(p.reported.quote))],
+  ['unknown_since_ms', 'unknownSinceMs', (p) => p.unknownSinceMs],
+  ['resolve_looks', 'resolveLooks', (p) => p.resolveLooks],
+];
+
+/** The SET clauses of each set of columns a patch writes, built once (a move writes one of a few). */
+const setsByColumns = new Map<string, string>();
+
+/**
+ * The SET clause (`updated_ms` first) and named parameters of a patch, with the new state if any.
+ * Decimals are serialised here once: `patchedRecord` takes the same strings.
+ */
+export function patchSql(patch: OrderPatch, state: OrderState | undefined): { sets: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = {};
-  for (const [column, param, value] of fields) {
-    if (value === undefined) continue;
-    sets.push(`${column} = @${param}`);
-    params[param] = value;
+  let key = '';
+  if (state !== undefined) {
+    params['state'] = state;
+    key = 'state';
+  }
+  for (const [, param, value] of PATCH_FIELDS) {
+    const v = value(patch);
+    if (v === undefined) continue;
+    params[param] = v;
+    key += ` ${param}`;
+  }
+  let sets = setsByColumns.get(key);
+  if (sets === undefined) {
+    const columns = PATCH_FIELDS.filter(([, param]) => param in params).map(([column, param]) => `${column} = @${param}`);
+    sets = ['updated_ms = @now', ...(state === undefined ? [] : ['state = @state']), ...columns].join(', ');
+    setsByColumns.set(key, sets);
   }
   return { sets, params };
 }
 
 const pick = <T>(value: T | undefined, was: T): T => (value === undefined ? was : value);
-/** A decimal as it reads back once written (`toWire`, then `storedDecimal`). */
-const stored = (d: Decimal | undefined, was: Decimal): Decimal => (d === undefined ? was : storedDecimal(toWire(d)));
+/** A decimal as it reads back once written: the string `patchSql` wrote, parsed (`storedDecimal`). */
+const stored = (written: unknown, was: Decimal): Decimal => (typeof written === 'string' ? storedDecimal(written) : was);
 
-/** The record of `o`'s row after an UPDATE of `patchSql(patch, state)` at `nowMs`. */
-export function patchedRecord(o: OrderRecord, patch: OrderPatch, state: OrderState | undefined, nowMs: number): OrderRecord {
+/** The record of `o`'s row after an UPDATE of `patchSql(patch, state)` (whose `params` these are) at `nowMs`. */
+export function patchedRecord(o: OrderRecord, patch: OrderPatch, params: Record<string, unknown>, state: OrderState | undefined, nowMs: number): OrderRecord {
   return Object.freeze({
     ...o,
     state: pick(state, o.state),
     orderId: pick(patch.orderId, o.orderId),
     otoId: pick(patch.otoId, o.otoId),
     reason: pick(patch.reason, o.reason),
-    filledBase: stored(patch.filledBase, o.filledBase),
-    reportedFilledBase: stored(patch.reported?.base, o.reportedFilledBase),
-    reportedFilledQuote: stored(patch.reported?.quote, o.reportedFilledQuote),
+    filledBase: stored(params['filledBase'], o.filledBase),
+    reportedFilledBase: stored(params['reportedBase'], o.reportedFilledBase),
+    reportedFilledQuote: stored(params['reportedQuote'], o.reportedFilledQuote),
     updatedMs: nowMs,
     unknownSinceMs: pick(patch.unknownSinceMs, o.unknownSinceMs),
     resolveLooks: pick(patch.resolveLooks, o.resolveLooks),

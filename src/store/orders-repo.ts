@@ -13,6 +13,11 @@ import { frozenRecord, LIVE_SQL, patchedRecord, patchSql, pendingRow, toRecord, 
 
 export type { OrderPatch } from './order-rows.js';
 
+/** Whether a patch moves the filled or the reported amount (then the provisional flag is decided again). */
+const movesAmounts = (patch: OrderPatch): boolean => patch.filledBase !== undefined || patch.reported !== undefined;
+/** Decimal strings do not compare in SQL: whether a reply reported more filled than the deals applied is decided here. */
+const isProvisional = (o: OrderRecord): boolean => o.reportedFilledBase.gt(o.filledBase);
+
 export class OrdersRepository {
   private readonly insertStmt: Statement;
   private readonly eventStmt: Statement;
@@ -28,6 +33,8 @@ export class OrdersRepository {
   private readonly writesBy = new Map<string, number>();
   /** Non-final and provisional orders in memory, kept in step with every write here (live-orders.ts). */
   private readonly live: LiveOrders;
+  /** Each prefix's next sequence number as last written here (the writer only; dropped on a rollback). */
+  private readonly sequences = new Map<string, number>();
   /**
    * The newest rowid, once read, kept in step with the inserts here (the table's only writer);
    * undefined: read it. A rolled-back insert frees its rowid for the next one, so a rollback
@@ -38,7 +45,7 @@ export class OrdersRepository {
   /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
   constructor(
     private readonly db: Database,
-    tx: TxView,
+    private readonly tx: TxView,
     private readonly writer = true,
   ) {
     this.insertStmt = db.prepare(
@@ -70,6 +77,15 @@ export class OrdersRepository {
   rolledBack(): void {
     this.live.dropAll();
     this.newestRow = undefined;
+    this.sequences.clear();
+  }
+
+  /**
+   * Whether a `store.tx` (a transaction that can still roll back) is under way: the journal's
+   * writes then join it. Not the scratch store's batch alone (tx-state.ts).
+   */
+  get inTransaction(): boolean {
+    return this.tx.rollbackable;
   }
 
   /**
@@ -78,9 +94,10 @@ export class OrdersRepository {
    * account is traded again. Call inside the transaction that journals the orders.
    */
   reserveSequence(prefix: string, count: number, seedMs: number): number {
-    const row = this.seqGet.get(prefix) as { next: number } | undefined;
-    const first = row?.next ?? seedMs;
+    // The writer knows what it last wrote (a rollback forgets it): no read per placement.
+    const first = this.sequences.get(prefix) ?? (this.seqGet.get(prefix) as { next: number } | undefined)?.next ?? seedMs;
     this.seqSet.run(prefix, first + count);
+    if (this.writer) this.sequences.set(prefix, first + count);
     return first;
   }
 
@@ -143,6 +160,9 @@ export class OrdersRepository {
   }
 
   getByOrderId(orderId: number): OrderRecord | undefined {
+    // A live order's record is the row as written (order_id is UNIQUE): no query for the usual fill of a resting order.
+    const hit = this.live.peekByOrderId(orderId);
+    if (hit !== undefined) return hit;
     const row = this.byOrderIdStmt.get(orderId) as OrderRow | undefined;
     return row === undefined ? undefined : this.record(row);
   }
@@ -232,21 +252,24 @@ export class OrdersRepository {
     params['now'] = nowMs;
     const kept = this.live.peek(clientOrderId);
     if (kept !== undefined) {
-      // The row as it was is in memory: the row as written is that and the patch, no need to read it back.
-      this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id`).run(params);
+      // The row as it was is in memory: the row as written is that and the patch, no need to read
+      // it back; and the provisional flag, when it changes, is written by the same UPDATE.
+      const record = patchedRecord(kept.record, patch, params, state, nowMs);
+      const provisional = movesAmounts(patch) ? isProvisional(record) : kept.provisional;
+      const flag = provisional === kept.provisional ? '' : ', provisional = @provisional';
+      if (flag !== '') params['provisional'] = provisional ? 1 : 0;
+      this.db.prepare(`UPDATE orders SET ${sets}${flag} WHERE client_order_id = @id`).run(params);
       this.wrote(clientOrderId, kept.record.strategyId);
-      const record = patchedRecord(kept.record, patch, state, nowMs);
-      this.live.track(record, kept.provisional);
-      if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, kept.provisional ? 1 : 0);
+      this.live.track(record, provisional);
       return;
     }
     // RETURNING: the row as written (none when no row matched), for the live index.
-    const row = this.db.prepare(`UPDATE orders SET ${sets.join(', ')} WHERE client_order_id = @id RETURNING *`).get(params) as OrderRow | undefined;
+    const row = this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = @id RETURNING *`).get(params) as OrderRow | undefined;
     this.wrote(clientOrderId, row?.strategy_id);
     if (row === undefined) return;
     const record = frozenRecord(row);
     this.live.track(record, row.provisional === 1);
-    if (patch.filledBase !== undefined || patch.reported !== undefined) this.refreshProvisional(record, row.provisional);
+    if (movesAmounts(patch)) this.refreshProvisional(record, row.provisional);
   }
 
   /**
@@ -254,7 +277,7 @@ export class OrdersRepository {
    * (written only when it changes).
    */
   private refreshProvisional(o: OrderRecord, was: number): void {
-    const provisional = o.reportedFilledBase.gt(o.filledBase) ? 1 : 0;
+    const provisional = isProvisional(o) ? 1 : 0;
     if (provisional === was) return;
     this.db.prepare('UPDATE orders SET provisional = ? WHERE client_order_id = ?').run(provisional, o.clientOrderId);
     this.wrote(o.clientOrderId, o.strategyId);

@@ -89,17 +89,30 @@ interface Reading {
   ctx: CallContext;
   orders: readonly LimitOrderInput[];
   slots: readonly Slot[];
+  /** The results carrying each clientOrderId, in reply order (read once for all items). */
+  byCid: ReadonlyMap<string, readonly VenueOrder[]>;
   aligned: boolean;
   stopOnFail: boolean;
 }
 
+function resultsByCid(slots: readonly Slot[]): Map<string, VenueOrder[]> {
+  const out = new Map<string, VenueOrder[]>();
+  for (const s of slots) {
+    if (s.kind !== 'result') continue;
+    const list = out.get(s.order.clientOrderId);
+    if (list === undefined) out.set(s.order.clientOrderId, [s.order]);
+    else list.push(s.order);
+  }
+  return out;
+}
+
 /** The results carrying this order's clientOrderId (by position, for an order without one). */
-function resultsFor(r: Reading, i: number): VenueOrder[] {
+function resultsFor(r: Reading, i: number): readonly VenueOrder[] {
   const o = r.orders[i]!;
   const own = r.slots[i]!;
   const cid = cidOf(o);
   if (cid === '') return r.aligned && own.kind === 'result' ? [own.order] : [];
-  return r.slots.flatMap((s) => (s.kind === 'result' && s.order.clientOrderId === cid ? [s.order] : []));
+  return r.byCid.get(cid) ?? [];
 }
 
 /** An unreadable result that still carries this clientOrderId: it may be this order's placement. */
@@ -166,7 +179,7 @@ export function chunkReply(
     return { items: chunkFailed(orders, ambiguous(cause, namedCids(orders))), failed: cause };
   }
   const slots = orders.map((_, i) => readSlot(ctx.endpoint, reply, i));
-  const reading: Reading = { ctx, orders, slots, aligned: linesUp(orders, slots, reply.length, stopOnFail), stopOnFail };
+  const reading: Reading = { ctx, orders, slots, byCid: resultsByCid(slots), aligned: linesUp(orders, slots, reply.length, stopOnFail), stopOnFail };
   const items = orders.map((_, i) => outcome(reading, i, ambiguous));
   return { items, failed: firstFailure(items) };
 }

@@ -3,7 +3,7 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { OrderJournal } from '../../../src/engine/order-journal.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore } from '../../../src/store/index.js';
+import { openScratchStore, openStore } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { closeAfterTest } from '../../support/test-scope.js';
 
@@ -58,6 +58,46 @@ describe('OrderJournal', () => {
     expect(store.orders.get(cid)?.state).toBe('PARTIALLY_FILLED');
     journal.revertCancel(cid, 'OPEN', 'not pending a cancel');
     expect(store.orders.get(cid)?.state).toBe('PARTIALLY_FILLED');
+  });
+
+  it("inside a caller's transaction its moves join it: committed with it, or rolled back with it (history and finals too)", () => {
+    const { store, journal, cid } = setup();
+    const [other] = journal.open('grid', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('1') }], 'limit') as [string];
+    expect(() =>
+      store.tx(() => {
+        journal.move(cid, 'OPEN', 'placed', { orderId: 5 });
+        journal.move(other, 'REJECTED', 'refused');
+        journal.markUnknown(cid, 'timeout');
+        journal.note(other, { resolveLooks: 3 });
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(store.orders.get(cid)).toMatchObject({ state: 'PENDING', orderId: null });
+    expect(store.orders.get(other)).toMatchObject({ state: 'PENDING', resolveLooks: 0 });
+    expect(store.orders.history(cid).map((h) => h.to)).toEqual(['PENDING']);
+    expect(store.finals.undelivered().map((f) => f.clientOrderId)).toEqual([]);
+    store.tx(() => {
+      journal.move(cid, 'OPEN', 'placed', { orderId: 5 });
+      journal.move(other, 'REJECTED', 'refused');
+    });
+    expect(store.orders.getByOrderId(5)).toMatchObject({ clientOrderId: cid, state: 'OPEN' });
+    expect(store.orders.history(other).map((h) => h.to)).toEqual(['PENDING', 'REJECTED']);
+    expect(store.finals.undelivered().map((f) => f.clientOrderId)).toEqual([other]);
+  });
+
+  it("joins a caller's store.tx only, not the scratch store's batch: there a move outside a tx is still its own savepoint", () => {
+    const clock = new ManualClock(1_000);
+    const store = openScratchStore({ clock, logger: silentLogger() });
+    closeAfterTest(store);
+    const journal = new OrderJournal(store, clock);
+    store.batch.begin();
+    const [cid] = journal.open('grid', [{ market: 'BTC_USDT', side: 'buy', amount: d('1'), price: d('1') }], 'limit') as [string];
+    expect(store.orders.inTransaction).toBe(false);
+    expect(store.tx(() => store.orders.inTransaction)).toBe(true);
+    expect(journal.move(cid, 'OPEN', 'placed', { orderId: 9 })).toBe('OPEN');
+    store.batch.commit();
+    expect(store.orders.inTransaction).toBe(false);
+    expect(store.orders.getByOrderId(9)).toMatchObject({ clientOrderId: cid, state: 'OPEN' });
   });
 
   it('PENDING rows with a request in flight are not orphans; the others become UNKNOWN', () => {

@@ -126,5 +126,26 @@ describe('risk gate', () => {
     it('refuses orders with DRAWDOWN_HALT', () => {
       expect(code([order()], snap({ equity: { currentQuote: d(8000), peakQuote: d(10_000) } }))).toEqual(['DRAWDOWN_HALT']);
     });
+
+    it('gives the answer of the 60-digit division, also a hair from the limit and for limits with no finite quotient', () => {
+      const byDivision = (current: Decimal, peak: Decimal, pct: Decimal): boolean => peak.gt(0) && peak.minus(current).div(peak).mul(100).gt(pct);
+      const peaks = [d(10_000), d(3), d('7.123456789'), d('0.000001')];
+      const pcts = [d(10), d('33.333333333333333333'), d('0.01'), d(0)];
+      for (const peak of peaks) {
+        for (const pct of pcts) {
+          const atLimit = peak.minus(peak.mul(pct).div(100));
+          const tiny = peak.mul('1e-45');
+          for (const current of [atLimit, atLimit.plus(tiny), atLimit.minus(tiny), peak, peak.mul(2), peak.div(2), d(0), d(-1)]) {
+            const limits = { maxNotionalPerOrderQuote: d(1000), maxDrawdownPct: pct };
+            expect(drawdownBreached({ currentQuote: current, peakQuote: peak }, limits)).toBe(byDivision(current, peak, pct));
+          }
+        }
+      }
+    });
+
+    it('a batch refused by standing gets the one refusal for every order', () => {
+      const decisions = checkOrders([order(), order()], snap({ tradingState: 'HALTED' }));
+      expect(decisions.map((x) => (x.ok ? 'ok' : x.code))).toEqual(['TRADING_HALTED', 'TRADING_HALTED']);
+    });
   });
 });

@@ -31,6 +31,11 @@ function expectInStep(store: Store): void {
   expect(ids(store.orders.listByStrategy('t', ['PENDING']))).toEqual(inStates(['PENDING'], 't'));
   expect(ids(store.orders.listProvisional())).toEqual(ids(table.filter((o) => o.reportedFilledBase.gt(o.filledBase))));
   for (const o of table) expect(JSON.stringify(store.orders.get(o.clientOrderId))).toBe(JSON.stringify(o));
+  // Live orders are found by venue id in memory, final ones in SQL: either way the table's row.
+  for (const o of table) if (o.orderId !== null) expect(JSON.stringify(store.orders.getByOrderId(o.orderId))).toBe(JSON.stringify(o));
+  // The provisional column as written says the same: the kept sets, dropped, are read again from SQL.
+  store.orders.rolledBack();
+  expect(ids(store.orders.listProvisional())).toEqual(ids(table.filter((o) => o.reportedFilledBase.gt(o.filledBase))));
 }
 
 describe('live orders kept in memory', () => {
@@ -79,6 +84,37 @@ describe('live orders kept in memory', () => {
     expect(store.orders.get('a')?.state).toBe('PENDING');
     expect(store.orders.get('b')).toBeUndefined();
     expect(store.orders.listProvisional()).toEqual([]);
+    expect(store.orders.getByOrderId(1)).toBeUndefined();
+  });
+
+  it('an order is found by its venue id while live and after it is final, not by an id it never had', () => {
+    const store = memoryStore();
+    place(store, 'a');
+    place(store, 'b');
+    expectInStep(store);
+    store.orders.setState('a', 'PENDING', 'OPEN', 'placed', 2_000, { orderId: 7 });
+    store.orders.setState('b', 'PENDING', 'OPEN', 'placed', 2_000, { orderId: 8 });
+    expect(store.orders.getByOrderId(7)?.clientOrderId).toBe('a');
+    store.orders.setState('a', 'OPEN', 'FILLED', 'deals', 3_000, { filledBase: d('0.01') });
+    expectInStep(store);
+    expect(store.orders.getByOrderId(7)).toMatchObject({ clientOrderId: 'a', state: 'FILLED' });
+    expect(store.orders.getByOrderId(8)).toMatchObject({ clientOrderId: 'b', state: 'OPEN' });
+    expect(store.orders.getByOrderId(9)).toBeUndefined();
+  });
+
+  it('sequence numbers: each reservation follows the last committed one, also after a rolled-back reservation', () => {
+    const store = memoryStore();
+    expect(store.orders.reserveSequence('g', 3, 100)).toBe(100);
+    expect(store.orders.reserveSequence('g', 2, 500)).toBe(103);
+    expect(store.orders.reserveSequence('h', 1, 7)).toBe(7);
+    expect(() =>
+      store.tx(() => {
+        expect(store.orders.reserveSequence('g', 4, 500)).toBe(105);
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(store.orders.reserveSequence('g', 1, 500)).toBe(105);
+    expect(store.orders.reserveSequence('g', 1, 500)).toBe(106);
   });
 
   it('a nested transaction that fails is rolled back alone; the outer one commits the rest', () => {
