@@ -21,22 +21,6 @@ export interface EquityWatchDeps {
   onBreach: (reason: string) => void;
 }
 
-/** Far below the rounding of a 60-digit division (core/decimal.ts), far above that of the products. */
-const MARGIN = new Decimal('1e-40');
-
-/**
- * True when the drop from `peak` to `total` is within `maxPct` by a margin no rounding can close:
- * `drawdownBreached` (risk-gate.ts) would say false. Its 60-digit division costs more than the
- * rest of the check; for a positive peak, drop % > limit ⟺ (peak − total) × 100 > limit × peak,
- * so products decide, and a comparison closer than the margin is left to the division.
- */
-export function clearlyWithin(total: Decimal, peak: Decimal, maxPct: Decimal): boolean {
-  if (peak.lte(0)) return true;
-  const drop = peak.minus(total).mul(100);
-  const limit = maxPct.mul(peak);
-  return drop.lt(limit.minus(limit.abs().mul(MARGIN)));
-}
-
 export class EquityWatch {
   private latest: EquitySnapshot | null = null;
   private latestEquity: Equity | null = null;
@@ -89,7 +73,7 @@ export class EquityWatch {
   /** The breach reason of a snapshot, null when within the limit. */
   private breachOf(s: EquitySnapshot, limits: RiskLimits): string | null {
     const { currentQuote: total, peakQuote: peak } = s;
-    if (clearlyWithin(total, peak, limits.maxDrawdownPct) || !drawdownBreached(s, limits)) return null;
+    if (!drawdownBreached(s, limits)) return null;
     return `drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${limits.maxDrawdownPct.toFixed()} %`;
   }
 
