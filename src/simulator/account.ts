@@ -5,7 +5,7 @@
 import { Decimal, ZERO, dec } from '../core/decimal.js';
 import type { AccountOptions, LoanOptions } from './options.js';
 import { ConditionalMap } from './conditional-map.js';
-import type { Deal, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
+import type { Deal, DealArchive, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
 
 export class Account {
   readonly apiKey: string;
@@ -22,7 +22,12 @@ export class Account {
   readonly locked = new Map<string, Decimal>();
   /** Every order ever accepted, by id, in acceptance order. */
   readonly orders = new Map<number, SimOrder>();
+  /** The deals held in memory, in time order: all of them, or those after `archivedBeforeMs`. */
   readonly deals: Deal[] = [];
+  /** Older deals, when an archive is set (a backtest's; the daemon holds every deal). */
+  private archive: DealArchive | undefined;
+  /** Every deal before this instant (ms) is in the archive, every later one in `deals`. */
+  private archivedBefore = 0;
   readonly positions = new Map<string, Position>();
   readonly conditionals = new ConditionalMap();
   readonly flex: FlexInvestment[] = [];
@@ -59,6 +64,42 @@ export class Account {
   /** Every deal and every change of a conditional record or of an order it carries calls this. */
   changed(): void {
     this.changeMark++;
+  }
+
+  /** From now on deals can leave memory for `archive` (archiveBefore). */
+  useArchive(archive: DealArchive): void {
+    this.archive = archive;
+  }
+
+  /**
+   * Moves the held deals before `ms` to the archive (none without one). Deals are appended in
+   * time order, so they are a prefix of `deals`; an instant at or before the last move moves none.
+   */
+  archiveBefore(ms: number): void {
+    if (this.archive === undefined || ms <= this.archivedBefore) return;
+    let n = 0;
+    while (n < this.deals.length && (this.deals[n] as Deal).timeMs < ms) n++;
+    this.archive.add(this.deals.slice(0, n));
+    this.deals.splice(0, n);
+    this.archivedBefore = ms;
+  }
+
+  /**
+   * The deals a history query can select, in time order: the held ones, and the archived ones it
+   * reaches (all of an order's when it names one; those at or after `fromMs` otherwise).
+   */
+  dealsReaching(clientOrderId: string | undefined, fromMs: number | undefined): readonly Deal[] {
+    const archive = this.archive;
+    if (archive === undefined || archive.count === 0) return this.deals;
+    if (clientOrderId !== undefined) return [...archive.ofClientOrder(clientOrderId), ...this.deals];
+    if (fromMs !== undefined && fromMs >= this.archivedBefore) return this.deals;
+    return [...archive.since(fromMs ?? 0), ...this.deals];
+  }
+
+  /** Every deal of the account, oldest first: the archived ones read a few at a time, then the held ones. */
+  *allDeals(): Generator<Deal> {
+    if (this.archive !== undefined) yield* this.archive.all();
+    yield* this.deals;
   }
 
   balance(asset: string): Decimal {
