@@ -5,7 +5,7 @@
 import { Decimal, ZERO, dec } from '../core/decimal.js';
 import type { AccountOptions, LoanOptions } from './options.js';
 import { ConditionalMap } from './conditional-map.js';
-import type { Deal, DealArchive, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
+import type { ConditionalRecord, Deal, DealArchive, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
 
 export class Account {
   readonly apiKey: string;
@@ -143,11 +143,29 @@ export class Account {
 
   /**
    * An order reached FILLED or CANCELLED. Unless settled orders are kept, one that no conditional
-   * record refers to (neither an OTO's parent nor an OCO leg) leaves `orders`: nothing the venue
-   * answers reads it again (its deals carry what history needs).
+   * record in `conditionals` refers to (neither an OTO's parent nor an OCO leg) leaves `orders`:
+   * nothing the venue answers reads it again (its deals carry what history needs).
    */
   settled(order: SimOrder): void {
-    if (!this.keepsSettledOrders && order.oto === undefined && order.ocoId === undefined) this.orders.delete(order.orderId);
+    if (this.keepsSettledOrders) return;
+    const carried = (order.oto !== undefined && this.conditionals.has(order.oto.otoId)) || (order.ocoId !== undefined && this.conditionals.has(order.ocoId));
+    if (!carried) this.orders.delete(order.orderId);
+  }
+
+  /**
+   * A conditional record ended (it never becomes active again). Unless settled orders are kept, it
+   * leaves `conditionals` with its settled orders (an OTO's parent, an OCO's legs): the listing
+   * shows active records only, a cancel finds open orders only, and the orders' deals carry what
+   * history needs.
+   */
+  ended(rec: ConditionalRecord): void {
+    if (this.keepsSettledOrders) return;
+    this.conditionals.delete(rec.id);
+    const ids = rec.type === 'oto' ? [rec.parentOrderId] : [rec.stopLossOrderId, rec.takeProfitOrderId];
+    for (const id of ids) {
+      const o = id === undefined ? undefined : this.orders.get(id);
+      if (o !== undefined && (o.status === 'FILLED' || o.status === 'CANCELLED')) this.orders.delete(o.orderId);
+    }
   }
 
   /** Open (resting) orders, OCO legs excluded, oldest first. */
