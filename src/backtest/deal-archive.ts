@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import path from 'node:path';
-import { privateTempDir, removeDir } from '../store/files.js';
+import { ensurePrivateFile, privateTempDir, removeDir } from '../store/files.js';
 import { readDeal } from '../simulator/persist/codec.js';
 import { encode, Fields } from '../simulator/persist/fields.js';
 import type { Deal, DealArchive } from '../simulator/types.js';
@@ -42,7 +42,9 @@ export class SqliteDealArchive implements DealArchive {
 
   constructor() {
     this.dir = privateTempDir('v4-bot-deals-');
-    this.db = new Database(path.join(this.dir, 'deals.sqlite'));
+    const file = path.join(this.dir, 'deals.sqlite');
+    ensurePrivateFile(file);
+    this.db = new Database(file);
     // A scratch file: nothing to recover after a crash, the run starts again.
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
