@@ -66,7 +66,10 @@ export class Account {
     this.changeMark++;
   }
 
-  /** From now on deals can leave memory for `archive` (archiveBefore). */
+  /**
+   * From now on deals can leave memory for `archive` (archiveBefore). A backtest's venue only:
+   * the paper venue's persistence (persist/tracker.ts) counts deals by their index in `deals`.
+   */
   useArchive(archive: DealArchive): void {
     this.archive = archive;
   }
