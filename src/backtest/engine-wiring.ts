@@ -22,7 +22,7 @@ import type { Scheduler } from '../engine/scheduler.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';
-import { openStore, type Store } from '../store/index.js';
+import { openScratchStore, type Store, type StoreBatch } from '../store/index.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { Settle } from './run.js';
 import type { BacktestVenue, VenueLink } from './sim-venue.js';
@@ -36,6 +36,8 @@ export interface Wired {
   reconcile: ReconcileJob;
   link: VenueLink;
   store: Store;
+  /** The store's batch (one commit per price step: candle-batch.ts). */
+  batch: StoreBatch;
   stop(): Promise<void>;
 }
 
@@ -102,7 +104,7 @@ export interface WireInputs {
 export function wireEngine({ config, clock, logger, strategies, venue, pools, strategiesIn }: WireInputs): Wired {
   // The store is thrown away with the run: a private temp file (same schema and migrations as the
   // daemon's) whose pages live in the OS page cache, so the process does not grow with the run.
-  const store = openStore({ dataDir: config.dataDir, clock, logger: logger.child({ part: 'store' }), durability: 'scratch' });
+  const store = openScratchStore({ clock, logger: logger.child({ part: 'store' }) });
   const link = venue.connect({
     clock,
     logger: logger.child({ part: 'client' }),
@@ -112,7 +114,8 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools, st
     onAlert: (a) => store.alerts.add(a.kind, 'request-queue', a.message, clock.now()),
   });
   const b: Base = { config, clock, logger, store, metrics: new BotMetrics() };
-  const engine = buildEngine(b, link.gateway, simulatorHoldRules(venue.venue.markets));
+  // The run's store is its own and thrown away at its end (EngineOptions).
+  const engine = buildEngine(b, link.gateway, simulatorHoldRules(venue.venue.markets), { throwawayStore: true });
   const scheduler = buildScheduler(b, engine);
   let accepting = true;
   const runners = buildRunners(b, engine, scheduler, strategies, () => accepting, {}, strategiesIn === 'thread' ? inThread : undefined);
@@ -122,7 +125,7 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools, st
     store.close();
   };
   const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (accepting = false) });
-  return { b, engine, scheduler, runners, reconcile, link, store, stop: () => stop('backtest finished') };
+  return { b, engine, scheduler, runners, reconcile, link, store, batch: store.batch, stop: () => stop('backtest finished') };
 }
 
 /**

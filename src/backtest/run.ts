@@ -15,6 +15,7 @@ import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import { laneOf } from '../daemon/runners.js';
+import { CandleBatches } from './candle-batch.js';
 import { BacktestCandleFeed } from './candle-input.js';
 import { CronTimes } from './cron-times.js';
 import { backtestConfig, startUp, wireEngine, type StrategiesIn, type Wired } from './engine-wiring.js';
@@ -222,12 +223,14 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
   state.finerJobs = finerThan(jobs, stepMs);
   const report = progressReporter(state, inputs);
   sample(state, fromMs);
+  const batches = new CandleBatches(state.wired.batch);
   let nextStep = fromMs + stepMs;
   for (;;) {
     // A job that waited on a rate-limit pool may have moved the clock past due events: they run
     // now, and missed cron fires of one job coalesce into one (as a busy lane skips ticks).
     const t = Math.max(clock.now(), Math.min(nextStep, ...jobs.map((j) => j.next)));
     if (t > toMs) break;
+    batches.begin();
     clock.advanceTo(t);
     if (nextStep <= t) {
       sample(state, t);
@@ -242,7 +245,9 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
       job.next = job.cron.next(Math.max(t, clock.now(), perStep ? nextStep - 1 : t));
     }
     await candleTicks(state, feed, settle, t);
+    batches.stepDone();
   }
+  batches.end();
   await Promise.all(jobs.map((j) => j.cron.dispose()));
 }
 

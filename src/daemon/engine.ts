@@ -9,7 +9,8 @@ import { BalanceAudit } from '../engine/balance-audit.js';
 import { CreditJob } from '../engine/credit-job.js';
 import { EquitySources } from '../engine/equity-sources.js';
 import { EquityWatch } from '../engine/equity-watch.js';
-import { readEquity, venueHasUnappliedDeals } from '../engine/equity-reader.js';
+import { checkEquity, type EquityCheckDeps } from '../engine/equity-check.js';
+import { KeptValuation, readEquity, venueHasUnappliedDeals } from '../engine/equity-reader.js';
 import type { HoldRules } from '../engine/order-holds.js';
 import { FillApplier } from '../engine/fill-applier.js';
 import { FlexCloser } from '../engine/flex-close.js';
@@ -20,7 +21,6 @@ import { OrderManager } from '../engine/order-manager.js';
 import { ReadModels } from '../engine/read-models.js';
 import { Reconciler } from '../engine/reconciler.js';
 import { Resolver } from '../engine/resolver.js';
-import { pricesToKeep, writeAccount } from '../engine/status-records.js';
 import { StrategyCandles } from '../engine/strategy-candles.js';
 import { StrategyInputs } from '../engine/strategy-inputs.js';
 import { TradingStateController } from '../engine/trading-state.js';
@@ -69,6 +69,18 @@ export interface Engine {
   computeEquity(): Promise<void>;
 }
 
+/** What only a backtest tells the engine; the daemon passes none. */
+export interface EngineOptions {
+  /**
+   * True: the store is the run's alone and thrown away at its end (a backtest's, opened
+   * `scratch` or `memory`), so what only other readers or later runs read is not written: the
+   * account row and the equity curve of each equity check (equity-check.ts), a credit snapshot
+   * that repeats the last one (credit-job.ts) and the price history, closed minutes and price
+   * samples (price-recorder.ts). What the engine itself reads is the same either way.
+   */
+  throwawayStore?: boolean;
+}
+
 function tradingStateOf(b: Base): TradingStateController {
   const ts = new TradingStateController(b.store, b.clock, b.logger);
   b.metrics.setTradingState(ts.get());
@@ -110,12 +122,13 @@ function orderPipeline(b: Base, gateway: ExchangeGateway): Pick<Engine, 'orders'
  * `holdRules`: how the venue reserves funds for open orders (daemon/hold-rules.ts): the
  * simulator's own markets in paper mode and the backtest, the live defaults otherwise.
  */
-export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldRules): Engine {
+export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldRules, options: EngineOptions = {}): Engine {
   const { config, clock, logger, store } = b;
   const part = (name: string): Logger => logger.child({ part: name });
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
-  const recorded = recordingPrices(gateway, store, clock, part('prices'), config.marketData.candleRetentionDays, Object.keys(config.markets));
+  const keepRecords = options.throwawayStore !== true;
+  const recorded = recordingPrices(gateway, store, clock, part('prices'), config.marketData.candleRetentionDays, Object.keys(config.markets), keepRecords);
   const candles = new StrategyCandles((m) => store.candles.openMinute(m));
   const market = new MarketData(recorded, clock, 1_000);
   const equityWatch = new EquityWatch({ store, limits: config.risk, onBreach: halt });
@@ -123,12 +136,25 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
   const equitySources = new EquitySources(store, rules);
   const pipeline = orderPipeline(b, gateway);
   const flexJob = new FlexJob({ store, gateway, clock, logger: part('flex') });
-  const creditJob = new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState });
+  const creditJob = new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState }, { recordEveryCheck: keepRecords });
+  const valuation = new KeptValuation();
   const { toleranceFraction: fraction, toleranceByAsset: byAsset, settleAttempts } = config.audit;
   const audit = new BalanceAudit({
     ...{ store, gateway, clock, logger: part('audit'), reconciler: pipeline.reconciler, flexJob, creditJob, holdRules: rules },
     ...{ tolerance: { fraction, byAsset }, settleAttempts },
   });
+  const equityCheck: EquityCheckDeps = {
+    ...{ equityAsset: config.risk.equityAsset, markets: Object.keys(config.markets), store, clock, logger: part('equity'), watch: equityWatch, statusRecords: keepRecords },
+    read: () =>
+      readEquity({
+        equityAsset: config.risk.equityAsset,
+        sources: equitySources,
+        fresh: () => market.fresh(),
+        unappliedDeals: async () => !pipeline.reconciler.noDealSinceScan() && (await venueHasUnappliedDeals(gateway, store, clock)),
+        reconcile: () => pipeline.reconciler.reconcileOnce(),
+        valuation,
+      }),
+  };
   return {
     gateway,
     tradingState,
@@ -158,24 +184,6 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
       b.metrics.error(errorCode(err));
       if (err instanceof StoreError || err instanceof AuthError) halt(`${errorCode(err)}: ${errorMessage(err).slice(0, 120)}`);
     },
-    computeEquity: async () => {
-      const equityAsset = config.risk.equityAsset;
-      const r = await readEquity({
-        equityAsset,
-        sources: equitySources,
-        fresh: () => market.fresh(),
-        unappliedDeals: async () => !pipeline.reconciler.noDealSinceScan() && (await venueHasUnappliedDeals(gateway, store, clock)),
-        reconcile: () => pipeline.reconciler.reconcileOnce(),
-      });
-      if (!r.settled) part('equity').warn({ attempts: r.attempts }, 'journal kept moving during the balance read; equity may be off by an order in flight');
-      const e = equityWatch.update(r.equity);
-      const valuedAssets = { ...r.balances, ...r.journal.held.byAsset, ...r.journal.flex };
-      const kept = pricesToKeep(r.prices, Object.keys(config.markets), valuedAssets, equityAsset);
-      const atMs = clock.now();
-      const snapshot = { atMs, equityAsset, balances: r.balances, prices: kept, equityQuote: e.currentQuote, peakQuote: e.peakQuote };
-      writeAccount(store.meta, { ...snapshot, breakdown: r.equity });
-      // The dashboard's equity curve (bounded in the store).
-      store.tx(() => store.console.recordEquity({ atMs, equity: e.currentQuote, peak: e.peakQuote }));
-    },
+    computeEquity: () => checkEquity(equityCheck),
   };
 }

@@ -32,25 +32,40 @@ export function recordingPrices(
    * windows fill live and continue candles imported under its name.
    */
   markets: readonly string[] = [],
+  /**
+   * Default true. False (a backtest's throwaway store, daemon/engine.ts EngineOptions): no price
+   * history is kept (candles-repo.ts `keepNoHistory`, no price samples): prices move only the open
+   * minutes the strategies' candle windows read, and nothing is written to the store.
+   */
+  history = true,
 ): Pick<ExchangeGateway, 'markets' | 'balances'> {
+  if (!history) store.candles.keepNoHistory();
   const lastMinute = new Map<string, number>();
   let lastPruneHour = -1;
-  const record = (futures: readonly FuturesMarket[]): void => {
-    const now = clock.now();
-    const minute = Math.floor(now / MINUTE_MS);
+  /** Folds each price into its market's open minute (and its alias's); calls `sampled` with each. */
+  const fold = (futures: readonly FuturesMarket[], now: number, sampled?: (f: FuturesMarket) => void): void => {
     const listed = new Set(futures.map((f) => f.tickerId));
     const aliases = new Set(markets.filter((m) => !listed.has(m)));
+    for (const f of futures) {
+      store.candles.fold(f.tickerId, now, f.lastPrice);
+      const spot = `${f.base}_${f.quote}`;
+      if (aliases.delete(spot)) store.candles.fold(spot, now, f.lastPrice);
+      sampled?.(f);
+    }
+    // A market that left the listing still has its minute closed once the minute is over.
+    store.candles.closeEnded(now);
+  };
+  const record = (futures: readonly FuturesMarket[]): void => {
+    const now = clock.now();
+    // No history: nothing is written, so there is no transaction to group it in.
+    if (!history) return fold(futures, now);
+    const minute = Math.floor(now / MINUTE_MS);
     store.tx(() => {
-      for (const f of futures) {
-        store.candles.fold(f.tickerId, now, f.lastPrice);
-        const spot = `${f.base}_${f.quote}`;
-        if (aliases.delete(spot)) store.candles.fold(spot, now, f.lastPrice);
-        if (lastMinute.get(f.tickerId) === minute) continue;
+      fold(futures, now, (f) => {
+        if (lastMinute.get(f.tickerId) === minute) return;
         lastMinute.set(f.tickerId, minute);
         store.prices.record(f.tickerId, now, f.lastPrice);
-      }
-      // A market that left the listing still has its minute closed once the minute is over.
-      store.candles.closeEnded(now);
+      });
       if (Math.floor(now / HOUR_MS) !== lastPruneHour) {
         lastPruneHour = Math.floor(now / HOUR_MS);
         store.prices.prune(now - PRICE_RETENTION_MS);

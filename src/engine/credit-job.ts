@@ -19,6 +19,13 @@ export interface CreditJobOptions {
   reduceOnlyFraction?: Decimal;
   /** Fraction of marginCallLtv below which the job lifts its own REDUCE_ONLY. Default 0.7. */
   resumeFraction?: Decimal;
+  /**
+   * Default true: every check records a snapshot (the credit history `npm run status` and the
+   * dashboard read). False (a backtest's throwaway store, daemon/engine.ts EngineOptions): a check
+   * that finds no active loan after one this job already recorded as such records nothing; a loan,
+   * or the first check, is recorded as always, so the newest snapshot says the same.
+   */
+  recordEveryCheck?: boolean;
 }
 
 /** `disabled`: the credit line is not enabled for this key (HTTP 404); the job stopped asking. */
@@ -32,6 +39,9 @@ export class CreditJob {
   private disabled = false;
   private readonly reduceAt: Decimal;
   private readonly resumeBelow: Decimal;
+  private readonly recordEveryCheck: boolean;
+  /** The last snapshot this job recorded was of no active loan. */
+  private recordedInactive = false;
 
   constructor(
     private readonly deps: { store: Store; gateway: ExchangeGateway; clock: Clock; logger: Logger; tradingState: TradingStateController },
@@ -40,43 +50,22 @@ export class CreditJob {
     this.reduceAt = options.reduceOnlyFraction ?? new Decimal('0.8');
     this.resumeBelow = options.resumeFraction ?? new Decimal('0.7');
     if (this.resumeBelow.gt(this.reduceAt)) throw new RangeError('resumeFraction must be ≤ reduceOnlyFraction');
+    this.recordEveryCheck = options.recordEveryCheck ?? true;
   }
 
   async runOnce(): Promise<CreditRunReport> {
-    const { store, gateway, clock, tradingState, logger } = this.deps;
+    const { store, clock, tradingState } = this.deps;
     if (this.disabled) return { active: false, disabled: true };
-    let s: Awaited<ReturnType<ExchangeGateway['creditLine']>>;
-    try {
-      s = await gateway.creditLine();
-    } catch (err) {
-      // Not enabled for this key (404) or not permitted: one warning, then the job stays quiet
-      // until restart instead of failing every run.
-      if (err instanceof AuthError && (err.kind === 'feature_unavailable' || err.kind === 'permission_denied')) {
-        this.disabled = true;
-        logger.warn({ code: err.code }, 'credit line is not enabled for this API key; credit job disabled');
-        return { active: false, disabled: true };
-      }
-      throw err;
-    }
+    const s = await this.creditLine();
+    if (s === undefined) return { active: false, disabled: true };
     const now = clock.now();
     if (!s.active) {
-      store.tx(() =>
-        store.credit.record({
-          atMs: now,
-          active: false,
-          asset: null,
-          amount: null,
-          totalFunding: null,
-          currentLtv: null,
-          initialLtv: null,
-          marginCallLtv: null,
-          liquidationLtv: null,
-        }),
-      );
+      if (this.recordEveryCheck || !this.recordedInactive) this.recordInactive(now);
       this.maybeResume('no active loan');
       return { active: false };
     }
     const l = s.loan;
+    this.recordedInactive = false;
     store.tx(() =>
       store.credit.record({
         atMs: now,
@@ -101,6 +90,29 @@ export class CreditJob {
       if (this.maybeResume(`LTV ${l.currentLtv.toFixed()} < ${this.resumeBelow.toFixed()} × marginCallLtv`)) action = 'resumed';
     }
     return { active: true, currentLtv: l.currentLtv, marginCallLtv: l.marginCallLtv, ratio, action };
+  }
+
+  /** The venue's credit line; undefined once the key turned out not to have one (the job is disabled). */
+  private async creditLine(): Promise<Awaited<ReturnType<ExchangeGateway['creditLine']>> | undefined> {
+    try {
+      return await this.deps.gateway.creditLine();
+    } catch (err) {
+      // Not enabled for this key (404) or not permitted: one warning, then the job stays quiet
+      // until restart instead of failing every run.
+      if (err instanceof AuthError && (err.kind === 'feature_unavailable' || err.kind === 'permission_denied')) {
+        this.disabled = true;
+        this.deps.logger.warn({ code: err.code }, 'credit line is not enabled for this API key; credit job disabled');
+        return undefined;
+      }
+      throw err;
+    }
+  }
+
+  private recordInactive(atMs: number): void {
+    const { store } = this.deps;
+    const none = { asset: null, amount: null, totalFunding: null, currentLtv: null, initialLtv: null, marginCallLtv: null, liquidationLtv: null };
+    store.tx(() => store.credit.record({ atMs, active: false, ...none }));
+    this.recordedInactive = true;
   }
 
   private maybeResume(why: string): boolean {

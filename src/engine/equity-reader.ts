@@ -40,6 +40,8 @@ export interface ReadEquityDeps {
   /** Applies them (a reconciliation pass). */
   reconcile?: () => Promise<unknown>;
   attempts?: number;
+  /** The last valuation kept (KeptValuation); absent: every reading is valued afresh. */
+  valuation?: KeptValuation;
 }
 
 export const EQUITY_READ_ATTEMPTS = 4;
@@ -74,9 +76,38 @@ export async function readEquity(d: ReadEquityDeps): Promise<EquityReading> {
     const after = d.sources.read();
     const settled = !unapplied && before.fingerprint === after.fingerprint && after.pending === 0;
     if (settled || n >= attempts) {
-      const { held, positions, flex } = after;
-      const equity = equityOf({ equityAsset: d.equityAsset, balances: venue.balances, held: held.byAsset, positions, flex, prices: lastPrices(venue.prices) });
+      const valuation = d.valuation ?? new KeptValuation();
+      const equity = valuation.value(d.equityAsset, after, venue.balances, lastPrices(venue.prices));
       return { ...venue, equity, journal: after, settled, attempts: n };
     }
+  }
+}
+
+/** Same keys, equal amounts (equal decimals print and multiply alike). */
+function sameAmounts(a: Readonly<Record<string, Decimal>>, b: Readonly<Record<string, Decimal>>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => b[k]?.eq(a[k] as Decimal) === true);
+}
+
+/**
+ * The last valuation and what it was valued from. The equity rule is a pure function of the
+ * journal's parts, the balances and the prices; the journal reading is the same object while
+ * nothing was written (equity-sources.ts), so the same reading with equal balances and prices has
+ * the same equity, and the kept one is the answer. A fill or a new order is a new journal reading,
+ * a moved price or balance a different input: each is valued afresh.
+ */
+export class KeptValuation {
+  private last: { journal: JournalParts; balances: Record<string, Decimal>; prices: Record<string, Decimal>; equity: Equity } | null = null;
+
+  value(equityAsset: string, journal: JournalParts, balances: Record<string, Decimal>, prices: Record<string, Decimal>): Equity {
+    const l = this.last;
+    if (l !== null && l.journal === journal && l.equity.equityAsset === equityAsset && sameAmounts(l.balances, balances) && sameAmounts(l.prices, prices)) {
+      return l.equity;
+    }
+    const { held, positions, flex } = journal;
+    const equity = equityOf({ equityAsset, balances, held: held.byAsset, positions, flex, prices });
+    this.last = { journal, balances, prices, equity };
+    return equity;
   }
 }

@@ -132,8 +132,22 @@ export class EquitySources {
     this.collateral = new CollateralFold((m) => this.rules(m)?.leverage, (id) => this.store.orders.get(id));
   }
 
+  /** The last reading outside a transaction and the write counters it was read at. */
+  private lastRead: { versions: string; parts: JournalParts } | null = null;
+
+  /**
+   * The journal's parts. Outside a transaction, while no order, fill or flex row was written
+   * since the last reading, that reading is the answer (the same object: its parts are read-only).
+   */
   read(): JournalParts {
     const inTx = this.store.fills.inTransaction;
+    if (inTx) return this.readParts(inTx);
+    const versions = `${this.store.orders.version}/${this.store.fills.version}/${this.store.flex.version}`;
+    if (this.lastRead?.versions !== versions) this.lastRead = { versions, parts: this.readParts(false) };
+    return this.lastRead.parts;
+  }
+
+  private readParts(inTx: boolean): JournalParts {
     const version = inTx ? null : String(this.store.orders.version);
     const both = this.orderReads.get(version, 'both', () => this.store.orders.listByState(READ_STATES));
     const open = this.orderReads.get(version, 'holding', () => both.filter((o) => o.state !== 'PENDING'));

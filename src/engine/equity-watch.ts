@@ -45,6 +45,8 @@ export class EquityWatch {
    * kept; `null`: not known, read the store.
    */
   private kept: { peak: Decimal | undefined } | null = null;
+  /** The last check: the total and peak it was made for and its breach reason (null: within the limit). */
+  private decided: { total: Decimal; peak: Decimal; breach: string | null } | null = null;
 
   constructor(private readonly deps: EquityWatchDeps) {}
 
@@ -63,14 +65,32 @@ export class EquityWatch {
     const { limits } = this.deps;
     const total = equity.total;
     const storedPeak = this.storedPeak();
+    const d = this.decided;
+    // The same total against the same peak (equity did not move): the same snapshot and decision.
+    if (d !== null && this.latest !== null && this.unmoved(d, total, storedPeak)) {
+      this.latestEquity = equity;
+      if (d.breach !== null) this.deps.onBreach(d.breach);
+      return this.latest;
+    }
     const peak = storedPeak === undefined ? total : Decimal.max(storedPeak, total);
     if (storedPeak === undefined || !peak.eq(storedPeak)) this.persistPeak(peak);
     this.latest = { currentQuote: total, peakQuote: peak };
     this.latestEquity = equity;
-    if (!clearlyWithin(total, peak, limits.maxDrawdownPct) && drawdownBreached(this.latest, limits)) {
-      this.deps.onBreach(`drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${limits.maxDrawdownPct.toFixed()} %`);
-    }
+    const breach = this.breachOf(this.latest, limits);
+    this.decided = { total, peak, breach };
+    if (breach !== null) this.deps.onBreach(breach);
     return this.latest;
+  }
+
+  private unmoved(d: { total: Decimal; peak: Decimal }, total: Decimal, storedPeak: Decimal | undefined): boolean {
+    return storedPeak?.eq(d.peak) === true && total.eq(d.total);
+  }
+
+  /** The breach reason of a snapshot, null when within the limit. */
+  private breachOf(s: EquitySnapshot, limits: RiskLimits): string | null {
+    const { currentQuote: total, peakQuote: peak } = s;
+    if (clearlyWithin(total, peak, limits.maxDrawdownPct) || !drawdownBreached(s, limits)) return null;
+    return `drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${limits.maxDrawdownPct.toFixed()} %`;
   }
 
   private storedPeak(): Decimal | undefined {
@@ -97,5 +117,6 @@ export class EquityWatch {
     this.kept = { peak: undefined };
     this.latest = null;
     this.latestEquity = null;
+    this.decided = null;
   }
 }

@@ -77,6 +77,19 @@ export class CandlesRepository {
     this.keeping(() => this.foldKept(market, atMs, price));
   }
 
+  /**
+   * A store that keeps no price history (a backtest's, whose input already holds every minute):
+   * `fold` and `closeEnded` move only the kept open minutes, which `openMinute` answers from, as
+   * they would move with history, and write nothing: a minute that ends is dropped, not stored.
+   * Only a throwaway store may (its open minutes are not in the table either).
+   */
+  keepNoHistory(): void {
+    if (this.writeOpen) throw new Error('candles: only a throwaway store may keep no history');
+    this.history = false;
+  }
+
+  private history = true;
+
   /** Drops the kept open minutes: the next read takes them from the table. */
   forgetOpen(): void {
     this.openRows = undefined;
@@ -92,7 +105,7 @@ export class CandlesRepository {
       return;
     }
     // The open minute moves to the closed ones and its row takes the new minute (one write, no delete).
-    if (open !== undefined) this.toClosed(open);
+    if (open !== undefined && this.history) this.toClosed(open);
     if (this.writeOpen) this.writeNewMinute(market, minute, p, atMs);
     this.opens().set(market, { market, open_ms: minute, open: p, high: p, low: p, close: p, volume: null });
   }
@@ -241,7 +254,7 @@ export class CandlesRepository {
 
   /** Moves an open minute to the closed ones and deletes its row. */
   private close(row: OpenRow): void {
-    this.toClosed(row);
+    if (this.history) this.toClosed(row);
     if (this.writeOpen) this.db.prepare('DELETE FROM candles_open WHERE market = ?').run(row.market);
     this.opens().delete(row.market);
   }

@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import { toWire, type Decimal } from '../core/decimal.js';
 import { storedDecimal } from './stored-decimal.js';
+import type { TxView } from './tx-state.js';
 import type { ChildKind, ChildRecord, ChildState } from '../model/conditional.js';
 
 interface ChildRow {
@@ -40,7 +41,10 @@ export class ChildrenRepository {
   /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
   private readonly writesBy = new Map<string, number>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly tx: TxView,
+  ) {}
 
   /** Counts writes through this handle (as OrdersRepository.version). */
   get version(): number {
@@ -104,7 +108,7 @@ export class ChildrenRepository {
    * reads may still be rolled back (a rolled-back write has moved the counter anyway).
    */
   live(): ChildRecord[] {
-    if (this.db.inTransaction) return this.readLive();
+    if (this.tx.rollbackable) return this.readLive();
     if (this.liveKept?.version !== this.writes) this.liveKept = { version: this.writes, rows: this.readLive().map((c) => Object.freeze(c)) };
     return [...this.liveKept.rows];
   }

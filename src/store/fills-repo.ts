@@ -4,6 +4,7 @@ import { toWire } from '../core/decimal.js';
 import { storedDecimal } from './stored-decimal.js';
 import type { Side } from '../core/orders.js';
 import type { FillRecord } from '../model/fills.js';
+import type { TxView } from './tx-state.js';
 
 export interface FillRow {
   deal_id: number;
@@ -53,7 +54,10 @@ export class FillsRepository {
   /** Inserts per strategy (null: external fills); bounded by the number of strategies. */
   private readonly writesBy = new Map<string | null, number>();
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly tx: TxView,
+  ) {
     this.insertStmt = db.prepare(
       `INSERT OR IGNORE INTO fills (deal_id, order_id, client_order_id, market, side, role, time_ms, amount, price, quote,
         fee, fee_asset, strategy_id, owner_client_order_id)
@@ -97,9 +101,12 @@ export class FillsRepository {
     return this.attributions;
   }
 
-  /** True inside a transaction: what this connection reads may still be rolled back. */
+  /**
+   * True when what this connection reads may still be rolled back (inside a `store.tx`; a
+   * backtest's candle batch alone does not count: tx-state.ts). Kept reads are not kept then.
+   */
   get inTransaction(): boolean {
-    return this.db.inTransaction;
+    return this.tx.rollbackable;
   }
 
   /** The stored fills among `dealIds`, in application order (time, then deal id). */

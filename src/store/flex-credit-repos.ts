@@ -2,12 +2,16 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { dec, toWire } from '../core/decimal.js';
 import type { CreditSnapshot } from '../model/credit.js';
+import type { TxView } from './tx-state.js';
 import type { FlexIntentRecord, FlexIntentState, FlexRecordRow } from '../model/flex.js';
 
 export class FlexRepository {
   private readonly insertStmt: Statement;
   private writes = 0;
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly tx: TxView,
+  ) {
     this.insertStmt = db.prepare(
       `INSERT OR IGNORE INTO flex_ledger (transaction_id, created_ms, plan_id, investment_id, currency, amount, action_type)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -81,7 +85,7 @@ export class FlexRepository {
    */
   intents(states?: readonly FlexIntentState[]): FlexIntentRecord[] {
     const key = states?.join(',') ?? '*';
-    if (this.db.inTransaction || this.db.readonly) return this.readIntents(states);
+    if (this.tx.rollbackable || this.db.readonly) return this.readIntents(states);
     if (this.keptVersion !== this.intentWrites) {
       this.kept.clear();
       this.keptVersion = this.intentWrites;

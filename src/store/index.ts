@@ -10,26 +10,27 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import type { Clock } from '../core/clock.js';
-import { BotError, StoreError } from '../core/errors.js';
+import { StoreError } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { ensurePrivateDir, ensurePrivateFile, privateTempDir, removeDir, tightenIfExists } from './files.js';
-import { AuditRepository } from './audit-repo.js';
-import { ConsoleRepository } from './console-repo.js';
-import { FillsRepository } from './fills-repo.js';
-import { CreditRepository, FlexRepository } from './flex-credit-repos.js';
-import { ScanStage } from './scan-stage.js';
-import { PriceSamplesRepository } from './price-samples-repo.js';
-import { CandlesRepository } from './candles-repo.js';
-import { acquireInstanceLock, type InstanceLock } from './lock.js';
+import type { AuditRepository } from './audit-repo.js';
+import type { ConsoleRepository } from './console-repo.js';
+import type { FillsRepository } from './fills-repo.js';
+import type { CreditRepository, FlexRepository } from './flex-credit-repos.js';
+import type { ScanStage } from './scan-stage.js';
+import type { PriceSamplesRepository } from './price-samples-repo.js';
+import type { CandlesRepository } from './candles-repo.js';
+import { acquireInstanceLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { cachePreparedStatements } from './statement-cache.js';
-import { AlertsRepository } from './alerts-repo.js';
-import { ChildrenRepository } from './children-repo.js';
-import { CheckpointsRepository, MetaRepository } from './meta-repo.js';
-import { StrategyStates, type StrategyStateStore } from './strategy-state-repo.js';
-import { OrdersRepository } from './orders-repo.js';
-import { OrderFinalsRepository } from './order-finals-repo.js';
+import type { AlertsRepository } from './alerts-repo.js';
+import type { ChildrenRepository } from './children-repo.js';
+import type { CheckpointsRepository, MetaRepository } from './meta-repo.js';
+import type { StrategyStateStore } from './strategy-state-repo.js';
+import type { OrdersRepository } from './orders-repo.js';
+import type { OrderFinalsRepository } from './order-finals-repo.js';
 import type { NoncePersistence } from '../model/nonce.js';
+import { SqliteStore, wrapIo } from './sqlite-store.js';
 
 export * from './types.js';
 export type { OrderPatch } from './orders-repo.js';
@@ -49,7 +50,6 @@ export type { CheckpointsRepository, MetaRepository } from './meta-repo.js';
 
 /** File name of the database inside the data dir. */
 export const DB_FILE = 'bot.sqlite';
-const NONCE_KEY = 'nonce.highWaterMs';
 
 export interface OpenStoreOptions {
   /** Directory holding the database and lock (created 0700 if missing). */
@@ -110,127 +110,24 @@ export interface Store {
   close(): void;
 }
 
-function wrapIo(err: unknown, what: string): BotError {
-  if (err instanceof BotError) return err;
-  return new StoreError('io', `store ${what} failed: ${err instanceof Error ? err.message : String(err)}`, {}, { cause: err });
+/**
+ * Many `tx` calls committed as one transaction: a backtest's per-candle work (run.ts). Inside it,
+ * each `tx` is a savepoint: one that fails rolls back alone, the batch goes on. What a `tx` reads
+ * is still not kept by any cache until it returns (tx-state.ts); reads outside any `tx` are.
+ * The batch itself never rolls back: an error that would end it (SQLite dropping the transaction)
+ * fails `commit`, and a store closed with a batch open (a failed run) discards it with the file.
+ */
+export interface StoreBatch {
+  /** Opens the batch; throws when any transaction is open. */
+  begin(): void;
+  /** Commits the open batch (none open: nothing). */
+  commit(): void;
+  readonly open: boolean;
 }
 
-class SqliteStore implements Store {
-  readonly orders: OrdersRepository;
-  readonly finals: OrderFinalsRepository;
-  readonly fills: FillsRepository;
-  readonly children: ChildrenRepository;
-  readonly checkpoints: CheckpointsRepository;
-  readonly flex: FlexRepository;
-  readonly credit: CreditRepository;
-  readonly alerts: AlertsRepository;
-  readonly meta: MetaRepository;
-  readonly prices: PriceSamplesRepository;
-  readonly candles: CandlesRepository;
-  readonly console: ConsoleRepository;
-  readonly audit: AuditRepository;
-  readonly scanStage: ScanStage;
-  readonly durable: boolean;
-  private closed = false;
-  /** Every strategy's state, its values kept (strategy-state-repo.ts). */
-  private readonly states: StrategyStates;
-  /**
-   * One transaction wrapper for every `tx`: better-sqlite3 builds four wrapper functions per
-   * `db.transaction(fn)` call, which cost more than a short transaction itself; this one takes
-   * the work as its argument (nesting still joins the outer transaction through a savepoint).
-   */
-  private readonly inTransaction: (fn: () => unknown) => unknown;
-
-  constructor(
-    readonly file: string,
-    private readonly db: Database.Database,
-    private readonly lock: InstanceLock | undefined,
-    private readonly clock: Clock,
-    /** A backtest's store: private to this connection, gone with the process. */
-    throwaway = db.memory,
-  ) {
-    // Without the instance lock (a read-only view beside a running daemon) nothing may be kept
-    // across reads: another process writes.
-    const writer = lock !== undefined;
-    this.orders = new OrdersRepository(db, writer);
-    this.states = new StrategyStates(db, () => clock.now(), writer);
-    this.finals = new OrderFinalsRepository(db);
-    this.fills = new FillsRepository(db);
-    this.children = new ChildrenRepository(db);
-    this.checkpoints = new CheckpointsRepository(db);
-    this.flex = new FlexRepository(db);
-    this.credit = new CreditRepository(db);
-    this.alerts = new AlertsRepository(db);
-    this.meta = new MetaRepository(db);
-    this.prices = new PriceSamplesRepository(db);
-    this.candles = new CandlesRepository(db, () => clock.now(), throwaway);
-    this.console = new ConsoleRepository(db);
-    this.audit = new AuditRepository(db);
-    this.scanStage = new ScanStage(db);
-    // SQLite reports synchronous as a number: 2 is FULL.
-    this.durable = db.pragma('synchronous', { simple: true }) === 2;
-    this.inTransaction = db.transaction((fn: () => unknown) => fn());
-  }
-
-  tx<T>(fn: () => T): T {
-    try {
-      return this.inTransaction(fn) as T;
-    } catch (err) {
-      // Rolled back (the whole transaction, or a nested call's savepoint): what the repositories
-      // keep in step with their writes is read from SQL again.
-      this.orders.rolledBack();
-      this.states.dropAll();
-      throw wrapIo(err, 'transaction');
-    }
-  }
-
-  noncePersistence(): NoncePersistence {
-    return {
-      load: () => {
-        const v = this.meta.get(NONCE_KEY);
-        return v === undefined ? undefined : Number.parseInt(v, 10);
-      },
-      save: (highWaterMs: number) => {
-        try {
-          this.meta.set(NONCE_KEY, String(highWaterMs));
-        } catch (err) {
-          throw wrapIo(err, 'nonce save');
-        }
-      },
-    };
-  }
-
-  strategyState(strategyId: string): StrategyStateStore {
-    const inner = this.states.of(strategyId);
-    return {
-      get: (key) => inner.get(key),
-      set: (key, value) => {
-        try {
-          inner.set(key, value);
-        } catch (err) {
-          throw wrapIo(err, 'strategy state write');
-        }
-      },
-      delete: (key) => {
-        try {
-          inner.delete(key);
-        } catch (err) {
-          throw wrapIo(err, 'strategy state delete');
-        }
-      },
-      entries: () => inner.entries(),
-    };
-  }
-
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    try {
-      this.db.close();
-    } finally {
-      this.lock?.release();
-    }
-  }
+/** A backtest's throwaway store (durability `scratch`), which alone offers the batch. */
+export interface ScratchStore extends Store {
+  readonly batch: StoreBatch;
 }
 
 function configure(db: Database.Database, durability: 'full' | 'none'): void {
@@ -299,8 +196,8 @@ function openMemoryStore(options: OpenStoreOptions): Store {
  */
 export const SCRATCH_CACHE_KIB = 16_384;
 
-/** A backtest's store in a private temp file (OpenStoreOptions.durability `scratch`). */
-function openScratchStore(options: OpenStoreOptions): Store {
+/** A backtest's store in a private temp file (OpenStoreOptions.durability `scratch`; `dataDir` unused). */
+export function openScratchStore(options: Omit<OpenStoreOptions, 'durability' | 'dataDir'>): ScratchStore {
   const dir = privateTempDir('v4bot-backtest-');
   const file = path.join(dir, DB_FILE);
   let db: Database.Database | undefined;
@@ -320,7 +217,8 @@ function openScratchStore(options: OpenStoreOptions): Store {
     cachePreparedStatements(db);
     options.logger.info({ file, schemaVersion: version }, 'store opened');
     // Closing the store removes its directory (the store's close releases this "lock" last).
-    return new SqliteStore(file, db, { release: () => removeDir(dir) }, options.clock, true);
+    const store = new SqliteStore(file, db, { release: () => removeDir(dir) }, options.clock, true);
+    return Object.assign(store, { batch: store.batchControl() });
   } catch (err) {
     db?.close();
     removeDir(dir);

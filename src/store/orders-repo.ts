@@ -5,6 +5,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { toWire } from '../core/decimal.js';
 import { RecordCache } from './record-cache.js';
+import type { TxView } from './tx-state.js';
 import { allLive, LiveOrders } from './live-orders.js';
 import type { OrderState } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
@@ -27,11 +28,18 @@ export class OrdersRepository {
   private readonly writesBy = new Map<string, number>();
   /** Non-final and provisional orders in memory, kept in step with every write here (live-orders.ts). */
   private readonly live: LiveOrders;
+  /**
+   * The newest rowid, once read, kept in step with the inserts here (the table's only writer);
+   * undefined: read it. A rolled-back insert frees its rowid for the next one, so a rollback
+   * forgets it (`rolledBack`).
+   */
+  private newestRow: number | undefined;
 
   /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
   constructor(
     private readonly db: Database,
-    writer = true,
+    tx: TxView,
+    private readonly writer = true,
   ) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
@@ -42,7 +50,7 @@ export class OrdersRepository {
     this.eventStmt = db.prepare(
       'INSERT INTO order_events (client_order_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)',
     );
-    this.records = new RecordCache(db);
+    this.records = new RecordCache(tx);
     this.getStmt = db.prepare('SELECT * FROM orders WHERE client_order_id = ?');
     this.byOrderIdStmt = db.prepare('SELECT * FROM orders WHERE order_id = ?');
     this.seqGet = db.prepare('SELECT next FROM sequences WHERE prefix = ?');
@@ -61,6 +69,7 @@ export class OrdersRepository {
    */
   rolledBack(): void {
     this.live.dropAll();
+    this.newestRow = undefined;
   }
 
   /**
@@ -93,7 +102,8 @@ export class OrdersRepository {
       positionSide: order.positionSide ?? null,
       now: nowMs,
     };
-    this.insertStmt.run(params);
+    const rowid = Number(this.insertStmt.run(params).lastInsertRowid);
+    if (this.newestRow !== undefined) this.newestRow = Math.max(this.newestRow, rowid);
     // Tracked at once: a failing statement after this one leaves the row in (outside a transaction).
     this.wrote(order.clientOrderId, order.strategyId);
     this.live.track(frozenRecord(pendingRow(params)), false);
@@ -168,11 +178,20 @@ export class OrdersRepository {
    * the set and asks only for rows added since: the rowid range, not the strategy's whole history.
    */
   marketsOfKindSince(strategyId: string, kind: OrderKind, afterRow: number): { markets: string[]; lastRow: number } {
-    const lastRow = (this.db.prepare('SELECT MAX(rowid) AS r FROM orders').get() as { r: number | null }).r ?? 0;
+    const lastRow = this.lastRow();
+    // Nothing journaled since: the range is empty (asked on every tick of a collateral strategy).
+    if (lastRow === afterRow) return { markets: [], lastRow };
     const rows = this.db
       .prepare('SELECT DISTINCT market FROM orders NOT INDEXED WHERE rowid > ? AND rowid <= ? AND strategy_id = ? AND kind = ? ORDER BY market')
       .all(afterRow, lastRow, strategyId, kind) as { market: string }[];
     return { markets: rows.map((r) => r.market), lastRow };
+  }
+
+  private lastRow(): number {
+    if (this.newestRow !== undefined) return this.newestRow;
+    const r = (this.db.prepare('SELECT MAX(rowid) AS r FROM orders').get() as { r: number | null }).r ?? 0;
+    if (this.writer) this.newestRow = r;
+    return r;
   }
 
   all(): OrderRecord[] {

@@ -3,28 +3,15 @@
  * two reads (an order journaled, answered, cancelled; a flex ledger row) must be seen, the kept
  * reading must equal a fresh one, and a transaction that rolled back must leave nothing behind.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/core/clock.js';
+import { describe, expect, it } from 'vitest';
 import { Decimal, dec } from '../../../src/core/decimal.js';
 import { EquitySources, type JournalParts } from '../../../src/engine/equity-sources.js';
 import type { MarketHoldRule } from '../../../src/engine/order-holds.js';
-import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/temp-dir.js';
+import type { Store } from '../../../src/store/index.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 const RULE: MarketHoldRule = { base: 'BTC', quote: 'USDT', feeReserveRate: new Decimal('0.001'), leverage: new Decimal(10) };
 const rules = (): MarketHoldRule => RULE;
-const stores: Store[] = [];
-
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-});
-
-function store(): Store {
-  const s = openStore({ dataDir: tempDir(), clock: new ManualClock(0), logger: silentLogger(), durability: 'memory' });
-  stores.push(s);
-  return s;
-}
 
 /** Every figure as text, so two readings compare to the last decimal. */
 function text(p: JournalParts): unknown {
@@ -42,7 +29,7 @@ function flexRow(s: Store, n: number, amount: string): void {
 
 describe('the journal parts kept between equity reads', () => {
   it('see every order and flex write between two reads, and equal a fresh reading', () => {
-    const s = store();
+    const s = memoryStore();
     const kept = new EquitySources(s, rules);
     const writes: (() => void)[] = [
       () => journal(s, 'g-1', '100'),
@@ -69,7 +56,7 @@ describe('the journal parts kept between equity reads', () => {
   });
 
   it('a read inside a transaction that rolled back leaves nothing kept', () => {
-    const s = store();
+    const s = memoryStore();
     const kept = new EquitySources(s, rules);
     flexRow(s, 1, '200');
     journal(s, 'g-1', '100');

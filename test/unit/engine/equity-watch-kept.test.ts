@@ -5,26 +5,18 @@
  * division says "breached".
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../../src/core/clock.js';
+import { describe, expect, it, vi } from 'vitest';
 import { dec } from '../../../src/core/decimal.js';
 import { equityOf } from '../../../src/engine/equity.js';
 import { EQUITY_PEAK_KEY, EquityWatch, clearlyWithin } from '../../../src/engine/equity-watch.js';
 import { drawdownBreached } from '../../../src/engine/risk-gate.js';
-import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/temp-dir.js';
-
-const stores: Store[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-});
+import type { Store } from '../../../src/store/index.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 const usdt = (amount: string) => equityOf({ equityAsset: 'USDT', balances: { USDT: dec(amount) }, held: {}, positions: [], flex: {}, prices: {} });
 
 function setup(): { store: Store; watch: EquityWatch; breaches: string[] } {
-  const store = openStore({ dataDir: tempDir(), clock: new ManualClock(0), logger: silentLogger(), durability: 'memory' });
-  stores.push(store);
+  const store = memoryStore();
   const breaches: string[] = [];
   const watch = new EquityWatch({ store, limits: { maxNotionalPerOrderQuote: dec('500'), maxDrawdownPct: dec('10') }, onBreach: (r) => breaches.push(r) });
   return { store, watch, breaches };
@@ -45,6 +37,29 @@ describe('the kept drawdown peak', () => {
     expect(store.meta.get(EQUITY_PEAK_KEY)).toBeUndefined();
     expect(watch.update(usdt('900')).peakQuote.toFixed()).toBe('900');
     expect(store.meta.get(EQUITY_PEAK_KEY)).toBe('900');
+  });
+
+  it('the same total against the same peak gives what a watch reading the store gives, a breach told again', () => {
+    const { store, watch, breaches } = setup();
+    const fresh: string[] = [];
+    const limits = { maxNotionalPerOrderQuote: dec('500'), maxDrawdownPct: dec('10') };
+    for (const total of ['1000', '1000', '1200', '1200', '1050', '1050', '1300', '1300', '1050', '1050', '1250']) {
+      const kept = watch.update(usdt(total));
+      const scratch = new EquityWatch({ store, limits, onBreach: (r) => fresh.push(r) }).update(usdt(total));
+      expect([kept.currentQuote.toFixed(), kept.peakQuote.toFixed()]).toEqual([scratch.currentQuote.toFixed(), scratch.peakQuote.toFixed()]);
+      expect(watch.equity?.total.toFixed()).toBe(total);
+      expect(breaches).toEqual(fresh);
+    }
+    expect(breaches).toEqual([
+      'drawdown: equity 1050.00 below peak 1200.00 by more than 10 %',
+      'drawdown: equity 1050.00 below peak 1200.00 by more than 10 %',
+      'drawdown: equity 1050.00 below peak 1300.00 by more than 10 %',
+      'drawdown: equity 1050.00 below peak 1300.00 by more than 10 %',
+    ]);
+    // After a reset the same total starts a new peak: nothing kept from before it.
+    watch.resetPeak();
+    expect(watch.update(usdt('1250')).peakQuote.toFixed()).toBe('1250');
+    expect(store.meta.get(EQUITY_PEAK_KEY)).toBe('1250');
   });
 
   it('after a failed peak write, the next update reads the store again', () => {

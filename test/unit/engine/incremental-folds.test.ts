@@ -6,7 +6,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { Side } from '../../../src/core/orders.js';
 import { collateralPositions } from '../../../src/engine/collateral-book.js';
@@ -15,9 +14,8 @@ import type { MarketHoldRule } from '../../../src/engine/order-holds.js';
 import { derivePositions, PositionBooks, compareFills, type Position } from '../../../src/engine/positions.js';
 import { ReadModels } from '../../../src/engine/read-models.js';
 import type { FillRecord } from '../../../src/model/fills.js';
-import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/temp-dir.js';
+import type { Store } from '../../../src/store/index.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 /** Every figure as text, so two position lists compare to the last decimal. */
 function text(ps: readonly Position[]): unknown[] {
@@ -113,22 +111,18 @@ describe('folds kept current fill by fill', () => {
   it('property: ReadModels and EquitySources read after every step equal a fold of every stored fill, exactly', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), (steps) => {
-        const store = openStore({ dataDir: tempDir(), clock: new ManualClock(0), logger: silentLogger(), durability: 'memory' });
-        try {
-          const read = new ReadModels(store);
-          const sources = new EquitySources(store, rules);
-          for (const s of steps) {
-            apply(store, s);
-            const all = store.fills.all();
-            expect(text(read.allPositions())).toEqual(text(derivePositions(all)));
-            for (const id of ['a', 'b']) expect(text(read.positions(id))).toEqual(text(derivePositions(all.filter((f) => f.strategyId === id))));
-            const folded = collateralPositions(collateralFillsOf(all, () => undefined), (m) => rules(m)?.leverage);
-            const kept = sources.read();
-            expect(kept.positions.map(({ settleAsset: _s, ...p }) => Object.values(p).map(String))).toEqual(folded.positions.map((p) => Object.values(p).map(String)));
-            expect(kept.unruled).toEqual(folded.unruled);
-          }
-        } finally {
-          store.close();
+        const store = memoryStore();
+        const read = new ReadModels(store);
+        const sources = new EquitySources(store, rules);
+        for (const s of steps) {
+          apply(store, s);
+          const all = store.fills.all();
+          expect(text(read.allPositions())).toEqual(text(derivePositions(all)));
+          for (const id of ['a', 'b']) expect(text(read.positions(id))).toEqual(text(derivePositions(all.filter((f) => f.strategyId === id))));
+          const folded = collateralPositions(collateralFillsOf(all, () => undefined), (m) => rules(m)?.leverage);
+          const kept = sources.read();
+          expect(kept.positions.map(({ settleAsset: _s, ...p }) => Object.values(p).map(String))).toEqual(folded.positions.map((p) => Object.values(p).map(String)));
+          expect(kept.unruled).toEqual(folded.unruled);
         }
       }),
       { numRuns: 60 },
@@ -136,24 +130,20 @@ describe('folds kept current fill by fill', () => {
   });
 
   it('inside a transaction the reads see its writes and keep nothing once it rolls back', () => {
-    const store = openStore({ dataDir: tempDir(), clock: new ManualClock(0), logger: silentLogger(), durability: 'memory' });
-    try {
-      const read = new ReadModels(store);
-      const base: RawFill = { dealId: 1, timeMs: 1, orderId: 1, strategy: 'a', market: 'BTC_USDT', side: 'buy', amount: 1000, price: 100 };
-      store.fills.insert(record(base));
-      expect(read.positions('a')[0]?.base.toFixed()).toBe('1');
-      expect(() =>
-        store.tx(() => {
-          store.fills.insert(record({ ...base, dealId: 2, timeMs: 2 }));
-          expect(read.positions('a')[0]?.base.toFixed()).toBe('2');
-          expect(read.recentFills('a').map((f) => f.dealId)).toEqual([2, 1]);
-          throw new Error('rolled back on purpose');
-        }),
-      ).toThrow();
-      expect(read.positions('a')[0]?.base.toFixed()).toBe('1');
-      expect(read.recentFills('a').map((f) => f.dealId)).toEqual([1]);
-    } finally {
-      store.close();
-    }
+    const store = memoryStore();
+    const read = new ReadModels(store);
+    const base: RawFill = { dealId: 1, timeMs: 1, orderId: 1, strategy: 'a', market: 'BTC_USDT', side: 'buy', amount: 1000, price: 100 };
+    store.fills.insert(record(base));
+    expect(read.positions('a')[0]?.base.toFixed()).toBe('1');
+    expect(() =>
+      store.tx(() => {
+        store.fills.insert(record({ ...base, dealId: 2, timeMs: 2 }));
+        expect(read.positions('a')[0]?.base.toFixed()).toBe('2');
+        expect(read.recentFills('a').map((f) => f.dealId)).toEqual([2, 1]);
+        throw new Error('rolled back on purpose');
+      }),
+    ).toThrow();
+    expect(read.positions('a')[0]?.base.toFixed()).toBe('1');
+    expect(read.recentFills('a').map((f) => f.dealId)).toEqual([1]);
   });
 });

@@ -14,9 +14,8 @@ import { ReadModels } from '../../../src/engine/read-models.js';
 import type { MarketRules } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs } from '../../../src/engine/strategy-inputs.js';
 import type { OrderState } from '../../../src/core/orders.js';
-import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { tempDir } from '../../support/temp-dir.js';
+import type { Store } from '../../../src/store/index.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 const d = (s: string | number): Decimal => new Decimal(s);
 const rules: MarketRules = { tick: d('0.01'), step: d('0.0001'), minAmount: d('0.0001'), minTotalQuote: d('5'), maxPositionBase: d('1'), maxOpenOrders: 10 };
@@ -130,23 +129,19 @@ describe('per-tick reads kept between writes', () => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), (ops) => {
         const clock = new ManualClock(1_000);
-        const store = openStore({ dataDir: tempDir(), clock, logger: silentLogger(), durability: 'memory' });
-        try {
-          const journal = new Journal(store);
-          const kept = inputsOf(store, clock);
-          const keptSources = new EquitySources(store, holdRules);
-          for (const o of ops) {
-            clock.advance(1);
-            journal.write(o, clock.now());
-            const fresh = inputsOf(store, clock);
-            for (const id of STRATEGIES) {
-              expect(JSON.stringify(kept.snapshot(id, venue))).toBe(JSON.stringify(fresh.snapshot(id, venue)));
-              expect(JSON.stringify(kept.risk(id))).toBe(JSON.stringify(fresh.risk(id)));
-            }
-            expect(JSON.stringify(keptSources.read())).toBe(JSON.stringify(new EquitySources(store, holdRules).read()));
+        const store = memoryStore({ clock });
+        const journal = new Journal(store);
+        const kept = inputsOf(store, clock);
+        const keptSources = new EquitySources(store, holdRules);
+        for (const o of ops) {
+          clock.advance(1);
+          journal.write(o, clock.now());
+          const fresh = inputsOf(store, clock);
+          for (const id of STRATEGIES) {
+            expect(JSON.stringify(kept.snapshot(id, venue))).toBe(JSON.stringify(fresh.snapshot(id, venue)));
+            expect(JSON.stringify(kept.risk(id))).toBe(JSON.stringify(fresh.risk(id)));
           }
-        } finally {
-          store.close();
+          expect(JSON.stringify(keptSources.read())).toBe(JSON.stringify(new EquitySources(store, holdRules).read()));
         }
       }),
       { numRuns: 60 },
@@ -155,39 +150,35 @@ describe('per-tick reads kept between writes', () => {
 
   it('a collateral order rolled back is not kept, and the order that takes its row next is seen', () => {
     const clock = new ManualClock(1_000);
-    const store = openStore({ dataDir: tempDir(), clock, logger: silentLogger(), durability: 'memory' });
-    try {
-      const inputs = inputsOf(store, clock);
-      const journal = new Journal(store);
-      const place = (market: string) =>
-        store.orders.insertPending(
-          { clientOrderId: `a-${market}`, strategyId: 'a', kind: 'collateral', market, side: 'buy', amount: d('0.01'), price: d('50000'), postOnly: false, ioc: false, rpi: false },
-          clock.now(),
-        );
-      const kinds = () => inputs.snapshot('a', venue).positions.map((p) => `${p.market}:${p.kind}`);
-      journal.write({ kind: 'place', strategy: 'a', collateral: false, side: 'buy', amount: 1 }, clock.now());
-      journal.write({ kind: 'fill', order: 0, amount: 1 }, clock.now());
-      expect(kinds()).toEqual(['BTC_USDT:spot']);
-      expect(() =>
-        store.tx(() => {
-          place('BTC_USDT');
-          expect(kinds()).toEqual(['BTC_USDT:collateral']);
-          throw new Error('rolled back on purpose');
-        }),
-      ).toThrow();
-      expect(kinds()).toEqual(['BTC_USDT:spot']);
-      place('BTC_USDT');
-      expect(kinds()).toEqual(['BTC_USDT:collateral']);
-    } finally {
-      store.close();
-    }
+    const store = memoryStore({ clock });
+    const inputs = inputsOf(store, clock);
+    const journal = new Journal(store);
+    const place = (market: string) =>
+      store.orders.insertPending(
+        { clientOrderId: `a-${market}`, strategyId: 'a', kind: 'collateral', market, side: 'buy', amount: d('0.01'), price: d('50000'), postOnly: false, ioc: false, rpi: false },
+        clock.now(),
+      );
+    const kinds = () => inputs.snapshot('a', venue).positions.map((p) => `${p.market}:${p.kind}`);
+    journal.write({ kind: 'place', strategy: 'a', collateral: false, side: 'buy', amount: 1 }, clock.now());
+    journal.write({ kind: 'fill', order: 0, amount: 1 }, clock.now());
+    expect(kinds()).toEqual(['BTC_USDT:spot']);
+    expect(() =>
+      store.tx(() => {
+        place('BTC_USDT');
+        expect(kinds()).toEqual(['BTC_USDT:collateral']);
+        throw new Error('rolled back on purpose');
+      }),
+    ).toThrow();
+    expect(kinds()).toEqual(['BTC_USDT:spot']);
+    place('BTC_USDT');
+    expect(kinds()).toEqual(['BTC_USDT:collateral']);
   });
 });
 
 describe("a strategy's kept reads see the writes that reach it by another path", () => {
   const setup = () => {
     const clock = new ManualClock(1_000);
-    const store = openStore({ dataDir: tempDir(), clock, logger: silentLogger(), durability: 'memory' });
+    const store = memoryStore({ clock });
     const journal = new Journal(store);
     journal.write({ kind: 'place', strategy: 'a', collateral: true, side: 'buy', amount: 10 }, clock.now());
     journal.write({ kind: 'place', strategy: 'b', collateral: false, side: 'buy', amount: 10 }, clock.now());
@@ -196,66 +187,54 @@ describe("a strategy's kept reads see the writes that reach it by another path",
 
   it('a fill attributed to the strategy after it was stored as external', () => {
     const { clock, store, journal, inputs } = setup();
-    try {
-      expect(inputs.snapshot('a', venue).recentFills).toEqual([]);
-      clock.advance(1);
-      journal.write({ kind: 'external', order: 0, amount: 5, attribute: false }, clock.now());
-      expect(inputs.snapshot('a', venue).recentFills).toEqual([]);
-      journal.write({ kind: 'oto', order: 0 }, clock.now());
-      store.fills.attribute(1_000_001, 'a', 'a-0');
-      expect(inputs.snapshot('a', venue).recentFills.map((f) => f.dealId)).toEqual([1]);
-      expect(inputs.snapshot('b', venue).recentFills).toEqual([]);
-    } finally {
-      store.close();
-    }
+    expect(inputs.snapshot('a', venue).recentFills).toEqual([]);
+    clock.advance(1);
+    journal.write({ kind: 'external', order: 0, amount: 5, attribute: false }, clock.now());
+    expect(inputs.snapshot('a', venue).recentFills).toEqual([]);
+    journal.write({ kind: 'oto', order: 0 }, clock.now());
+    store.fills.attribute(1_000_001, 'a', 'a-0');
+    expect(inputs.snapshot('a', venue).recentFills.map((f) => f.dealId)).toEqual([1]);
+    expect(inputs.snapshot('b', venue).recentFills).toEqual([]);
   });
 
   it('a fill rolled back is not kept, and the same deal stored afterwards is seen, newest first', () => {
     const { clock, store, journal, inputs } = setup();
-    try {
-      const deals = () => inputs.snapshot('a', venue).recentFills.map((f) => f.dealId);
-      journal.write({ kind: 'fill', order: 0, amount: 1 }, clock.now());
-      expect(deals()).toEqual([1]);
-      clock.advance(1);
-      expect(() =>
-        store.tx(() => {
-          journal.write({ kind: 'fill', order: 0, amount: 2 }, clock.now());
-          expect(deals()).toEqual([2, 1]);
-          throw new Error('rolled back on purpose');
-        }),
-      ).toThrow();
-      expect(deals()).toEqual([1]);
-      journal.write({ kind: 'fill', order: 1, amount: 2 }, clock.now());
-      expect(deals()).toEqual([1]);
-      // An older deal than the kept ones lands below them; past the limit (3) the oldest goes.
-      const insert = (dealId: number, timeMs: number) =>
-        store.fills.insert({
-          dealId, orderId: dealId, clientOrderId: 'a-0', market: 'BTC_PERP', side: 'buy', role: 'maker', timeMs, amount: d('0.001'), price: d('50000'),
-          quote: d('50'), fee: d(0), feeAsset: 'USDT', strategyId: 'a', ownerClientOrderId: 'a-0',
-        });
-      insert(2, clock.now());
-      insert(10, 1);
-      expect(deals()).toEqual([2, 1, 10]);
-      insert(11, clock.now() + 5);
-      expect(deals()).toEqual([11, 2, 1]);
-    } finally {
-      store.close();
-    }
+    const deals = () => inputs.snapshot('a', venue).recentFills.map((f) => f.dealId);
+    journal.write({ kind: 'fill', order: 0, amount: 1 }, clock.now());
+    expect(deals()).toEqual([1]);
+    clock.advance(1);
+    expect(() =>
+      store.tx(() => {
+        journal.write({ kind: 'fill', order: 0, amount: 2 }, clock.now());
+        expect(deals()).toEqual([2, 1]);
+        throw new Error('rolled back on purpose');
+      }),
+    ).toThrow();
+    expect(deals()).toEqual([1]);
+    journal.write({ kind: 'fill', order: 1, amount: 2 }, clock.now());
+    expect(deals()).toEqual([1]);
+    // An older deal than the kept ones lands below them; past the limit (3) the oldest goes.
+    const insert = (dealId: number, timeMs: number) =>
+      store.fills.insert({
+        dealId, orderId: dealId, clientOrderId: 'a-0', market: 'BTC_PERP', side: 'buy', role: 'maker', timeMs, amount: d('0.001'), price: d('50000'),
+        quote: d('50'), fee: d(0), feeAsset: 'USDT', strategyId: 'a', ownerClientOrderId: 'a-0',
+      });
+    insert(2, clock.now());
+    insert(10, 1);
+    expect(deals()).toEqual([2, 1, 10]);
+    insert(11, clock.now() + 5);
+    expect(deals()).toEqual([11, 2, 1]);
   });
 
   it("a leg's state written by its id, and a fill written for another strategy", () => {
-    const { clock, store, journal, inputs } = setup();
-    try {
-      journal.write({ kind: 'leg', order: 0, stop: true }, clock.now());
-      journal.write({ kind: 'fill', order: 0, amount: 10 }, clock.now());
-      const stop = () => inputs.snapshot('a', venue).positions[0]?.protection?.stopLoss?.toString() ?? null;
-      expect(stop()).toBe('49000');
-      journal.write({ kind: 'fill', order: 1, amount: 10 }, clock.now());
-      expect(inputs.snapshot('b', venue).recentFills.map((f) => f.dealId)).toEqual([2]);
-      journal.write({ kind: 'legState', child: 0, state: 'cancelled' }, clock.now());
-      expect(stop()).toBeNull();
-    } finally {
-      store.close();
-    }
+    const { clock, journal, inputs } = setup();
+    journal.write({ kind: 'leg', order: 0, stop: true }, clock.now());
+    journal.write({ kind: 'fill', order: 0, amount: 10 }, clock.now());
+    const stop = () => inputs.snapshot('a', venue).positions[0]?.protection?.stopLoss?.toString() ?? null;
+    expect(stop()).toBe('49000');
+    journal.write({ kind: 'fill', order: 1, amount: 10 }, clock.now());
+    expect(inputs.snapshot('b', venue).recentFills.map((f) => f.dealId)).toEqual([2]);
+    journal.write({ kind: 'legState', child: 0, state: 'cancelled' }, clock.now());
+    expect(stop()).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  * in memory keeps the open minutes in memory only: every read must answer as a store on disk does.
  */
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { dec } from '../../../src/core/decimal.js';
 import { recordingPrices } from '../../../src/daemon/price-recorder.js';
@@ -13,18 +13,13 @@ import type { FuturesMarket } from '../../../src/model/markets.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, openStoreReadOnly, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { closeAfterTest, memoryStore } from '../../support/test-scope.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
-const opened: Store[] = [];
-
-afterEach(() => {
-  for (const s of opened.splice(0)) s.close();
-});
 
 function open(dataDir = tempDir('v4bot-candles-kept-'), clock = new ManualClock(T0)): { store: Store; clock: ManualClock; dataDir: string } {
-  const store = openStore({ dataDir, clock, logger: silentLogger() });
-  opened.push(store);
+  const store = closeAfterTest(openStore({ dataDir, clock, logger: silentLogger() }));
   return { store, clock, dataDir };
 }
 
@@ -137,8 +132,7 @@ describe('a store in memory keeps the open minutes in memory only', () => {
     const clockDisk = new ManualClock(T0);
     const clockMem = new ManualClock(T0);
     const disk = open(undefined, clockDisk).store;
-    const mem = openStore({ dataDir: tempDir(), clock: clockMem, logger: silentLogger(), durability: 'memory' });
-    opened.push(mem);
+    const mem = memoryStore({ clock: clockMem });
     const markets = ['BTC_PERP', 'BTC_USDT', 'ETH_PERP'];
     const reads = (s: Store): unknown => ({
       markets: s.candles.markets(),

@@ -3,28 +3,18 @@
  * write between two reads must be seen, a rolled-back write must leave nothing behind, and a caller
  * changing what it got must not change what the next caller gets.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openStore, openStoreReadOnly, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
-
-const stores: Store[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-});
-
-function store(): Store {
-  const s = openStore({ dataDir: tempDir(), clock: new ManualClock(0), logger: silentLogger(), durability: 'memory' });
-  stores.push(s);
-  return s;
-}
+import { closeAfterTest, memoryStore } from '../../support/test-scope.js';
 
 const unsettled = (s: Store): string[] => s.flex.intents(['PENDING', 'UNKNOWN']).map((i) => `${i.id}:${i.state}`);
 
 describe('flex intents kept between reads', () => {
   it('see every insert and state change between two reads', () => {
-    const s = store();
+    const s = memoryStore();
     expect(unsettled(s)).toEqual([]);
     s.flex.insertIntent('a', 'treasury', 'p1', 1);
     expect(unsettled(s)).toEqual(['a:PENDING']);
@@ -37,7 +27,7 @@ describe('flex intents kept between reads', () => {
   });
 
   it('a write rolled back is not seen; a caller changing its copy changes nothing kept', () => {
-    const s = store();
+    const s = memoryStore();
     s.flex.insertIntent('a', 'treasury', 'p1', 1);
     expect(unsettled(s)).toEqual(['a:PENDING']);
     expect(() =>
@@ -57,8 +47,7 @@ describe('flex intents kept between reads', () => {
   it('a read-only store (npm run status) sees an intent written after its first read', () => {
     const dataDir = tempDir();
     const clock = new ManualClock(0);
-    const s = openStore({ dataDir, clock, logger: silentLogger() });
-    stores.push(s);
+    const s = closeAfterTest(openStore({ dataDir, clock, logger: silentLogger() }));
     const reader = openStoreReadOnly(dataDir, clock);
     try {
       expect(reader.flex.intents(['PENDING'])).toEqual([]);

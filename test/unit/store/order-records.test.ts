@@ -3,23 +3,12 @@
  * seen by the next read, a rolled-back write is never kept, and every read path agrees.
  */
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
-import { silentLogger } from '../../../src/observability/logger.js';
-import { openStore, type Store } from '../../../src/store/index.js';
+import type { Store } from '../../../src/store/index.js';
 import { MAX_CACHED_RECORDS } from '../../../src/store/record-cache.js';
-import { tempDir } from '../../support/temp-dir.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 const d = (s: string): Decimal => new Decimal(s);
-
-function withStore(fn: (store: Store) => void): void {
-  const store = openStore({ dataDir: tempDir(), clock: new ManualClock(1_000), logger: silentLogger(), durability: 'memory' });
-  try {
-    fn(store);
-  } finally {
-    store.close();
-  }
-}
 
 const place = (store: Store, cid: string): void =>
   store.orders.insertPending(
@@ -39,47 +28,44 @@ function views(store: Store, cid: string): string[] {
 
 describe('order records kept between reads', () => {
   it('a write between two reads is seen by every read path', () => {
-    withStore((store) => {
-      place(store, 'a');
-      const first = store.orders.get('a');
-      expect(first?.state).toBe('PENDING');
-      store.orders.setState('a', 'PENDING', 'OPEN', null, 2_000, { orderId: 7 });
-      expect(new Set(views(store, 'a')).size).toBe(1);
-      expect(store.orders.get('a')?.state).toBe('OPEN');
-      store.orders.patch('a', { filledBase: d('0.004') }, 3_000);
-      expect(store.orders.get('a')?.filledBase.toFixed()).toBe('0.004');
-      expect(new Set(views(store, 'a')).size).toBe(1);
-      expect(first?.state).toBe('PENDING');
-      expect(Object.isFrozen(store.orders.get('a'))).toBe(true);
-    });
+    const store = memoryStore();
+    place(store, 'a');
+    const first = store.orders.get('a');
+    expect(first?.state).toBe('PENDING');
+    store.orders.setState('a', 'PENDING', 'OPEN', null, 2_000, { orderId: 7 });
+    expect(new Set(views(store, 'a')).size).toBe(1);
+    expect(store.orders.get('a')?.state).toBe('OPEN');
+    store.orders.patch('a', { filledBase: d('0.004') }, 3_000);
+    expect(store.orders.get('a')?.filledBase.toFixed()).toBe('0.004');
+    expect(new Set(views(store, 'a')).size).toBe(1);
+    expect(first?.state).toBe('PENDING');
+    expect(Object.isFrozen(store.orders.get('a'))).toBe(true);
   });
 
   it('a write inside a transaction is seen there, and after its rollback the committed row is read again', () => {
-    withStore((store) => {
-      place(store, 'a');
-      expect(store.orders.get('a')?.state).toBe('PENDING');
-      expect(() =>
-        store.tx(() => {
-          store.orders.setState('a', 'PENDING', 'OPEN', null, 2_000);
-          expect(store.orders.get('a')?.state).toBe('OPEN');
-          expect(store.orders.listByStrategy('s')[0]?.state).toBe('OPEN');
-          throw new Error('rolled back on purpose');
-        }),
-      ).toThrow();
-      expect(views(store, 'a').map((v) => JSON.parse(v).state)).toEqual(Array(5).fill('PENDING'));
-    });
+    const store = memoryStore();
+    place(store, 'a');
+    expect(store.orders.get('a')?.state).toBe('PENDING');
+    expect(() =>
+      store.tx(() => {
+        store.orders.setState('a', 'PENDING', 'OPEN', null, 2_000);
+        expect(store.orders.get('a')?.state).toBe('OPEN');
+        expect(store.orders.listByStrategy('s')[0]?.state).toBe('OPEN');
+        throw new Error('rolled back on purpose');
+      }),
+    ).toThrow();
+    expect(views(store, 'a').map((v) => JSON.parse(v).state)).toEqual(Array(5).fill('PENDING'));
   });
 
   it('past the bound, reads still give every row as stored', () => {
-    withStore((store) => {
-      const n = MAX_CACHED_RECORDS + 5;
-      store.tx(() => {
-        for (let i = 0; i < n; i++) place(store, `o${i}`);
-      });
-      expect(store.orders.all()).toHaveLength(n);
-      store.orders.setState('o3', 'PENDING', 'OPEN', null, 2_000);
-      expect(store.orders.get('o3')?.state).toBe('OPEN');
-      expect(store.orders.listByState(['OPEN']).map((o) => o.clientOrderId)).toEqual(['o3']);
+    const store = memoryStore();
+    const n = MAX_CACHED_RECORDS + 5;
+    store.tx(() => {
+      for (let i = 0; i < n; i++) place(store, `o${i}`);
     });
+    expect(store.orders.all()).toHaveLength(n);
+    store.orders.setState('o3', 'PENDING', 'OPEN', null, 2_000);
+    expect(store.orders.get('o3')?.state).toBe('OPEN');
+    expect(store.orders.listByState(['OPEN']).map((o) => o.clientOrderId)).toEqual(['o3']);
   });
 });

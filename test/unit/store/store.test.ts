@@ -11,6 +11,7 @@ import { silentLogger } from '../../../src/observability/logger.js';
 import { DB_FILE, SCRATCH_CACHE_KIB, openStore } from '../../../src/store/index.js';
 import { MIGRATIONS, migrate } from '../../../src/store/migrations.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { memoryStore } from '../../support/test-scope.js';
 
 const dir = (): string => tempDir('v4bot-store-');
 const open = (d: string) => openStore({ dataDir: d, clock: new ManualClock(), logger: silentLogger() });
@@ -34,7 +35,7 @@ describe('store', () => {
 
   it('durability memory (a backtest\'s store): all migrations, transactions, nothing on disk, no data dir made', () => {
     const d = path.join(dir(), 'never-made');
-    const store = openStore({ dataDir: d, clock: new ManualClock(), logger: silentLogger(), durability: 'memory' });
+    const store = memoryStore({ dataDir: d });
     expect(store.file).toBe(':memory:');
     expect(store.durable).toBe(false);
     store.meta.set('kept', '1');
@@ -47,7 +48,6 @@ describe('store', () => {
     expect([store.meta.get('kept'), store.meta.get('rolled-back')]).toEqual(['1', undefined]);
     expect(store.fills.count()).toBe(0);
     expect(() => statSync(d)).toThrow();
-    store.close();
   });
 
   it('durability scratch (a backtest\'s store): a private temp file, no fsync, journal in memory, a bounded page cache, removed at close', () => {
