@@ -8,13 +8,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Decimal } from '../core/decimal.js';
 import type { FillRecord } from '../model/fills.js';
+import type { Deal } from '../simulator/types.js';
 import { replayBooks, type Book, type BookSpec } from './ledger.js';
 import { keptIndexes } from './downsample.js';
 import { EquityCurve } from './metrics.js';
 import { MetricsFold } from './metrics.js';
 import { ROW_LIMIT } from './report/tables.js';
 import type { BacktestFill, BacktestMetrics, BacktestResult, BacktestTrade, EquityPoint, PricePoint } from './result.js';
-import { writeResultJson, type ResultHead } from './result-file.js';
+import { writeListFile, writeResultJson, type ResultHead } from './result-file.js';
 import { writeFileInPieces } from './file-writer.js';
 import { writeReport, type ReportInput } from './report/index.js';
 import { FifoFold, tradesOf } from './round-trips.js';
@@ -61,8 +62,8 @@ function flexEarnings(state: RunState): Decimal {
   return sum;
 }
 
-export function truthFills(state: RunState): TruthFill[] {
-  return state.venue.account.deals.map((d) => ({
+function truthFill(d: Deal): TruthFill {
+  return {
     dealId: d.id,
     timeMs: d.timeMs,
     market: d.market,
@@ -72,7 +73,16 @@ export function truthFills(state: RunState): TruthFill[] {
     fee: d.fee.toFixed(),
     orderId: String(d.orderId),
     clientOrderId: d.clientOrderId,
-  }));
+  };
+}
+
+/** The venue's deals, oldest first, one at a time (the archived ones read from disk). */
+export function* truthFillsInOrder(state: RunState): Generator<TruthFill> {
+  for (const d of state.venue.account.allDeals()) yield truthFill(d);
+}
+
+export function truthFills(state: RunState): TruthFill[] {
+  return [...truthFillsInOrder(state)];
 }
 
 /** The account's curve: its figures from every sampled equity. */
@@ -197,10 +207,11 @@ function* ofMarket(fills: Iterable<BacktestFill>, market: string): Generator<Bac
 }
 
 /**
- * Writes result.json and report.html into `outDir` from the store as it stands (the engine's
- * store is open until the run returns): one pass for the figures, then the fills and the round
- * trips read again from the store as they are written, so no list of the run is held whole.
- * The files are byte-identical to the whole result's (buildResult, renderReport).
+ * Writes result.json, report.html and venue-fills.json into `outDir` from the store and the
+ * venue as they stand (both are open until the run returns): one pass for the figures, then the
+ * fills and the round trips read again from the store as they are written, and the venue's deals
+ * (from its archive, then memory), so no list of the run is held whole. The files are
+ * byte-identical to the whole result's (buildResult, renderReport, JSON.stringify of truthFills).
  */
 export function writeResultFiles(state: RunState, inputs: ResultInputs, outDir: string): ResultHead {
   const pass = resultPass(state, inputs);
@@ -217,5 +228,6 @@ export function writeResultFiles(state: RunState, inputs: ResultInputs, outDir: 
     marketFills: (market) => ofMarket(resultFills(state), market),
   };
   writeFileInPieces(path.join(outDir, 'report.html'), (w) => writeReport(w, report));
+  writeFileInPieces(path.join(outDir, 'venue-fills.json'), (w) => writeListFile(w, truthFillsInOrder(state)));
   return head;
 }

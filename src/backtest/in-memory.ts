@@ -92,17 +92,17 @@ export async function runInMemory(inputs: InMemoryInputs): Promise<InMemoryOutco
 }
 
 /** What a run written to files returns: the result without its lists (they are in result.json). */
-export type FilesOutcome = Omit<InMemoryOutcome, 'result' | 'equity'> & { result: ResultHead };
+export type FilesOutcome = Omit<InMemoryOutcome, 'result' | 'equity' | 'truth'> & { result: ResultHead };
 
 /**
- * The same run, with result.json and report.html written into `outDir` from the store while it
- * is open (collect.ts, writeResultFiles): a long run's fills and round trips are never held whole.
+ * The same run, with result.json, report.html and venue-fills.json written into `outDir` from
+ * the store and the venue while they are open (collect.ts, writeResultFiles): a long run's fills,
+ * round trips and deals are never held whole.
  */
 export async function runToFiles(inputs: InMemoryInputs, outDir: string): Promise<FilesOutcome> {
   const { run, resultInputs } = prepare(inputs);
   return runBacktest(run, (state) => ({
     result: writeResultFiles(state, withFinerJobs(resultInputs, state), outDir),
-    truth: truthFills(state),
     ...counts(state),
   }));
 }

@@ -87,12 +87,29 @@ export interface InProcessGatewayOptions {
   catchUp?: () => void;
   /** Offer the account change mark (`changes`). Default true; false: every reconciliation runs in full. */
   changeMark?: boolean;
+  /**
+   * Moves the account's deals far behind the scans to its archive (Account.archiveBefore; none
+   * without an archive). Absent: every deal stays in memory.
+   */
+  archive?: DealsHeld;
+}
+
+/**
+ * When deals leave memory: once `batch` are held, those more than `behindMs` before the start of
+ * the scan just read. A scan starts `overlapMs` before the reconciler's checkpoint, which only
+ * moves on, so later scans never reach them; the resolver's look-ups by order and an earlier
+ * range still get them, read back from the archive (docs/backtesting.md § Memory).
+ */
+export interface DealsHeld {
+  batch: number;
+  behindMs: number;
 }
 
 class InProcessGateway implements ExchangeGateway {
   private readonly inner: ExchangeGateway;
   private readonly pageSize: number;
   private readonly parsed = new ParsedDeals();
+  private readonly held: DealsHeld | undefined;
   /** The account's change mark (src/simulator/account.ts) as of now; absent when turned off. */
   readonly changes?: () => number;
 
@@ -103,6 +120,7 @@ class InProcessGateway implements ExchangeGateway {
   ) {
     this.inner = createVenueGateway(api, options);
     this.pageSize = options.historyPageSize ?? 100;
+    this.held = options.archive;
     const catchUp = options.catchUp ?? (() => undefined);
     if (options.changeMark !== false) {
       this.changes = () => {
@@ -114,7 +132,10 @@ class InProcessGateway implements ExchangeGateway {
 
   /** The range's deals, read at once, handed out in pages of the adapter's size (newest first). */
   async *fills(range: FillRange): AsyncIterable<FillPage> {
-    const all = this.parsed.read(this.account.deals, range);
+    const fromMs = secondsWindow(range).startDate;
+    const all = this.parsed.read(this.account.dealsReaching(undefined, fromMs === undefined ? undefined : fromMs * 1000), range);
+    const held = this.held;
+    if (held !== undefined && fromMs !== undefined && this.account.deals.length >= held.batch) this.account.archiveBefore(fromMs * 1000 - held.behindMs);
     for (let i = 0; i === 0 || i < all.length; i += this.pageSize) yield { fills: all.slice(i, i + this.pageSize), repeated: 0 };
   }
 

@@ -3,8 +3,7 @@
  * result.json, report.html and venue-fills.json into the output directory. Used by src/cli/backtest.ts.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config/index.js';
 import { loadConfiguredStrategies } from '../daemon/strategies.js';
 import type { Logger } from '../observability/logger.js';
@@ -45,10 +44,9 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   const configSha256 = createHash('sha256').update(readFileSync(args.config)).digest('hex');
   const run: InMemoryInputs = { config, configFile: args.config, configSha256, strategies, prices, args, logger };
   if (onProgress !== undefined) run.onProgress = onProgress;
-  // result.json and report.html are written from the run's store before it closes (in pieces:
-  // a long run's files are tens of MB, never held whole).
+  // result.json, report.html and venue-fills.json are written from the run's store and venue
+  // before they close (in pieces: a long run's files are tens of MB, never held whole).
   const out = await runToFiles(run, args.out);
-  writeFileSync(path.join(args.out, 'venue-fills.json'), `${JSON.stringify(out.truth, null, 2)}\n`);
   const { timerJumps, jobsRun, finerJobs, candleTicks } = out;
   return { result: out.result, outDir: args.out, timerJumps, jobsRun, finerJobs, candleTicks };
 }

@@ -25,14 +25,24 @@ export function writeResultJson(w: FileWriter, head: ResultHead, fills: Iterable
   w.write('\n}\n');
 }
 
-/** A list as a member of the top-level object: elements indented by four spaces, `[]` when empty. */
-function writeList(w: FileWriter, items: Iterable<object>): void {
+/**
+ * venue-fills.json written in pieces: byte for byte `JSON.stringify(list, null, 2)` and a newline,
+ * one element at a time from any iteration.
+ */
+export function writeListFile(w: FileWriter, items: Iterable<object>): void {
+  writeList(w, items, '');
+  w.write('\n');
+}
+
+/** A list nested `outer` deep (a member of the top-level object by default): `[]` when empty. */
+function writeList(w: FileWriter, items: Iterable<object>, outer = '  '): void {
+  const inner = `\n${outer}  `;
   let first = true;
   for (const item of items) {
-    w.write(first ? '[\n    ' : ',\n    ');
+    w.write(first ? `[${inner}` : `,${inner}`);
     // No raw newline can sit inside a JSON string: every one here is a line break of the layout.
-    w.write(JSON.stringify(item, null, 2).replace(/\n/g, '\n    '));
+    w.write(JSON.stringify(item, null, 2).replace(/\n/g, inner));
     first = false;
   }
-  w.write(first ? '[]' : '\n  ]');
+  w.write(first ? '[]' : `\n${outer}]`);
 }

@@ -5,7 +5,7 @@
 import { Decimal, ZERO, dec } from '../core/decimal.js';
 import type { AccountOptions, LoanOptions } from './options.js';
 import { ConditionalMap } from './conditional-map.js';
-import type { Deal, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
+import type { ConditionalRecord, Deal, DealArchive, FlexInvestment, FlexRecord, Position, SimOrder } from './types.js';
 
 export class Account {
   readonly apiKey: string;
@@ -22,7 +22,12 @@ export class Account {
   readonly locked = new Map<string, Decimal>();
   /** Every order ever accepted, by id, in acceptance order. */
   readonly orders = new Map<number, SimOrder>();
+  /** The deals held in memory, in time order: all of them, or those after `archivedBeforeMs`. */
   readonly deals: Deal[] = [];
+  /** Older deals, when an archive is set (a backtest's; the daemon holds every deal). */
+  private archive: DealArchive | undefined;
+  /** Every deal before this instant (ms) is in the archive, every later one in `deals`. */
+  private archivedBefore = 0;
   readonly positions = new Map<string, Position>();
   readonly conditionals = new ConditionalMap();
   readonly flex: FlexInvestment[] = [];
@@ -59,6 +64,45 @@ export class Account {
   /** Every deal and every change of a conditional record or of an order it carries calls this. */
   changed(): void {
     this.changeMark++;
+  }
+
+  /**
+   * From now on deals can leave memory for `archive` (archiveBefore). A backtest's venue only:
+   * the paper venue's persistence (persist/tracker.ts) counts deals by their index in `deals`.
+   */
+  useArchive(archive: DealArchive): void {
+    this.archive = archive;
+  }
+
+  /**
+   * Moves the held deals before `ms` to the archive (none without one). Deals are appended in
+   * time order, so they are a prefix of `deals`; an instant at or before the last move moves none.
+   */
+  archiveBefore(ms: number): void {
+    if (this.archive === undefined || ms <= this.archivedBefore) return;
+    let n = 0;
+    while (n < this.deals.length && (this.deals[n] as Deal).timeMs < ms) n++;
+    this.archive.add(this.deals.slice(0, n));
+    this.deals.splice(0, n);
+    this.archivedBefore = ms;
+  }
+
+  /**
+   * The deals a history query can select, in time order: the held ones, and the archived ones it
+   * reaches (all of an order's when it names one; those at or after `fromMs` otherwise).
+   */
+  dealsReaching(clientOrderId: string | undefined, fromMs: number | undefined): readonly Deal[] {
+    const archive = this.archive;
+    if (archive === undefined || archive.count === 0) return this.deals;
+    if (clientOrderId !== undefined) return [...archive.ofClientOrder(clientOrderId), ...this.deals];
+    if (fromMs !== undefined && fromMs >= this.archivedBefore) return this.deals;
+    return [...archive.since(fromMs ?? 0), ...this.deals];
+  }
+
+  /** Every deal of the account, oldest first: the archived ones read a few at a time, then the held ones. */
+  *allDeals(): Generator<Deal> {
+    if (this.archive !== undefined) yield* this.archive.all();
+    yield* this.deals;
   }
 
   balance(asset: string): Decimal {
@@ -102,11 +146,29 @@ export class Account {
 
   /**
    * An order reached FILLED or CANCELLED. Unless settled orders are kept, one that no conditional
-   * record refers to (neither an OTO's parent nor an OCO leg) leaves `orders`: nothing the venue
-   * answers reads it again (its deals carry what history needs).
+   * record in `conditionals` refers to (neither an OTO's parent nor an OCO leg) leaves `orders`:
+   * nothing the venue answers reads it again (its deals carry what history needs).
    */
   settled(order: SimOrder): void {
-    if (!this.keepsSettledOrders && order.oto === undefined && order.ocoId === undefined) this.orders.delete(order.orderId);
+    if (this.keepsSettledOrders) return;
+    const carried = (order.oto !== undefined && this.conditionals.has(order.oto.otoId)) || (order.ocoId !== undefined && this.conditionals.has(order.ocoId));
+    if (!carried) this.orders.delete(order.orderId);
+  }
+
+  /**
+   * A conditional record ended (it never becomes active again). Unless settled orders are kept, it
+   * leaves `conditionals` with its settled orders (an OTO's parent, an OCO's legs): the listing
+   * shows active records only, a cancel finds open orders only, and the orders' deals carry what
+   * history needs.
+   */
+  ended(rec: ConditionalRecord): void {
+    if (this.keepsSettledOrders) return;
+    this.conditionals.delete(rec.id);
+    const ids = rec.type === 'oto' ? [rec.parentOrderId] : [rec.stopLossOrderId, rec.takeProfitOrderId];
+    for (const id of ids) {
+      const o = id === undefined ? undefined : this.orders.get(id);
+      if (o !== undefined && (o.status === 'FILLED' || o.status === 'CANCELLED')) this.orders.delete(o.orderId);
+    }
   }
 
   /** Open (resting) orders, OCO legs excluded, oldest first. */

@@ -77,6 +77,7 @@ export function onParentTerminal(ctx: MatchContext, account: Account, parent: Si
   if (oto === undefined || oto.type !== 'oto' || !oto.active) return;
   oto.active = false;
   account.changed();
+  account.ended(oto);
   if (parent.dealStock.isZero()) return;
   const timeMs = parent.mtimeMs;
   const id = ctx.nextId();
@@ -139,6 +140,7 @@ export function runOcos(ctx: MatchContext, accounts: Iterable<Account>, market: 
       rec.active = false;
       account.changed();
       cancelOtherLeg(legs, executed, timeMs);
+      account.ended(rec);
     }
   }
 }

@@ -37,14 +37,16 @@ function inMarket(account: Account, rec: ConditionalRecord, market: string | und
 export function cancelConditional(account: Account, rec: ConditionalRecord, nowMs: number): void {
   rec.active = false;
   account.changed();
-  if (rec.type !== 'oco') return;
-  for (const id of [rec.stopLossOrderId, rec.takeProfitOrderId]) {
-    const leg: SimOrder | undefined = id === undefined ? undefined : account.orders.get(id);
-    if (leg !== undefined && leg.status === 'NEW') {
-      leg.status = 'CANCELLED';
-      leg.mtimeMs = nowMs;
+  if (rec.type === 'oco') {
+    for (const id of [rec.stopLossOrderId, rec.takeProfitOrderId]) {
+      const leg: SimOrder | undefined = id === undefined ? undefined : account.orders.get(id);
+      if (leg !== undefined && leg.status === 'NEW') {
+        leg.status = 'CANCELLED';
+        leg.mtimeMs = nowMs;
+      }
     }
   }
+  account.ended(rec);
 }
 
 /** Cancels the legs of the active OCO `ocoId`; throws RangeError when there is none. */

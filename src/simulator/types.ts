@@ -73,6 +73,23 @@ export interface Deal {
   timeMs: number;
 }
 
+/**
+ * Where an account's older deals go when they leave memory (a backtest's spill file,
+ * src/backtest/deal-archive.ts): every archived deal is older than every deal still held, so the
+ * archive and `Account.deals` together are the whole history in order.
+ */
+export interface DealArchive {
+  /** Takes deals, oldest first, each newer than every deal it holds. */
+  add(deals: readonly Deal[]): void;
+  /** Archived deals of one clientOrderId, oldest first. */
+  ofClientOrder(clientOrderId: string): Deal[];
+  /** Archived deals at or after `fromMs`, oldest first. */
+  since(fromMs: number): Deal[];
+  /** Every archived deal, oldest first, read a few at a time. */
+  all(): Iterable<Deal>;
+  readonly count: number;
+}
+
 /** A collateral position. `amount` is signed: positive long, negative short. */
 export interface Position {
   market: string;

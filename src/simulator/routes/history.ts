@@ -49,7 +49,7 @@ function selectDeals(deals: readonly Deal[], q: HistoryQuery): Deal[] {
 export const executedHistory: PrivateHandler = (ctx, account, body) => {
   const q = readHistoryQuery(body);
   if (q.market !== undefined && !ctx.venue.markets.has(q.market)) throw validation({ market: ['Market is not available'] }, 31);
-  const deals = selectDeals(account.deals, q);
+  const deals = selectDeals(account.dealsReaching(q.clientOrderId, q.startDate === undefined ? undefined : q.startDate * 1000), q);
   if (q.clientOrderId !== undefined && deals.length === 0) throw validation({ orderHistory: ['OrderHistory was not found.'] });
   const page = deals.slice(q.offset, q.offset + q.limit);
   if (q.market !== undefined && ctx.options.flatHistoryWithMarket === true) return { status: 200, body: page.map(dealWire) };

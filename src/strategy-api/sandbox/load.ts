@@ -1,7 +1,8 @@
 /**
- * Start-up steps of one instance, each in its own bounded worker, never in the daemon's thread:
- * compiling the module (compile-entry.ts: TypeScript stays out of the daemon) and the load probe
- * (load-entry.ts: the module's top-level code and its params schema, in the sandbox). The probe
+ * Start-up steps of one instance, each in a bounded worker, never in the daemon's thread:
+ * compiling the module (compile-entry.ts: TypeScript stays out of the daemon; modules asked for
+ * together share one compile worker, compile-worker.ts) and the load probe (load-entry.ts: the
+ * module's top-level code and its params schema, in the sandbox, one worker per instance). The probe
  * has `loadDeadlineMs` to report and `memoryMb` of heap; past either the worker is terminated and
  * the outcome says which bound it passed.
  */
@@ -12,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { Clock } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';
 import { sandboxWorkerOptions, workerEntry } from './entry-path.js';
+import { CompileWorker } from './compile-worker.js';
 import type { SandboxInit } from './instance.js';
 import type { LoadReport } from './report.js';
 import type { Compiled } from './transform.js';
@@ -70,13 +72,22 @@ function sourceKey(file: string): string | null {
   }
 }
 
+/** The compile worker of each heap bound: modules asked for together are compiled in one (compile-worker.ts). */
+const compileWorkers = new Map<number, CompileWorker>();
+
 /** The module compiled for the sandbox, or why it is refused (a compile past a bound is a syntax-level refusal). */
 export async function compileModule(file: string, bounds: SandboxBounds, clock: Clock): Promise<Compiled> {
   const key = sourceKey(file);
   const hit = key === null ? undefined : compiledBySource.get(key);
   if (hit !== undefined) return hit;
   // The compiler needs room of its own: the strategy's memory bound is for the strategy.
-  const out = await runOnce<Compiled>('compile-entry', { file }, { ...bounds, memoryMb: Math.max(bounds.memoryMb, 512) }, clock);
+  const memoryMb = Math.max(bounds.memoryMb, 512);
+  let worker = compileWorkers.get(memoryMb);
+  if (worker === undefined) {
+    worker = new CompileWorker(memoryMb);
+    compileWorkers.set(memoryMb, worker);
+  }
+  const out = await worker.compile(file, bounds.loadDeadlineMs, clock);
   if (out.type === 'message') {
     if (key !== null && out.value.ok) compiledBySource.set(key, out.value);
     return out.value;

@@ -2,8 +2,9 @@
  * Two shortcuts of the venue's account state give the answers of the full state:
  * - a venue whose account forgets settled orders (AccountOptions.keepSettledOrders = false, what a
  *   backtest sets) makes the same deals, balances, positions, open orders, conditional records and
- *   carried orders as one that keeps them, under the same random operations, and holds only the
- *   orders still open or carried by a conditional record;
+ *   carried orders (of the active records: the listing shows no other) as one that keeps them,
+ *   under the same random operations, and holds only the active conditional records and the
+ *   orders still open or carried by one of them;
  * - the active OCO records of a market (conditional-map.ts, what each price step matches) are
  *   always exactly those the full listing's filter selects, in the listing's order.
  */
@@ -17,7 +18,9 @@ import { apply, MARKETS, op, type Op } from '../../support/venue-ops.js';
 
 /** What the venue answers about an account, as text (the orders map itself apart). */
 function answers(account: Account): string {
-  const carried = [...account.conditionals.values()].map((r) =>
+  // The listing shows active records only (an account that forgets settled orders drops ended ones).
+  const active = [...account.conditionals.values()].filter((r) => r.active);
+  const carried = active.map((r) =>
     r.type === 'oto' ? [account.orders.get(r.parentOrderId)] : [r.stopLossOrderId, r.takeProfitOrderId].map((id) => (id === undefined ? null : account.orders.get(id))),
   );
   return JSON.stringify({
@@ -26,7 +29,7 @@ function answers(account: Account): string {
     locked: [...account.locked],
     positions: [...account.positions],
     open: account.openOrders(),
-    conditionals: [...account.conditionals.values()],
+    conditionals: active,
     carried,
     changes: account.changes,
   });
@@ -58,10 +61,14 @@ function carriedIds(account: Account): Set<number> {
 describe('settled orders and the active OCO index', () => {
   it('property: forgetting settled orders changes no answer, and only settled orders outside any record are forgotten', () => {
     let forgotten = 0;
+    let ended = 0;
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 1000 }), (ops, seed) => {
         const kept: string[] = [];
-        run(ops, seed, true, (a) => kept.push(answers(a)));
+        run(ops, seed, true, (a) => {
+          kept.push(answers(a));
+          ended = Math.max(ended, [...a.conditionals.values()].filter((r) => !r.active).length);
+        });
         let i = 0;
         run(ops, seed, false, (a) => {
           expect(answers(a)).toBe(kept[i++]);
@@ -69,12 +76,14 @@ describe('settled orders and the active OCO index', () => {
           const open = new Set(a.openOrders().map((o) => o.orderId));
           for (const id of a.orders.keys()) expect(open.has(id) || carried.has(id), `order ${id} settled and kept`).toBe(true);
           for (const id of [...open, ...carried]) expect(a.orders.has(id), `order ${id} forgotten`).toBe(true);
+          for (const r of a.conditionals.values()) expect(r.active, `ended record ${r.id} kept`).toBe(true);
           forgotten = Math.max(forgotten, a.deals.length - a.orders.size);
         });
       }),
       { numRuns: 120 },
     );
     expect(forgotten).toBeGreaterThan(0); // orders were in fact forgotten
+    expect(ended).toBeGreaterThan(0); // and records did end
   });
 
   it('property: the active OCO records of a market are those the full listing selects, in its order', () => {
