@@ -5,7 +5,9 @@
  * the client would sign (requests.ts), the reply is the handler's wire body, read by the client's
  * own parsers (parse.ts, bulk-reply.ts) and, for an error status, by its own classification
  * (errors.ts, quirks.ts); what is left out is only the seam: HTTP, signing, nonces, JSON text
- * and the rate-limit queue. A backtest's venue shares the engine's clock, so the clock skew is 0.
+ * and the rate-limit queue. The futures listing, read at every price step, is the one reply taken
+ * as the client's model directly (`futuresListing`: the simulator builds its wire reply from it,
+ * and test/unit/simulator/futures-listing.test.ts holds the two equal). A backtest's venue shares the engine's clock, so the clock skew is 0.
  */
 import { AmbiguousOutcomeError, AuthError, BadResponseError, type BotError } from '../core/errors.js';
 import type { Decimal } from '../core/decimal.js';
@@ -25,7 +27,6 @@ import {
   parseBalanceMap,
   parseFlexClose,
   parseFlexPage,
-  parseFutures,
   parseLoan,
 } from '../exchange/parse-account.js';
 import { quirkOf, type QuirkMeaning } from '../exchange/quirks.js';
@@ -39,7 +40,7 @@ import { SimHttpError } from '../simulator/errors.js';
 import { balance, creditLine, flexClose, flexHistory } from '../simulator/routes/account.js';
 import { conditionalList, executedHistory } from '../simulator/routes/history.js';
 import { bulk, cancel, collateralLimit } from '../simulator/routes/orders.js';
-import { futures } from '../simulator/routes/public.js';
+import { futuresListing } from '../simulator/routes/public.js';
 import type { PrivateHandler, RouteContext, RouteResult } from '../simulator/routes/types.js';
 import type { Venue } from '../simulator/venue.js';
 
@@ -152,7 +153,7 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
     futures: async (): Promise<FuturesMarket[]> => {
       received++;
       venue.catchUp();
-      return parseFutures('futures', futures(venue));
+      return futuresListing(venue);
     },
     bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => {
       validateBulk(orders);

@@ -1,5 +1,6 @@
 /** Public endpoints: ping (api-v4 4.1) and the futures listing built from `_PERP` markets (4.2, 2.11). */
-import { toWire } from '../../core/decimal.js';
+import { ZERO, toWire, type Decimal } from '../../core/decimal.js';
+import type { FuturesMarket } from '../../model/markets.js';
 import type { Market } from '../market.js';
 import type { Venue } from '../venue.js';
 
@@ -23,49 +24,84 @@ function bracketsOf(m: Market): Record<string, number> {
   return Object.fromEntries(Object.entries(all).filter(([lev]) => Number(lev) <= m.maxLeverage));
 }
 
-function openInterest(venue: Venue, m: Market): string {
-  let oi = m.price.mul(0);
+function openInterest(venue: Venue, m: Market): Decimal {
+  let oi = ZERO;
   for (const a of venue.accounts.values()) {
     for (const p of a.positions.values()) if (p.market === m.name) oi = oi.plus(p.amount.abs());
   }
-  return toWire(oi);
+  return oi;
 }
 
 /**
- * One futures entry. bid/ask are one tick around the single price; funding is not modelled
- * (rate 0); open interest is the sum of open position sizes of all accounts. The index is the
- * stock asset (`index_currency` as in the vendor's sample, `index_name` its full name).
+ * One futures market as the listing describes it. bid/ask are one tick around the single price;
+ * funding is not modelled (rate 0); open interest is the sum of open position sizes of all
+ * accounts. The index is the stock asset (`index_currency` as in the vendor's sample,
+ * `index_name` its full name). Its keys come in the order the client's parser gives them.
  */
-function futuresEntry(venue: Venue, m: Market, nextFunding: number): Record<string, unknown> {
+function listed(venue: Venue, m: Market, nextFunding: number): FuturesMarket {
   return {
-    ticker_id: m.name,
-    stock_currency: m.stock,
-    money_currency: m.money,
-    last_price: toWire(m.price),
-    stock_volume: toWire(m.stockVolume),
-    money_volume: toWire(m.moneyVolume),
-    bid: toWire(m.price.minus(m.tick).gt(0) ? m.price.minus(m.tick) : m.price),
-    ask: toWire(m.price.plus(m.tick)),
-    high: toWire(m.high),
-    low: toWire(m.low),
-    product_type: 'Perpetual',
-    open_interest: openInterest(venue, m),
-    index_price: toWire(m.price),
-    index_name: m.indexName ?? INDEX_NAMES[m.stock] ?? m.stock,
-    index_currency: m.stock,
-    funding_rate: '0',
-    next_funding_rate_timestamp: String(nextFunding),
+    tickerId: m.name,
+    base: m.stock,
+    quote: m.money,
+    lastPrice: m.price,
+    baseVolume: m.stockVolume,
+    quoteVolume: m.moneyVolume,
+    bid: m.price.minus(m.tick).gt(0) ? m.price.minus(m.tick) : m.price,
+    ask: m.price.plus(m.tick),
+    high: m.high,
+    low: m.low,
+    productType: 'Perpetual',
+    openInterest: openInterest(venue, m),
+    indexPrice: m.price,
+    fundingRate: ZERO,
+    indexName: m.indexName ?? INDEX_NAMES[m.stock] ?? m.stock,
+    indexCurrency: m.stock,
+    nextFundingRateTimestampMs: nextFunding,
+    maxLeverage: m.maxLeverage,
+    fundingIntervalMinutes: FUNDING_INTERVAL_MIN,
     brackets: bracketsOf(m),
-    max_leverage: m.maxLeverage,
-    funding_interval_minutes: FUNDING_INTERVAL_MIN,
+  };
+}
+
+/** The entry on the wire (api-v4 4.2): the listed market's fields under the vendor's names, numbers as strings. */
+function futuresEntry(f: FuturesMarket): Record<string, unknown> {
+  return {
+    ticker_id: f.tickerId,
+    stock_currency: f.base,
+    money_currency: f.quote,
+    last_price: toWire(f.lastPrice),
+    stock_volume: toWire(f.baseVolume),
+    money_volume: toWire(f.quoteVolume),
+    bid: toWire(f.bid),
+    ask: toWire(f.ask),
+    high: toWire(f.high),
+    low: toWire(f.low),
+    product_type: f.productType,
+    open_interest: toWire(f.openInterest ?? ZERO),
+    index_price: toWire(f.indexPrice ?? f.lastPrice),
+    index_name: f.indexName,
+    index_currency: f.indexCurrency,
+    funding_rate: toWire(f.fundingRate ?? ZERO),
+    next_funding_rate_timestamp: String(f.nextFundingRateTimestampMs),
+    brackets: f.brackets,
+    max_leverage: f.maxLeverage,
+    funding_interval_minutes: f.fundingIntervalMinutes,
     funding_cap: '0.003',
     funding_floor: '-0.003',
   };
 }
 
-export function futures(venue: Venue): unknown {
+/**
+ * The futures listing as the client reads it: what `futures` puts on the wire, as Decimals and
+ * numbers (the in-process venue's answer: no strings built and parsed back;
+ * test/unit/simulator/futures-listing.test.ts holds it equal to the parsed wire reply).
+ */
+export function futuresListing(venue: Venue): FuturesMarket[] {
   const intervalMs = FUNDING_INTERVAL_MIN * 60_000;
   const nextFunding = (Math.floor(venue.nowMs() / intervalMs) + 1) * intervalMs;
-  const result = [...venue.markets.values()].filter((m) => m.isPerp && m.available).map((m) => futuresEntry(venue, m, nextFunding));
-  return { success: true, message: null, result };
+  return [...venue.markets.values()].filter((m) => m.isPerp && m.available).map((m) => listed(venue, m, nextFunding));
+}
+
+export function futures(venue: Venue): unknown {
+  return { success: true, message: null, result: futuresListing(venue).map(futuresEntry) };
 }
