@@ -8,13 +8,23 @@ import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import { StoreError } from '../../../src/core/errors.js';
 import { silentLogger } from '../../../src/observability/logger.js';
-import { DB_FILE, SCRATCH_CACHE_KIB, openStore } from '../../../src/store/index.js';
+import { DB_FILE, SCRATCH_CACHE_KIB, openStore, type Store } from '../../../src/store/index.js';
 import { MIGRATIONS, migrate } from '../../../src/store/migrations.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { memoryStore } from '../../support/test-scope.js';
 
 const dir = (): string => tempDir('v4bot-store-');
 const open = (d: string) => openStore({ dataDir: d, clock: new ManualClock(), logger: silentLogger() });
+
+/** A transaction that throws: the error reaches the caller; what it wrote is asserted gone by the caller. */
+function expectRollsBack(store: Pick<Store, 'tx' | 'meta'>): void {
+  expect(() =>
+    store.tx(() => {
+      store.meta.set('rolled-back', '1');
+      throw new Error('boom');
+    }),
+  ).toThrow(/boom/);
+}
 
 describe('store', () => {
   it('creates files 0600, uses WAL and synchronous FULL, and migrates to the latest version', () => {
@@ -39,12 +49,7 @@ describe('store', () => {
     expect(store.file).toBe(':memory:');
     expect(store.durable).toBe(false);
     store.meta.set('kept', '1');
-    expect(() =>
-      store.tx(() => {
-        store.meta.set('rolled-back', '1');
-        throw new Error('boom');
-      }),
-    ).toThrow(/boom/);
+    expectRollsBack(store);
     expect([store.meta.get('kept'), store.meta.get('rolled-back')]).toEqual(['1', undefined]);
     expect(store.fills.count()).toBe(0);
     expect(() => statSync(d)).toThrow();
@@ -67,12 +72,7 @@ describe('store', () => {
     expect(statSync(store.file).size).toBeGreaterThan(2 * SCRATCH_CACHE_KIB * 1024);
     expect(store.meta.get('k7')).toBe(row);
     // A failed transaction still rolls back (the journal is in memory, not off).
-    expect(() =>
-      store.tx(() => {
-        store.meta.set('rolled-back', '1');
-        throw new Error('boom');
-      }),
-    ).toThrow(/boom/);
+    expectRollsBack(store);
     expect(store.meta.get('rolled-back')).toBeUndefined();
     store.close();
     expect(() => statSync(home)).toThrow();
@@ -88,12 +88,7 @@ describe('store', () => {
     expect(store.durable).toBe(false);
     store.meta.set('kept', '1');
     // Transactions stay all-or-nothing without the on-disk journal.
-    expect(() =>
-      store.tx(() => {
-        store.meta.set('rolled-back', '1');
-        throw new Error('boom');
-      }),
-    ).toThrow(/boom/);
+    expectRollsBack(store);
     expect(store.meta.get('rolled-back')).toBeUndefined();
     expect(store.meta.get('kept')).toBe('1');
     store.close();
