@@ -125,7 +125,19 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools, st
     store.close();
   };
   const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (accepting = false) });
-  return { b, engine, scheduler, runners, reconcile, link, store, batch: store.batch, stop: () => stop('backtest finished') };
+  // Passes skipped over an unchanged venue hold their checkpoints (src/engine/reconcile-checkpoints.ts):
+  // each commit makes durable what they would have written.
+  const batch: StoreBatch = {
+    begin: () => store.batch.begin(),
+    commit: () => {
+      if (store.batch.open) engine.reconciler.flushCheckpoints();
+      store.batch.commit();
+    },
+    get open() {
+      return store.batch.open;
+    },
+  };
+  return { b, engine, scheduler, runners, reconcile, link, store, batch, stop: () => stop('backtest finished') };
 }
 
 /**

@@ -13,6 +13,7 @@ import { AmbiguousOutcomeError, AuthError, BadResponseError, type BotError } fro
 import type { Decimal } from '../core/decimal.js';
 import { chunkFailed } from '../exchange/bulk/outcomes.js';
 import { chunkReply } from '../exchange/bulk/reply.js';
+import { isValidatedChunk } from '../exchange/bulk/request.js';
 import { ENDPOINTS, type EndpointName } from '../exchange/endpoints.js';
 import { classify, type CallContext } from '../exchange/errors.js';
 import type { BulkItemResult, CancelRequest, VenueOrder } from '../model/venue-orders.js';
@@ -156,7 +157,8 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
       return futuresListing(venue);
     },
     bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => {
-      validateBulk(orders);
+      // A chunk the gateway cut from the list it validated (bulk/request.ts) is not validated again.
+      if (!isValidatedChunk(orders)) validateBulk(orders);
       const c = ctxOf('bulkLimitOrders', { rpiIoc: orders.some((o) => o.rpi === true && o.ioc === true) });
       try {
         const reply = bodyOf(c, run(bulk, { orders: orders.map(orderItem), stopOnFail: false }));
