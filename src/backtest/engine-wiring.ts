@@ -22,6 +22,7 @@ import type { Scheduler } from '../engine/scheduler.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';
+import { flushingBatch } from '../engine/reconcile-checkpoints.js';
 import { openScratchStore, type Store, type StoreBatch } from '../store/index.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { Settle } from './run.js';
@@ -127,16 +128,7 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools, st
   const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (accepting = false) });
   // Passes skipped over an unchanged venue hold their checkpoints (src/engine/reconcile-checkpoints.ts):
   // each commit makes durable what they would have written.
-  const batch: StoreBatch = {
-    begin: () => store.batch.begin(),
-    commit: () => {
-      if (store.batch.open) engine.reconciler.flushCheckpoints();
-      store.batch.commit();
-    },
-    get open() {
-      return store.batch.open;
-    },
-  };
+  const batch = flushingBatch(store.batch, () => engine.reconciler.flushCheckpoints());
   return { b, engine, scheduler, runners, reconcile, link, store, batch, stop: () => stop('backtest finished') };
 }
 

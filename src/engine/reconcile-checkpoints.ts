@@ -14,7 +14,7 @@
  * after a commit, reads the same rows. Inside a transaction that may still roll back nothing is
  * held: the values are written at once, as before.
  */
-import type { Store } from '../store/index.js';
+import type { Store, StoreBatch } from '../store/index.js';
 
 export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
 export const RECONCILED_AT = 'reconcile.completedMs';
@@ -103,4 +103,18 @@ export class ReconcileCheckpoints {
     this.heldCompletion = undefined;
     if (anchor !== undefined) this.anchorCommitted(Number.parseInt(anchor.value, 10));
   }
+}
+
+/** `batch` whose commit first writes what `flush` holds (the backtest's store batch and its reconciler). */
+export function flushingBatch(batch: StoreBatch, flush: () => void): StoreBatch {
+  return {
+    begin: () => batch.begin(),
+    commit: () => {
+      if (batch.open) flush();
+      batch.commit();
+    },
+    get open() {
+      return batch.open;
+    },
+  };
 }

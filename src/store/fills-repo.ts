@@ -62,6 +62,13 @@ export class FillsRepository {
    * (`rolledBack`). A scan's overlap asks again for the deals the last scans stored.
    */
   private readonly known = new Set<number>();
+  /**
+   * Venue order ids that stored fills without an owner carry: read once from SQL at the first
+   * attribution, then kept with this handle's inserts and attributions (the only writes of the
+   * column); dropped with a rollback. An attribution of an order id not in it changes nothing,
+   * so it runs no UPDATE (a placement's usual case: no deal was stored before its reply).
+   */
+  private unowned: Set<number> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -86,6 +93,7 @@ export class FillsRepository {
     });
     if (res.changes !== 1) return false;
     this.know(f.dealId);
+    if (f.ownerClientOrderId === null) this.unowned?.add(f.orderId);
     this.writes++;
     this.writesBy.set(f.strategyId, (this.writesBy.get(f.strategyId) ?? 0) + 1);
     this.insertedIds.push(f.dealId);
@@ -175,6 +183,7 @@ export class FillsRepository {
    */
   rolledBack(): void {
     this.known.clear();
+    this.unowned = undefined;
   }
 
   private know(dealId: number): void {
@@ -239,9 +248,14 @@ export class FillsRepository {
 
   /** Attributes fills of `orderId` (recorded as external before the order was known) to an owner. */
   attribute(orderId: number, strategyId: string, ownerClientOrderId: string): number {
+    this.unowned ??= new Set(
+      (this.db.prepare('SELECT DISTINCT order_id FROM fills WHERE owner_client_order_id IS NULL').all() as { order_id: number }[]).map((r) => r.order_id),
+    );
+    if (!this.unowned.has(orderId)) return 0;
     const changes = this.db
       .prepare('UPDATE fills SET strategy_id = ?, owner_client_order_id = ? WHERE order_id = ? AND owner_client_order_id IS NULL')
       .run(strategyId, ownerClientOrderId, orderId).changes;
+    this.unowned.delete(orderId);
     if (changes > 0) {
       this.writes++;
       this.attributions++;

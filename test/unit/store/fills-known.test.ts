@@ -2,7 +2,8 @@
  * `FillsRepository.existing` answers from the deal ids it knows stored (inserted through it or
  * found by an earlier read) and reads only the others: on random sequences of inserts, reads and
  * rolled-back transactions it must give what a plain SQL read gives, a rolled-back insert never
- * counted as stored, and the known set bounded.
+ * counted as stored, and the known set bounded. `attribute` runs its UPDATE only for an order id
+ * that unowned stored fills carry: it must change exactly the rows a plain read finds unowned.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -14,11 +15,23 @@ import { Prng } from '../../../src/simulator/prng.js';
 import { tempDir } from '../../support/temp-dir.js';
 import { closeAfterTest } from '../../support/test-scope.js';
 
-function insert(store: Store, dealId: number): boolean {
+function insert(store: Store, dealId: number, owned = false): boolean {
+  const orderId = dealId % 7;
   return store.fills.insert({
-    dealId, orderId: dealId, clientOrderId: `c${dealId}`, market: 'BTC_USDT', side: 'buy', role: 'maker', timeMs: dealId,
-    amount: dec('0.001'), price: dec('60000'), quote: dec('60'), fee: dec('0'), feeAsset: 'USDT', strategyId: 'grid1', ownerClientOrderId: null,
+    dealId, orderId, clientOrderId: `c${orderId}`, market: 'BTC_USDT', side: 'buy', role: 'maker', timeMs: dealId,
+    amount: dec('0.001'), price: dec('60000'), quote: dec('60'), fee: dec('0'), feeAsset: 'USDT',
+    strategyId: owned ? 'grid1' : null, ownerClientOrderId: owned ? `c${orderId}` : null,
   });
+}
+
+/** A plain read of the stored fills of `orderId` without an owner. */
+function unowned(dataDir: string, orderId: number): number {
+  const reader = openStoreReadOnly(dataDir, new ManualClock());
+  try {
+    return reader.fills.byOrderId(orderId).filter((f) => f.ownerClientOrderId === null).length;
+  } finally {
+    reader.close();
+  }
 }
 
 /** A plain read of the stored ids among `ids` (what `existing` must answer). */
@@ -81,5 +94,34 @@ describe('FillsRepository.existing with the deal ids it knows', () => {
     const ids = [1, 2, n - 1, n, n + 1];
     expect([...store.fills.existing(ids)].sort((a, b) => a - b)).toEqual([1, 2, n - 1, n]);
     expect(store.fills.existing([n + 2]).size).toBe(0);
+  });
+
+  it('attributes exactly the unowned fills a plain read finds, through inserts and rollbacks', () => {
+    const dataDir = tempDir();
+    const store = closeAfterTest(openStore({ dataDir, clock: new ManualClock(), logger: silentLogger() }));
+    const prng = new Prng(5);
+    const rnd = (): number => prng.next();
+    let attributed = 0;
+    for (let step = 0; step < 300; step++) {
+      const r = rnd();
+      const dealId = 1 + Math.floor(rnd() * 200);
+      const orderId = Math.floor(rnd() * 7);
+      if (r < 0.45) insert(store, dealId, rnd() < 0.3);
+      else if (r < 0.6) {
+        expect(() =>
+          store.tx(() => {
+            insert(store, dealId);
+            store.fills.attribute(orderId, 's', `o${orderId}`);
+            throw new Error('rolled back');
+          }),
+        ).toThrow('rolled back');
+      } else {
+        const want = unowned(dataDir, orderId);
+        expect(store.fills.attribute(orderId, 's', `o${orderId}`)).toBe(want);
+        expect(unowned(dataDir, orderId)).toBe(0);
+        attributed += want;
+      }
+    }
+    expect(attributed).toBeGreaterThan(10);
   });
 });
