@@ -97,6 +97,7 @@ export class SqliteStore implements Store {
       // Rolled back (the whole transaction, or a nested call's savepoint): what the repositories
       // keep in step with their writes is read from SQL again.
       this.orders.rolledBack();
+      this.fills.rolledBack();
       this.states.dropAll();
       throw wrapIo(err, 'transaction');
     }
