@@ -18,13 +18,50 @@ export interface CollectedState extends RateLimitCollected {
 
 export const TRADING_STATES = ['ACTIVE', 'REDUCE_ONLY', 'HALTED'] as const;
 
+/** One job's runs with one outcome, and the end of the last of them (clock time, seconds). */
+interface JobTally {
+  job: string;
+  outcome: string;
+  runs: number;
+  lastRunS: number;
+}
+
+/** The job metrics, read from the tallies at scrape time (in the order the tallies first appeared). */
+function registerJobTallies(registry: Registry, tallies: ReadonlyMap<string, JobTally>): [Gauge, Counter] {
+  const last = new Gauge({
+    name: 'bot_job_last_run_timestamp_seconds',
+    help: 'End of the last run of each job (clock time)',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+    collect() {
+      for (const t of tallies.values()) this.set({ job: t.job, outcome: t.outcome }, t.lastRunS);
+    },
+  });
+  const runs = new Counter({
+    name: 'bot_job_runs_total',
+    help: 'Job runs by outcome',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const t of tallies.values()) this.inc({ job: t.job, outcome: t.outcome }, t.runs);
+    },
+  });
+  return [last, runs];
+}
+
 export class BotMetrics {
   readonly registry = new Registry();
   private collector: (() => CollectedState) | null = null;
   private loop: IntervalHistogram | null = null;
 
-  private readonly jobLastRun = new Gauge({ name: 'bot_job_last_run_timestamp_seconds', help: 'End of the last run of each job (clock time)', labelNames: ['job', 'outcome'], registers: [this.registry] });
-  private readonly jobRuns = new Counter({ name: 'bot_job_runs_total', help: 'Job runs by outcome', labelNames: ['job', 'outcome'], registers: [this.registry] });
+  /**
+   * Job runs by job and outcome, counted here and handed to prom-client at scrape time: every job
+   * fire counts one, and a labelled prom-client call hashes its labels and allocates on every call.
+   */
+  private readonly jobTallies = new Map<string, JobTally>();
+  // Registered here, where the pushed job metrics were, so that a scrape lists them in the same order.
+  private readonly jobMetrics = registerJobTallies(this.registry, this.jobTallies);
   private readonly jobSkips = new Counter({ name: 'bot_job_skipped_total', help: 'Ticks skipped because the previous run was still going', labelNames: ['job'], registers: [this.registry] });
   private readonly refusals = new Counter({ name: 'bot_risk_refusals_total', help: 'Orders and actions refused by the risk gate', labelNames: ['strategy', 'code'], registers: [this.registry] });
   private readonly errors = new Counter({ name: 'bot_errors_total', help: 'Errors by stable code', labelNames: ['code'], registers: [this.registry] });
@@ -101,8 +138,11 @@ export class BotMetrics {
   }
 
   jobRun(job: string, outcome: 'ran' | 'failed' | 'paused', endedMs: number): void {
-    this.jobRuns.inc({ job, outcome });
-    this.jobLastRun.set({ job, outcome }, endedMs / 1000);
+    const key = `${outcome} ${job}`;
+    let t = this.jobTallies.get(key);
+    if (t === undefined) this.jobTallies.set(key, (t = { job, outcome, runs: 0, lastRunS: 0 }));
+    t.runs++;
+    t.lastRunS = endedMs / 1000;
   }
 
   jobSkipped(job: string): void {
