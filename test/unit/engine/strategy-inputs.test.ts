@@ -182,7 +182,7 @@ describe('StrategyInputs.snapshot: the same frozen lists until a write', () => {
     expect(b.positions).toBe(a.positions);
     expect(b.recentFills).toBe(a.recentFills);
     expect(b.flex).toBe(a.flex);
-    const ctx = buildContext('grid', {}, b, new BufferedState(new Map() as never), { info: () => undefined, warn: () => undefined, error: () => undefined });
+    const ctx = buildContext('grid', {}, b, new BufferedState(new Map() as never), { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined });
     expect(ctx.openOrders).toBe(a.openOrders);
     expect(ctx.positions).toBe(a.positions);
     expect(ctx.flex).toBe(a.flex);
