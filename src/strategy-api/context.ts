@@ -12,11 +12,22 @@ export interface StateBackend {
   get(key: string): JsonValue | undefined;
   set(key: string, value: JsonValue): void;
   delete(key: string): void;
+  /**
+   * Whether the key is known to be stored as exactly this JSON text (`null`: known absent). False
+   * when not known. Optional: without it every write counts as a change.
+   */
+  holds?(key: string, json: string | null): boolean;
+}
+
+/** A buffered write: the value the hook sees, and its JSON text (`null`: a delete). */
+interface Write {
+  value: JsonValue | undefined;
+  json: string | null;
 }
 
 /** State writes of one hook call, applied by `commit()`. */
 export class BufferedState implements StrategyState {
-  private readonly writes = new Map<string, JsonValue | undefined>();
+  private readonly writes = new Map<string, Write>();
 
   constructor(private readonly backend: StateBackend) {}
 
@@ -30,26 +41,44 @@ export class BufferedState implements StrategyState {
     return this.writes.size;
   }
 
+  /**
+   * How many of the written keys the commit would change: a key written back as the backend is
+   * known to hold it (the same JSON, or deleted when absent) changes nothing.
+   */
+  get keysChanged(): number {
+    let n = 0;
+    for (const [k, w] of this.writes) if (!this.unchanged(k, w)) n++;
+    return n;
+  }
+
   get(key: string): JsonValue | undefined {
-    if (this.writes.has(key)) return this.writes.get(key);
+    const w = this.writes.get(key);
+    if (w !== undefined) return w.value;
     return this.backend.get(key);
   }
 
   set(key: string, value: JsonValue): void {
     // A round trip through JSON is what persistence does anyway: refuse what would not survive it.
-    this.writes.set(key, JSON.parse(JSON.stringify(value)) as JsonValue);
+    const json = JSON.stringify(value);
+    this.writes.set(key, { value: JSON.parse(json) as JsonValue, json });
   }
 
   delete(key: string): void {
-    this.writes.set(key, undefined);
+    this.writes.set(key, { value: undefined, json: null });
   }
 
+  /** Applies the writes that change something (the others would write what is stored). */
   commit(): void {
-    for (const [k, v] of this.writes) {
-      if (v === undefined) this.backend.delete(k);
-      else this.backend.set(k, v);
+    for (const [k, w] of this.writes) {
+      if (this.unchanged(k, w)) continue;
+      if (w.value === undefined) this.backend.delete(k);
+      else this.backend.set(k, w.value);
     }
     this.writes.clear();
+  }
+
+  private unchanged(key: string, w: Write): boolean {
+    return this.backend.holds?.(key, w.json) === true;
   }
 }
 
