@@ -26,6 +26,18 @@ interface JobTally {
   lastRunS: number;
 }
 
+/** A gauge without labels whose value is read at scrape time. */
+function scalarGauge(registry: Registry, name: string, help: string, value: () => number): Gauge {
+  return new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(value());
+    },
+  });
+}
+
 /** The job metrics, read from the tallies at scrape time (in the order the tallies first appeared). */
 function registerJobTallies(registry: Registry, tallies: ReadonlyMap<string, JobTally>): [Gauge, Counter] {
   const last = new Gauge({
@@ -69,9 +81,13 @@ export class BotMetrics {
   private readonly placements = new Counter({ name: 'bot_order_placements_total', help: 'Order placement outcomes', labelNames: ['strategy', 'status'], registers: [this.registry] });
   private readonly quarantined = new Gauge({ name: 'bot_strategy_quarantined', help: '1 when a strategy instance is quarantined', labelNames: ['strategy'], registers: [this.registry] });
   private readonly tradingState = new Gauge({ name: 'bot_trading_state', help: '1 for the current trading state', labelNames: ['state'], registers: [this.registry] });
-  private readonly reconcileOk = new Gauge({ name: 'bot_reconcile_ok', help: '1 when the last reconciliation completed', registers: [this.registry] });
-  private readonly clockSkew = new Gauge({ name: 'bot_clock_skew_seconds', help: 'Venue clock minus local clock (reply Date header, 1 s resolution)', registers: [this.registry] });
-  private readonly reconcileLast = new Gauge({ name: 'bot_reconcile_last_success_timestamp_seconds', help: 'Clock time of the last completed reconciliation', registers: [this.registry] });
+  /** What every reconcile pass reports, kept here and read at scrape time (a gauge's `set` allocates per call). */
+  private readonly reconcile = { ok: 0, lastSuccessS: 0, clockSkewS: 0 };
+  private readonly reconcileGauges = [
+    scalarGauge(this.registry, 'bot_reconcile_ok', '1 when the last reconciliation completed', () => this.reconcile.ok),
+    scalarGauge(this.registry, 'bot_clock_skew_seconds', 'Venue clock minus local clock (reply Date header, 1 s resolution)', () => this.reconcile.clockSkewS),
+    scalarGauge(this.registry, 'bot_reconcile_last_success_timestamp_seconds', 'Clock time of the last completed reconciliation', () => this.reconcile.lastSuccessS),
+  ];
 
   constructor() {
     // prom-client calls `collect` with the gauge as `this`; reach the metrics object by closure.
@@ -108,7 +124,6 @@ export class BotMetrics {
       },
     });
     for (const s of TRADING_STATES) this.tradingState.set({ state: s }, 0);
-    this.reconcileOk.set(0);
   }
 
   private collected(): CollectedState | null {
@@ -174,12 +189,12 @@ export class BotMetrics {
   }
 
   setReconcile(ok: boolean, atMs: number | null): void {
-    this.reconcileOk.set(ok ? 1 : 0);
-    if (ok && atMs !== null) this.reconcileLast.set(atMs / 1000);
+    this.reconcile.ok = ok ? 1 : 0;
+    if (ok && atMs !== null) this.reconcile.lastSuccessS = atMs / 1000;
   }
 
   setClockSkew(ms: number): void {
-    this.clockSkew.set(ms / 1000);
+    this.reconcile.clockSkewS = ms / 1000;
   }
 
   /** Prometheus text exposition. */

@@ -73,6 +73,18 @@ describe('metrics', () => {
     expect(later).toContain('bot_job_last_run_timestamp_seconds{job="reconcile",outcome="ran"} 9');
   });
 
+  it('reconcile: 0 before the first pass, the last success kept through a failed pass', async () => {
+    const m = new BotMetrics();
+    expect(await m.text()).toContain('bot_reconcile_ok 0');
+    m.setReconcile(true, 4_000);
+    m.setClockSkew(1_000);
+    m.setReconcile(false, null);
+    const text = await m.text();
+    expect(text).toContain('bot_reconcile_ok 0');
+    expect(text).toContain('bot_reconcile_last_success_timestamp_seconds 4');
+    expect(text).toContain('bot_clock_skew_seconds 1');
+  });
+
   it('exposes the request queue per pool: budget, used, queued, paused, refused; store and second-signer state', async () => {
     const m = new BotMetrics();
     m.setCollector(() => ({
