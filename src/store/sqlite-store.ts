@@ -156,6 +156,7 @@ export class SqliteStore implements Store {
     const inner = this.states.of(strategyId);
     return {
       get: (key) => inner.get(key),
+      holds: (key, json) => inner.holds(key, json),
       set: (key, value) => {
         try {
           inner.set(key, value);
