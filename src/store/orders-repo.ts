@@ -159,7 +159,7 @@ export class OrdersRepository {
   private record = (r: OrderRow): OrderRecord => this.records.of(r.client_order_id, () => toRecord(r));
 
   get(clientOrderId: string): OrderRecord | undefined {
-    const hit = this.live.get(clientOrderId) ?? this.records.get(clientOrderId);
+    const hit = this.live.get(clientOrderId) ?? this.live.peekEnded(clientOrderId) ?? this.records.get(clientOrderId);
     if (hit !== undefined) return hit;
     const row = this.getStmt.get(clientOrderId) as OrderRow | undefined;
     return row === undefined ? undefined : this.record(row);
