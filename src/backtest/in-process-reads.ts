@@ -21,6 +21,8 @@ import type { CreditLineState } from '../model/credit.js';
 import type { FlexRecord, FlexRecordQuery } from '../model/flex.js';
 import type { Account } from '../simulator/account.js';
 
+const FLEX_QUERIES_KEPT = 8;
+
 type Entries = readonly (readonly [string, Decimal])[];
 
 /** The same assets in the same order, each holding the very same decimal. */
@@ -42,7 +44,8 @@ function freezePage(page: FlexRecord[]): readonly FlexRecord[] {
 export class KeptAccountReads {
   private balancesKept: { entries: Entries; map: ReadonlyMap<string, Decimal> } | undefined;
   private noLoan: CreditLineState | undefined;
-  private flexKept: { key: string; ledger: number; pages: readonly (readonly FlexRecord[])[] } | undefined;
+  /** By query (the flex job asks one, a close's look-up another): at most FLEX_QUERIES_KEPT of them. */
+  private readonly flexKept = new Map<string, { ledger: number; pages: readonly (readonly FlexRecord[])[] }>();
 
   constructor(
     private readonly account: Account,
@@ -78,18 +81,20 @@ export class KeptAccountReads {
     this.catchUp();
     const key = this.account.flexEnabled ? JSON.stringify(query) : '';
     const ledger = this.account.flexLedger.length;
-    const kept = this.flexKept;
-    if (key !== '' && kept?.key === key && kept.ledger === ledger) {
+    const kept = this.flexKept.get(key);
+    if (key !== '' && kept?.ledger === ledger) {
       for (const page of kept.pages) yield page as FlexRecord[];
       return;
     }
-    this.flexKept = undefined;
+    this.flexKept.delete(key);
     const pages: (readonly FlexRecord[])[] = [];
     for await (const page of full()) {
       const frozen = freezePage(page);
       pages.push(frozen);
       yield frozen as FlexRecord[];
     }
-    if (key !== '' && ledger === this.account.flexLedger.length) this.flexKept = { key, ledger, pages };
+    if (key === '' || ledger !== this.account.flexLedger.length) return;
+    if (this.flexKept.size >= FLEX_QUERIES_KEPT) this.flexKept.clear();
+    this.flexKept.set(key, { ledger, pages });
   }
 }
