@@ -154,10 +154,18 @@ export class KeptValuation {
     const l = this.last;
     const sameInputs = l !== null && l.journal === journal && l.equity.equityAsset === equityAsset && sameAmounts(l.balances, balances);
     if (sameInputs && samePrices(l.markets, l.used, prices)) return l.equity;
-    const { held, positions, flex } = journal;
-    const equity = equityOf({ equityAsset, balances, held: held.byAsset, positions, flex, prices: lastPrices(prices) });
     const markets = sameInputs ? l.markets : marketsPriced(equityAsset, journal, balances);
-    this.last = { journal, balances, markets, used: markets.map((m) => lastOf(prices, m)), equity };
+    const used = markets.map((m) => lastOf(prices, m));
+    // Only the markets the rule prices: it looks up no other (marketsPriced), so the equity is the
+    // one of the whole listing's last prices.
+    const priced: Record<string, Decimal> = {};
+    markets.forEach((m, i) => {
+      const last = used[i];
+      if (last !== undefined) priced[m] = last;
+    });
+    const { held, positions, flex } = journal;
+    const equity = equityOf({ equityAsset, balances, held: held.byAsset, positions, flex, prices: priced });
+    this.last = { journal, balances, markets, used, equity };
     return equity;
   }
 }

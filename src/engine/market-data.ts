@@ -69,12 +69,23 @@ function priceView(f: FuturesMarket): PriceView {
   return view;
 }
 
+/** `BASE_QUOTE` names, made once per pair: the listing is read at every check with the same pairs. */
+const spotNames = new Map<string, Map<string, string>>();
+
+function spotName(base: string, quote: string): string {
+  let byQuote = spotNames.get(base);
+  if (byQuote === undefined) spotNames.set(base, (byQuote = new Map()));
+  let name = byQuote.get(quote);
+  if (name === undefined) byQuote.set(quote, (name = `${base}_${quote}`));
+  return name;
+}
+
 /** Prices by ticker and by `BASE_QUOTE` (the perpetual's price is the reference of its spot market). */
 export function pricesFromListing(futures: readonly FuturesMarket[]): Record<string, PriceView> {
   const out: Record<string, PriceView> = {};
   for (const f of futures) {
     out[f.tickerId] = priceView(f);
-    const spot = `${f.base}_${f.quote}`;
+    const spot = spotName(f.base, f.quote);
     if (out[spot] === undefined) out[spot] = priceView(f);
   }
   return out;
