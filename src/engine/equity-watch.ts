@@ -63,7 +63,8 @@ export class EquityWatch {
       if (d.breach !== null) this.deps.onBreach(d.breach);
       return this.latest;
     }
-    const peak = storedPeak === undefined ? total : Decimal.max(storedPeak, total);
+    // The greater of the two (Decimal.max's value, without its copy: decimals are immutable).
+    const peak = storedPeak === undefined || total.gt(storedPeak) ? total : storedPeak;
     if (storedPeak === undefined || !peak.eq(storedPeak)) this.persistPeak(peak);
     this.latest = { currentQuote: total, peakQuote: peak };
     this.latestEquity = equity;
