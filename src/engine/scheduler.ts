@@ -1,19 +1,19 @@
 /**
- * The scheduler: node-cron decides *when*, p-queue decides *how much at once*.
+ * The scheduler: node-cron decides *when*, work queues (work-queue.ts) decide *how much at once*.
  *
- * - One lane (a p-queue of concurrency 1) per strategy instance, and one per engine job, so a
+ * - One lane (a work queue of concurrency 1) per strategy instance, and one per engine job, so a
  *   strategy's tick and its fill handling never overlap.
  * - A tick that finds its lane still busy is skipped and counted, never queued: a slow strategy
  *   must not build a backlog of stale ticks.
- * - A global p-queue bounds how many lanes run at once.
+ * - A global work queue bounds how many lanes run at once.
  * - `stop()` refuses new work; `drain(ms)` waits for in-flight work, bounded on the injected clock.
  *
  * Tests call `trigger(name)` (the cron callback) directly instead of waiting for cron.
  */
 import { createTask, type ScheduledTask } from 'node-cron';
-import PQueue from 'p-queue';
 import type { Clock } from '../core/clock.js';
 import { errorCode } from '../core/errors.js';
+import { WorkQueue } from './work-queue.js';
 
 /** A scheduled job. */
 export interface JobSpec {
@@ -71,8 +71,8 @@ export interface LastRun {
 
 export class Scheduler {
   private readonly jobs = new Map<string, JobSpec>();
-  private readonly lanes = new Map<string, PQueue>();
-  private readonly global: PQueue;
+  private readonly lanes = new Map<string, WorkQueue>();
+  private readonly global: WorkQueue;
   private readonly tasks: ScheduledTask[] = [];
   private readonly last = new Map<string, LastRun>();
   private readonly skips = new Map<string, number>();
@@ -81,7 +81,7 @@ export class Scheduler {
   private stopped = false;
 
   constructor(private readonly options: SchedulerOptions) {
-    this.global = new PQueue({ concurrency: options.maxConcurrent });
+    this.global = new WorkQueue(options.maxConcurrent);
   }
 
   add(job: JobSpec): void {
@@ -121,9 +121,9 @@ export class Scheduler {
     return this.runOn(this.lane(laneName), label, fn);
   }
 
-  private async runOn(lane: PQueue, name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
+  private async runOn(lane: WorkQueue, name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
     const { clock } = this.options;
-    const result = await lane.add(() =>
+    return lane.add(() =>
       this.global.add(async (): Promise<TriggerOutcome> => {
         const startedMs = clock.now();
         try {
@@ -143,7 +143,6 @@ export class Scheduler {
         }
       }),
     );
-    return result ?? 'failed';
   }
 
   /** A trigger a pause held back: the last real run stays what it was, the job reads as paused. */
@@ -153,10 +152,10 @@ export class Scheduler {
     return 'paused';
   }
 
-  private lane(name: string): PQueue {
+  private lane(name: string): WorkQueue {
     let q = this.lanes.get(name);
     if (q === undefined) {
-      q = new PQueue({ concurrency: 1 });
+      q = new WorkQueue(1);
       this.lanes.set(name, q);
     }
     return q;
