@@ -34,9 +34,9 @@ class FullCsvMarket extends CsvMarket {
 }
 
 class CountedCsvMarket extends CsvMarket {
-  override passPath(span: PriceSpan): void {
+  override passPath(): void {
     seen.passed++;
-    super.passPath(span);
+    super.passPath();
   }
 
   override pathOf(span: PriceSpan): readonly PriceSpan[] {
