@@ -107,7 +107,10 @@ export class CsvMarket extends Market {
     return legSpan(low, high, this.tick, this.path.model.touch);
   }
 
-  /** Entering the legs moves the range to each candle's high and low; the price is already its last close. */
+  /**
+   * Entering the legs moves the range to each candle's high and low (the range's ends are prices
+   * this market held: Market.passThrough); the price is already the last close.
+   */
   override passPath(): void {
     for (const { candle } of this.candles) {
       this.passThrough(candle.high);

@@ -39,9 +39,11 @@ export class DecimalColumn {
   }
 
   push(d: Decimal): void {
-    const n = d.toNumber();
+    const text = d.toString();
+    // toNumber() reads the same text (valueOf), but keeps a zero's sign: read once, not twice.
+    const n = text === '0' ? d.toNumber() : Number(text);
     // Same text, same value: new Decimal(n) reads String(n).
-    if (String(n) === d.toString()) {
+    if (String(n) === text) {
       this.nums.push(n);
       return;
     }

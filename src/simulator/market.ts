@@ -242,11 +242,19 @@ export class Market {
     this.trackRange();
   }
 
-  /** The 24 h range as if the price had passed through `p` (rounded to the tick as setPrice does). */
+  /**
+   * The 24 h range as if the price had passed through `p` (rounded to the tick as setPrice does).
+   * For a range whose ends are on the tick (a price the market held): `p` inside it rounds inside
+   * it, as rounding never passes a multiple of the tick, so only a `p` outside is rounded.
+   */
   protected passThrough(p: Decimal): void {
-    const q = this.onTick(p);
-    if (q.gt(this.high)) this.high = q;
-    if (q.lt(this.low)) this.low = q;
+    if (p.gt(this.high)) {
+      const q = this.onTick(p);
+      if (q.gt(this.high)) this.high = q;
+    } else if (p.lt(this.low)) {
+      const q = this.onTick(p);
+      if (q.lt(this.low)) this.low = q;
+    }
   }
 
   /** `p` rounded to the tick, never below one tick. */
