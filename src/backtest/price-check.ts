@@ -87,6 +87,11 @@ function plainDot(cell: string): number | undefined {
   return ok ? dot : undefined;
 }
 
+/** True when `cell` is a plain non-negative decimal (PLAIN above). */
+export function isPlain(cell: string): boolean {
+  return plainDot(cell) !== undefined;
+}
+
 /** Compares two plain decimals exactly: negative, zero or positive as a <, =, > b. */
 export function comparePlain(a: Plain, b: Plain): number {
   if (a.int.length !== b.int.length) return a.int.length - b.int.length;
@@ -126,11 +131,7 @@ function candleOk(cells: string[], c: NonNullable<ColumnIndex['candle']>): boole
  * order by the caller); undefined when the full parser must look at it.
  */
 export function plainRow(text: string, cols: ColumnIndex, defaultMarket: string | null): { timeMs: number; market: string } | undefined {
-  return plainCells(text.split(','), cols, defaultMarket);
-}
-
-/** plainRow of a row already split into its cells. */
-export function plainCells(cells: string[], cols: ColumnIndex, defaultMarket: string | null): { timeMs: number; market: string } | undefined {
+  const cells = text.split(',');
   if (cells.length < cols.count) return undefined;
   const timeMs = parseTime(cells[cols.time] as string);
   if (timeMs === undefined) return undefined;

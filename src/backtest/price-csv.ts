@@ -10,7 +10,8 @@
 import { ConfigError } from '../core/errors.js';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { MARKET_RE } from '../core/market-names.js';
-import { parseTime, plainCells, plainRow, type ColumnIndex } from './price-check.js';
+import { parseTime, plainRow, type ColumnIndex } from './price-check.js';
+import { plainPriceRow } from './plain-row.js';
 
 export interface PriceRow {
   timeMs: number;
@@ -124,15 +125,6 @@ function parseCandle(c: Cursor): Candle & { close: Decimal } {
   return { open, high, low, close };
 }
 
-/** The row of cells plainCells passed: each a plain decimal, as parseRow would read it. */
-function plainPriceRow(cells: string[], index: ColumnIndex, timeMs: number): PriceRow {
-  const at = (i: number): Decimal => new Decimal(cells[i] as string);
-  const volume = index.volume === undefined ? null : at(index.volume);
-  const c = index.candle;
-  if (c === undefined) return { timeMs, price: at(index.price as number), volume };
-  return { timeMs, price: at(c.close), volume, candle: { open: at(c.open), high: at(c.high), low: at(c.low) } };
-}
-
 /** The header's columns as price-check.ts reads them. */
 function columnIndex(cols: Map<Column, number>): ColumnIndex {
   const at = (name: Column): number => cols.get(name) as number;
@@ -185,17 +177,16 @@ export class PriceCsvParser {
 
   /**
    * The row of line `lineNo` (1-based) and its market. A row whose cells are plainly good
-   * (price-check.ts) and whose time is in order has its decimals built straight from its cells;
+   * (plain-row.ts) and whose time is in order has its decimals built straight from its cells;
    * any other goes through fullRow(), which accepts it or names what is wrong.
    */
   row(text: string, lineNo: number): { market: string; row: PriceRow } {
-    const cells = text.split(',');
     this.index ??= columnIndex(this.cols as Map<Column, number>);
-    const ok = plainCells(cells, this.index, this.defaultMarket);
-    const before = ok === undefined ? undefined : this.lastMs.get(ok.market);
-    if (ok === undefined || (before !== undefined && ok.timeMs <= before)) return this.fullRow(text, lineNo);
-    this.lastMs.set(ok.market, ok.timeMs);
-    return { market: ok.market, row: plainPriceRow(cells, this.index, ok.timeMs) };
+    const plain = plainPriceRow(text.split(','), this.index, this.defaultMarket);
+    const before = plain === undefined ? undefined : this.lastMs.get(plain.market);
+    if (plain === undefined || (before !== undefined && plain.row.timeMs <= before)) return this.fullRow(text, lineNo);
+    this.lastMs.set(plain.market, plain.row.timeMs);
+    return plain;
   }
 
   /** row() by the full parser alone: every cell checked with its decimal built, then the time's order. */

@@ -78,6 +78,13 @@ describe('price row check without decimals', () => {
     fc.assert(fc.property(fc.array(fc.oneof(row, row, row, cut), { maxLength: 30 }), (lines) => agree('time,open,high,low,close,volume', lines, 'BTC_USDT')), { numRuns: 300 });
   });
 
+  it('accepts and refuses candle rows at and around their bounds exactly as the full parser', () => {
+    // Four prices a few cents apart: the high and the low bound the candle, or miss by a cent.
+    const cents = fc.integer({ min: 9_998, max: 10_002 }).map((n) => (n / 100).toFixed(2));
+    const row = fc.tuple(time, cents, cents, cents, cents, fc.constantFrom('1', '0', '0.5')).map((cells) => cells.join(','));
+    fc.assert(fc.property(fc.array(row, { maxLength: 30 }), (lines) => agree('time,open,high,low,close,volume', lines, 'BTC_USDT')), { numRuns: 200 });
+  });
+
   it('accepts and refuses price rows with a market column exactly as the full parser', () => {
     const row = fc.tuple(market, time, number).map((cells) => cells.join(','));
     fc.assert(fc.property(fc.array(row, { maxLength: 30 }), (lines) => agree('market,time,price', lines, null)), { numRuns: 200 });
