@@ -36,6 +36,36 @@ export function ladder(centre: Decimal, levels: number, spacingPct: Decimal): De
   return out;
 }
 
+/** A ladder and the bounds a tick compares against it: they depend on the centre and the params only. */
+interface Rungs {
+  params: SpotGridParams;
+  centreText: string;
+  centre: Decimal;
+  levels: Decimal[];
+  halfGap: Decimal;
+  /** The price range past which the grid re-centres. */
+  low: Decimal;
+  high: Decimal;
+}
+
+/** Per instance, the rungs of its last centre: the centre moves on a re-centring only, the price every tick. */
+const kept = new Map<string, Rungs>();
+
+function rungsOf(ctx: StrategyContext<SpotGridParams>, centreText: string, centre: () => Decimal): Rungs {
+  const params = ctx.params;
+  const k = kept.get(ctx.instanceId);
+  if (k !== undefined && k.params === params && k.centreText === centreText) return k;
+  const c = centre();
+  const spacing = params.spacingPct;
+  const levels = ladder(c, params.levels, spacing);
+  const outside = c.mul(spacing).div(100);
+  const low = (levels[0] ?? c).minus(outside);
+  const high = (levels[levels.length - 1] ?? c).plus(outside);
+  const rungs = { params, centreText, centre: c, levels, halfGap: c.mul(spacing).div(200), low, high };
+  kept.set(ctx.instanceId, rungs);
+  return rungs;
+}
+
 /** The intents that bring the ladder in line with the open orders and the price. */
 export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[] {
   const params = ctx.params;
@@ -44,26 +74,22 @@ export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[
     ctx.log.warn({ market: params.market }, 'no price for the grid market; skipping');
     return [];
   }
-  const spacing = params.spacingPct;
   const storedCentre = ctx.state.get('centre');
-  const centre = typeof storedCentre === 'string' ? new Decimal(storedCentre) : price;
-  if (typeof storedCentre !== 'string') ctx.state.set('centre', centre.toFixed());
-
-  const levels = ladder(centre, params.levels, spacing);
-  const halfGap = centre.mul(spacing).div(200);
-  const lowest = levels[0] ?? centre;
-  const highest = levels[levels.length - 1] ?? centre;
-  const outside = centre.mul(spacing).div(100);
-  if (price.lt(lowest.minus(outside)) || price.gt(highest.plus(outside))) {
+  const stored = typeof storedCentre === 'string';
+  const centreText = stored ? storedCentre : price.toFixed();
+  if (!stored) ctx.state.set('centre', centreText);
+  const { centre, levels, halfGap, low, high } = rungsOf(ctx, centreText, () => (stored ? new Decimal(centreText) : price));
+  if (price.lt(low) || price.gt(high)) {
     ctx.log.info({ market: params.market, centre: centre.toFixed(), price: price.toFixed() }, 're-centring the grid');
     ctx.state.set('centre', price.toFixed());
     return [intents.cancelAll(params.market)];
   }
 
   const mine = ctx.openOrders.filter((o) => o.market === params.market && o.state !== 'PENDING_CANCEL');
+  const distance = levels.map((lvl) => lvl.minus(price).abs());
   let nearest = 0;
-  levels.forEach((lvl, i) => {
-    if (lvl.minus(price).abs().lt((levels[nearest] ?? lvl).minus(price).abs())) nearest = i;
+  distance.forEach((d, i) => {
+    if (d.lt(distance[nearest] ?? d)) nearest = i;
   });
   const orders: { market: string; side: Side; amount: Decimal; price: Decimal; postOnly: boolean }[] = [];
   levels.forEach((lvl, i) => {

@@ -22,6 +22,7 @@ import type { Scheduler } from '../engine/scheduler.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import { BotMetrics } from '../observability/metrics.js';
+import { flushingBatch } from '../engine/reconcile-checkpoints.js';
 import { openScratchStore, type Store, type StoreBatch } from '../store/index.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import type { Settle } from './run.js';
@@ -125,7 +126,10 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools, st
     store.close();
   };
   const stop = stopper(b, { engine, scheduler, runners, close, beginStop: () => (accepting = false) });
-  return { b, engine, scheduler, runners, reconcile, link, store, batch: store.batch, stop: () => stop('backtest finished') };
+  // Passes skipped over an unchanged venue hold their checkpoints (src/engine/reconcile-checkpoints.ts):
+  // each commit makes durable what they would have written.
+  const batch = flushingBatch(store.batch, () => engine.reconciler.flushCheckpoints());
+  return { b, engine, scheduler, runners, reconcile, link, store, batch, stop: () => stop('backtest finished') };
 }
 
 /**

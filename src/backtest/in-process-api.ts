@@ -5,14 +5,17 @@
  * the client would sign (requests.ts), the reply is the handler's wire body, read by the client's
  * own parsers (parse.ts, bulk-reply.ts) and, for an error status, by its own classification
  * (errors.ts, quirks.ts); what is left out is only the seam: HTTP, signing, nonces, JSON text
- * and the rate-limit queue. The futures listing, read at every price step, is the one reply taken
- * as the client's model directly (`futuresListing`: the simulator builds its wire reply from it,
- * and test/unit/simulator/futures-listing.test.ts holds the two equal). A backtest's venue shares the engine's clock, so the clock skew is 0.
+ * and the rate-limit queue. The futures listing, read at every price step, and a bulk placement
+ * are taken as the client's model directly (`futuresListing`: the simulator builds its wire reply
+ * from it, and test/unit/simulator/futures-listing.test.ts holds the two equal; a bulk:
+ * in-process-orders.ts, held equal to the wire path by test/unit/backtest/in-process-bulk.test.ts).
+ * A backtest's venue shares the engine's clock, so the clock skew is 0.
  */
 import { AmbiguousOutcomeError, AuthError, BadResponseError, type BotError } from '../core/errors.js';
 import type { Decimal } from '../core/decimal.js';
 import { chunkFailed } from '../exchange/bulk/outcomes.js';
-import { chunkReply } from '../exchange/bulk/reply.js';
+import { chunkReply, slotOutcomes } from '../exchange/bulk/reply.js';
+import { isValidatedChunk } from '../exchange/bulk/request.js';
 import { ENDPOINTS, type EndpointName } from '../exchange/endpoints.js';
 import { classify, type CallContext } from '../exchange/errors.js';
 import type { BulkItemResult, CancelRequest, VenueOrder } from '../model/venue-orders.js';
@@ -39,7 +42,8 @@ import type { Account } from '../simulator/account.js';
 import { SimHttpError } from '../simulator/errors.js';
 import { balance, creditLine, flexClose, flexHistory } from '../simulator/routes/account.js';
 import { conditionalList, executedHistory } from '../simulator/routes/history.js';
-import { bulk, cancel, collateralLimit } from '../simulator/routes/orders.js';
+import { bulk, cancel, collateralLimit, MAX_BULK } from '../simulator/routes/orders.js';
+import { placeBulk } from './in-process-orders.js';
 import { futuresListing } from '../simulator/routes/public.js';
 import type { PrivateHandler, RouteContext, RouteResult } from '../simulator/routes/types.js';
 import type { Venue } from '../simulator/venue.js';
@@ -156,9 +160,18 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
       return futuresListing(venue);
     },
     bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => {
-      validateBulk(orders);
+      // A chunk the gateway cut from the list it validated (bulk/request.ts) is not validated again.
+      if (!isValidatedChunk(orders)) validateBulk(orders);
       const c = ctxOf('bulkLimitOrders', { rpiIoc: orders.some((o) => o.rpi === true && o.ioc === true) });
       try {
+        // Validated, 1..20 orders: the route would refuse nothing as a whole; its items are read
+        // as the client's model (in-process-orders.ts).
+        if (orders.length <= MAX_BULK) {
+          received++;
+          venue.catchUp();
+          const slots = placeBulk(venue, account, 'bulkLimitOrders', orders);
+          return slotOutcomes(c, orders, { slots, length: orders.length }, false, ambiguous).items;
+        }
         const reply = bodyOf(c, run(bulk, { orders: orders.map(orderItem), stopOnFail: false }));
         return chunkReply(c, orders, reply, false, ambiguous).items;
       } catch (err) {

@@ -92,6 +92,8 @@ const WATCHDOG_MS = 10_000;
 const QUEUED_TURNS = 50;
 const QUEUED_MS = 100;
 
+const noop = (): void => undefined;
+
 /** True when a rate-limit pool of the client has calls waiting in its queue while the venue has no request to answer. */
 function queuedOnLimits(w: Wired | undefined, venue: BacktestVenue): boolean {
   if (w === undefined || venue.inFlight() > 0) return false;
@@ -143,7 +145,7 @@ class Stall {
  * Waits until the engine is idle. Work waiting on the virtual clock cannot finish by itself: when
  * calls wait in a rate-limit pool the clock jumps to its next timer (the pool's refill).
  */
-function settler(clock: VirtualClock, venue: BacktestVenue, state: { wired?: Wired; timerJumps: number }): Settle {
+export function settler(clock: VirtualClock, venue: BacktestVenue, state: { wired?: Wired; timerJumps: number }): Settle {
   const idle = (): boolean => (state.wired?.scheduler.inFlight ?? 0) === 0;
   const until = async (done: () => boolean): Promise<void> => {
     const stall = new Stall();
@@ -168,6 +170,10 @@ function settler(clock: VirtualClock, venue: BacktestVenue, state: { wired?: Wir
       let finished = false;
       const tracked = work.finally(() => (finished = true));
       tracked.catch(() => undefined);
+      // Work that finishes on promise continuations alone (the in-process venue, no fault) ends
+      // before the next event-loop turn: wait for it first, so `until` needs one turn, not two.
+      // Work waiting on a timer (a rate-limit pool, a back-off) is left to `until` after one turn.
+      await Promise.race([tracked.then(noop, noop), nextTurn()]);
       await until(() => finished);
       return tracked;
     },

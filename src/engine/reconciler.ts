@@ -14,13 +14,13 @@ import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { ApplySummary, FillApplier, FillListener } from './fill-applier.js';
 import { diffConditional, type ChildView, type ConditionalEvent } from './kernels/conditional.js';
+import { HISTORY_CHECKPOINT, RECONCILED_AT, ReconcileCheckpoints } from './reconcile-checkpoints.js';
 import { PassShortcut } from './reconcile-shortcut.js';
 import { bufferPages, ScanBuffer } from './scan-buffer.js';
 import { VersionedMemo } from './versioned-memo.js';
 import type { ResolveOutcome, Resolver } from './resolver.js';
 
-export const HISTORY_CHECKPOINT = 'fills.scannedToMs';
-export const RECONCILED_AT = 'reconcile.completedMs';
+export { HISTORY_CHECKPOINT, RECONCILED_AT };
 /**
  * Reply `Date` headers have whole seconds, so a measured skew within this is rounding and
  * latency, not a clock difference. Beyond it (local clock ahead) the history anchor moves back,
@@ -57,7 +57,8 @@ export interface ReconcilerDeps {
   resolver: Resolver;
   /**
    * The venue's account change mark; default the gateway's `changes` when it has one (in process
-   * only). With it a pass over an unchanged venue and store writes its checkpoints only.
+   * only). With it a pass over an unchanged venue and store reads and writes nothing: its
+   * checkpoints are held until the store's next commit (reconcile-checkpoints.ts).
    */
   changes?: () => number;
 }
@@ -92,12 +93,8 @@ export class Reconciler {
   private readonly missingLooks = new Map<number, number>();
   private readonly shortcut: PassShortcut;
   private readonly views = new VersionedMemo<{ views: ChildView[]; key: string }>();
-  /**
-   * The history checkpoint as this reconciler last committed it (only it writes it), so a pass
-   * does not read it back; unset until its first commit (then the store's is read). Even a stale
-   * value could only be older than the store's, which widens a scan and loses nothing.
-   */
-  private committedAnchor: string | undefined;
+  /** The history anchor and the completion time, held while passes are skipped. */
+  private readonly checkpoints: ReconcileCheckpoints;
 
   constructor(
     private readonly deps: ReconcilerDeps,
@@ -107,6 +104,7 @@ export class Reconciler {
     this.applyChunk = options.applyChunk ?? 5_000;
     const { gateway } = deps;
     const changes = deps.changes ?? (gateway.changes === undefined ? undefined : () => gateway.changes?.() ?? 0);
+    this.checkpoints = new ReconcileCheckpoints(deps.store);
     this.shortcut = new PassShortcut(deps.store, changes, () => this.viewsRead().key);
   }
 
@@ -118,16 +116,26 @@ export class Reconciler {
   /**
    * True when the venue's change mark shows no deal since the start of a pass whose scan was
    * applied: the store then lacks no deal (the equity check's question, answered without
-   * reading history). False without the mark, or when anything changed: then ask the venue.
+   * reading history). False without the mark, or when anything changed: then ask the venue,
+   * from the store's history checkpoint, which then holds what the skipped passes left.
    */
   noDealSinceScan(): boolean {
-    return this.shortcut.noDealSinceScan();
+    const none = this.shortcut.noDealSinceScan();
+    if (!none) this.checkpoints.flush();
+    return none;
+  }
+
+  /**
+   * Writes the checkpoints skipped passes hold (reconcile-checkpoints.ts): the store then has the
+   * rows every pass would have written. The backtest's store batch calls it before each commit.
+   */
+  flushCheckpoints(): void {
+    this.checkpoints.flush();
   }
 
   /** Time of the last complete pass (ms), if any. */
   lastReconciledMs(): number | undefined {
-    const c = this.deps.store.checkpoints.get(RECONCILED_AT);
-    return c === undefined ? undefined : Number.parseInt(c.value, 10);
+    return this.checkpoints.completedMs();
   }
 
   /** One full pass. Concurrent calls share the pass in progress. */
@@ -150,10 +158,8 @@ export class Reconciler {
     const buffer = new ScanBuffer(store.scanStage, this.applyChunk);
     try {
       const staged = await bufferPages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), buffer);
-      const summary = this.deps.fills.applyBatches(buffer.batches(), () => {
-        store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), clock.now());
-      });
-      this.anchorCommitted(toMs);
+      const summary = this.deps.fills.applyBatches(buffer.batches(), () => this.checkpoints.writeAnchor(toMs, clock.now()));
+      this.checkpoints.anchorCommitted(toMs);
       return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
     } finally {
       buffer.clear();
@@ -162,8 +168,8 @@ export class Reconciler {
 
   /** A scan's range: `overlapMs` before the checkpoint (all history without one) to the anchor. */
   private scanRange(): { fromMs: number | undefined; toMs: number } {
-    const { store, clock, gateway } = this.deps;
-    const cp = this.committedAnchor ?? store.checkpoints.get(HISTORY_CHECKPOINT)?.value;
+    const { clock, gateway } = this.deps;
+    const cp = this.checkpoints.anchor();
     // The anchor is never ahead of the venue's clock: with a local clock ahead by more than the
     // overlap, a deal stamped after the venue's "now" but before a local anchor would fall
     // between this scan and the next one's start. A clock behind only delays deals a scan.
@@ -174,11 +180,6 @@ export class Reconciler {
     const toMs = skew < -CLOCK_SKEW_TOLERANCE_MS ? now + skew : now;
     const fromMs = cp === undefined ? undefined : Math.max(0, Number.parseInt(cp, 10) - this.overlapMs);
     return { fromMs, toMs };
-  }
-
-  /** Remembers a committed checkpoint; not one written inside an outer transaction, which may yet roll back. */
-  private anchorCommitted(toMs: number): void {
-    this.committedAnchor = this.deps.store.fills.inTransaction ? undefined : String(toMs);
   }
 
   /**
@@ -268,6 +269,7 @@ export class Reconciler {
     const startedMs = this.deps.clock.now();
     const { mark, skip } = this.shortcut.begin();
     if (skip) return this.checkpointsOnly(startedMs);
+    this.checkpoints.fullPass();
     const listing = await this.listProtective();
     const scan = await this.scanOnce();
     this.shortcut.scanApplied(mark);
@@ -276,7 +278,7 @@ export class Reconciler {
     const resolved = await this.deps.resolver.resolveAll();
     const unresolved = this.deps.store.orders.listByState(['UNKNOWN', 'PENDING_CANCEL']).length;
     const finishedMs = this.deps.clock.now();
-    this.deps.store.tx(() => this.deps.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));
+    this.checkpoints.complete(finishedMs);
     this.shortcut.completed(settled, resolved.length);
     if (scan.newFills > 0 || unresolved > 0 || conditional.length > 0) {
       this.deps.logger.info({ newFills: scan.newFills, pages: scan.pages, external: scan.external, unresolved, conditional: conditional.length }, 'reconciled');
@@ -286,18 +288,14 @@ export class Reconciler {
 
   /**
    * A pass over a venue and a store that did not change since a pass that settled everything
-   * (reconcile-shortcut.ts): what a full pass would write, the history checkpoint at this pass's
-   * anchor and the completion time, and nothing else.
+   * (reconcile-shortcut.ts): what a full pass would write is the history checkpoint at this
+   * pass's anchor and the completion time, and nothing else; both are held until the store's
+   * next commit or reader (reconcile-checkpoints.ts).
    */
   private checkpointsOnly(startedMs: number): ReconcileReport {
-    const { store, clock } = this.deps;
     const { fromMs, toMs } = this.scanRange();
-    const finishedMs = clock.now();
-    store.tx(() => {
-      store.checkpoints.set(HISTORY_CHECKPOINT, String(toMs), finishedMs);
-      store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs);
-    });
-    this.anchorCommitted(toMs);
+    const finishedMs = this.deps.clock.now();
+    this.checkpoints.skipped(toMs, finishedMs);
     const scan = { deals: 0, newFills: 0, external: 0, overfills: [], stateChanges: 0, pages: 0, duplicates: 0, fromMs: fromMs ?? null, toMs };
     return { startedMs, finishedMs, scan, conditional: [], resolved: [], unresolved: 0 };
   }

@@ -67,8 +67,10 @@ export function openFlexInvestments(rows: readonly FlexRecordRow[]): FlexView['i
   return [...byId.values()].filter((i) => !i.closed && i.amount.gt(0)).map(({ closed: _closed, ...i }) => i);
 }
 
+/** Frozen through and through: the same view goes to every context until the ledger is written. */
 function flexView(rows: readonly FlexRecordRow[]): FlexView {
-  return { investments: openFlexInvestments(rows), earnings: flexEarningsTotal(rows) };
+  const investments = Object.freeze(openFlexInvestments(rows).map((i) => Object.freeze(i)));
+  return Object.freeze({ investments, earnings: Object.freeze(flexEarningsTotal(rows)) });
 }
 
 /** Adds what an order (or a leg) could still fill to a market's exposure. */
@@ -121,11 +123,11 @@ export class StrategyInputs {
   /** Per strategy: kept by its own orders' and legs' writes (its legs, their parents' markets, its collateral orders). */
   private readonly protection = new Map<string, VersionedMemo<Protection>>();
   /** Per strategy: the views of its open orders, kept while its orders were not written. */
-  private readonly openViews = new Map<string, VersionedMemo<OrderView[]>>();
+  private readonly openViews = new Map<string, VersionedMemo<readonly OrderView[]>>();
   /** Per strategy: the views of its newest fills, kept while none of its fills was written. */
-  private readonly fillViews = new Map<string, VersionedMemo<FillView[]>>();
+  private readonly fillViews = new Map<string, VersionedMemo<readonly FillView[]>>();
   /** Per strategy: its position views, kept while none of its fills, orders or legs was written. */
-  private readonly positionViews = new Map<string, VersionedMemo<PositionView[]>>();
+  private readonly positionViews = new Map<string, VersionedMemo<readonly PositionView[]>>();
   /** The flex ledger's view, kept while nothing was written to it. */
   private readonly flex = new VersionedMemo<FlexView>();
   /** Per strategy: the markets of its collateral orders so far and the last order row read. */
@@ -224,16 +226,20 @@ export class StrategyInputs {
     return this.deps.store.fills.inTransaction ? null : String(version);
   }
 
-  private openOrderViews(strategyId: string): OrderView[] {
+  private openOrderViews(strategyId: string): readonly OrderView[] {
     const version = this.outsideTx(this.deps.store.orders.versionOf(strategyId));
-    // Frozen: kept between ticks and handed to every context as they are (context.ts).
-    return memoOf(this.openViews, strategyId).get(version, '', () => this.deps.read.openOrders(strategyId).map((o) => Object.freeze(orderView(o))));
+    // Frozen, list and views: kept between ticks and handed to every context as they are (context.ts).
+    return memoOf(this.openViews, strategyId).get(version, '', () =>
+      Object.freeze(this.deps.read.openOrders(strategyId).map((o) => Object.freeze(orderView(o)))),
+    );
   }
 
-  private recentFillViews(strategyId: string): FillView[] {
+  private recentFillViews(strategyId: string): readonly FillView[] {
     const { store, read, recentFillsLimit } = this.deps;
     const version = store.fills.inTransaction ? null : store.fills.versionOf(strategyId);
-    return memoOf(this.fillViews, strategyId).get(version, '', () => read.recentFills(strategyId, recentFillsLimit).map((f) => Object.freeze(fillView(f))));
+    return memoOf(this.fillViews, strategyId).get(version, '', () =>
+      Object.freeze(read.recentFills(strategyId, recentFillsLimit).map((f) => Object.freeze(fillView(f)))),
+    );
   }
 
   /**
@@ -241,17 +247,17 @@ export class StrategyInputs {
    * with its fills (inserted or attributed to it) and its orders' reported fills (provisional), and
    * their protection with its legs and collateral orders. Frozen: the same views go to every context.
    */
-  private positionViewsOf(strategyId: string): PositionView[] {
+  private positionViewsOf(strategyId: string): readonly PositionView[] {
     const own = this.ownJournalVersion(strategyId);
     const version = own === null ? null : `${own}/${this.deps.store.fills.versionOf(strategyId)}`;
     return memoOf(this.positionViews, strategyId).get(version, '', () => this.readPositionViews(strategyId));
   }
 
-  private readPositionViews(strategyId: string): PositionView[] {
+  private readPositionViews(strategyId: string): readonly PositionView[] {
     const { collateralMarkets, legs, parentMarket } = memoOf(this.protection, strategyId).get(this.ownJournalVersion(strategyId), '', () =>
       this.protectionOf(strategyId),
     );
-    return this.deps.read.positions(strategyId).map((p) => {
+    const views = this.deps.read.positions(strategyId).map((p) => {
       const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
       let protection: PositionView['protection'] = null;
       if (kind === 'collateral') {
@@ -263,12 +269,16 @@ export class StrategyInputs {
       }
       return Object.freeze({ market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection });
     });
+    return Object.freeze(views);
   }
 
-  /** The data of `strategyId`'s next context. */
+  /**
+   * The data of `strategyId`'s next context. Its lists and views are the kept ones, frozen: the
+   * same objects until a write changes them (context.ts hands them on without copying).
+   */
   snapshot(strategyId: string, venue: VenueView): SnapshotData {
     const { store } = this.deps;
-    const positions = [...this.positionViewsOf(strategyId)];
+    const positions = this.positionViewsOf(strategyId);
     const flex = this.flex.get(this.outsideTx(store.flex.version), '', () => flexView(store.flex.all()));
     const nowMs = this.deps.clock.now();
     const candles = this.deps.candles?.snapshot(strategyId, nowMs) ?? [];
@@ -277,10 +287,10 @@ export class StrategyInputs {
       nowMs,
       prices: venue.prices,
       balances: venue.balances,
-      openOrders: [...this.openOrderViews(strategyId)],
+      openOrders: this.openOrderViews(strategyId),
       positions,
-      recentFills: [...this.recentFillViews(strategyId)],
-      flex: { investments: [...flex.investments], earnings: { ...flex.earnings } },
+      recentFills: this.recentFillViews(strategyId),
+      flex,
     };
   }
 }

@@ -248,10 +248,12 @@ export class StrategyRunner {
 
   /** Commits the hook's state and spends its event, as one transaction when the store gives one. */
   private land(state: BufferedState, spent: () => void): void {
-    // Nothing written and no event to spend (a tick): no transaction to open.
-    if (!state.written && spent === NO_EVENT) return;
+    // Nothing changed (keys written back as stored count for nothing) and no event to spend (a
+    // tick): no transaction to open.
+    const changed = spent === NO_EVENT ? state.keysChanged : -1;
+    if (changed === 0) return state.commit();
     // One key and no event: one store write, atomic on its own; a transaction around it adds nothing.
-    if (state.keysWritten === 1 && spent === NO_EVENT) return state.commit();
+    if (changed === 1) return state.commit();
     const both = (): void => {
       state.commit();
       spent();

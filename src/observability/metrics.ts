@@ -18,13 +18,62 @@ export interface CollectedState extends RateLimitCollected {
 
 export const TRADING_STATES = ['ACTIVE', 'REDUCE_ONLY', 'HALTED'] as const;
 
+/** One job's runs with one outcome, and the end of the last of them (clock time, seconds). */
+interface JobTally {
+  job: string;
+  outcome: string;
+  runs: number;
+  lastRunS: number;
+}
+
+/** A gauge without labels whose value is read at scrape time. */
+function scalarGauge(registry: Registry, name: string, help: string, value: () => number): Gauge {
+  return new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(value());
+    },
+  });
+}
+
+/** The job metrics, read from the tallies at scrape time (in the order the tallies first appeared). */
+function registerJobTallies(registry: Registry, tallies: ReadonlyMap<string, JobTally>): [Gauge, Counter] {
+  const last = new Gauge({
+    name: 'bot_job_last_run_timestamp_seconds',
+    help: 'End of the last run of each job (clock time)',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+    collect() {
+      for (const t of tallies.values()) this.set({ job: t.job, outcome: t.outcome }, t.lastRunS);
+    },
+  });
+  const runs = new Counter({
+    name: 'bot_job_runs_total',
+    help: 'Job runs by outcome',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const t of tallies.values()) this.inc({ job: t.job, outcome: t.outcome }, t.runs);
+    },
+  });
+  return [last, runs];
+}
+
 export class BotMetrics {
   readonly registry = new Registry();
   private collector: (() => CollectedState) | null = null;
   private loop: IntervalHistogram | null = null;
 
-  private readonly jobLastRun = new Gauge({ name: 'bot_job_last_run_timestamp_seconds', help: 'End of the last run of each job (clock time)', labelNames: ['job', 'outcome'], registers: [this.registry] });
-  private readonly jobRuns = new Counter({ name: 'bot_job_runs_total', help: 'Job runs by outcome', labelNames: ['job', 'outcome'], registers: [this.registry] });
+  /**
+   * Job runs by job and outcome, counted here and handed to prom-client at scrape time: every job
+   * fire counts one, and a labelled prom-client call hashes its labels and allocates on every call.
+   */
+  private readonly jobTallies = new Map<string, JobTally>();
+  // Registered here, where the pushed job metrics were, so that a scrape lists them in the same order.
+  private readonly jobMetrics = registerJobTallies(this.registry, this.jobTallies);
   private readonly jobSkips = new Counter({ name: 'bot_job_skipped_total', help: 'Ticks skipped because the previous run was still going', labelNames: ['job'], registers: [this.registry] });
   private readonly refusals = new Counter({ name: 'bot_risk_refusals_total', help: 'Orders and actions refused by the risk gate', labelNames: ['strategy', 'code'], registers: [this.registry] });
   private readonly errors = new Counter({ name: 'bot_errors_total', help: 'Errors by stable code', labelNames: ['code'], registers: [this.registry] });
@@ -32,9 +81,13 @@ export class BotMetrics {
   private readonly placements = new Counter({ name: 'bot_order_placements_total', help: 'Order placement outcomes', labelNames: ['strategy', 'status'], registers: [this.registry] });
   private readonly quarantined = new Gauge({ name: 'bot_strategy_quarantined', help: '1 when a strategy instance is quarantined', labelNames: ['strategy'], registers: [this.registry] });
   private readonly tradingState = new Gauge({ name: 'bot_trading_state', help: '1 for the current trading state', labelNames: ['state'], registers: [this.registry] });
-  private readonly reconcileOk = new Gauge({ name: 'bot_reconcile_ok', help: '1 when the last reconciliation completed', registers: [this.registry] });
-  private readonly clockSkew = new Gauge({ name: 'bot_clock_skew_seconds', help: 'Venue clock minus local clock (reply Date header, 1 s resolution)', registers: [this.registry] });
-  private readonly reconcileLast = new Gauge({ name: 'bot_reconcile_last_success_timestamp_seconds', help: 'Clock time of the last completed reconciliation', registers: [this.registry] });
+  /** What every reconcile pass reports, kept here and read at scrape time (a gauge's `set` allocates per call). */
+  private readonly reconcile = { ok: 0, lastSuccessS: 0, clockSkewS: 0 };
+  private readonly reconcileGauges = [
+    scalarGauge(this.registry, 'bot_reconcile_ok', '1 when the last reconciliation completed', () => this.reconcile.ok),
+    scalarGauge(this.registry, 'bot_clock_skew_seconds', 'Venue clock minus local clock (reply Date header, 1 s resolution)', () => this.reconcile.clockSkewS),
+    scalarGauge(this.registry, 'bot_reconcile_last_success_timestamp_seconds', 'Clock time of the last completed reconciliation', () => this.reconcile.lastSuccessS),
+  ];
 
   constructor() {
     // prom-client calls `collect` with the gauge as `this`; reach the metrics object by closure.
@@ -71,7 +124,6 @@ export class BotMetrics {
       },
     });
     for (const s of TRADING_STATES) this.tradingState.set({ state: s }, 0);
-    this.reconcileOk.set(0);
   }
 
   private collected(): CollectedState | null {
@@ -101,8 +153,11 @@ export class BotMetrics {
   }
 
   jobRun(job: string, outcome: 'ran' | 'failed' | 'paused', endedMs: number): void {
-    this.jobRuns.inc({ job, outcome });
-    this.jobLastRun.set({ job, outcome }, endedMs / 1000);
+    const key = `${outcome} ${job}`;
+    let t = this.jobTallies.get(key);
+    if (t === undefined) this.jobTallies.set(key, (t = { job, outcome, runs: 0, lastRunS: 0 }));
+    t.runs++;
+    t.lastRunS = endedMs / 1000;
   }
 
   jobSkipped(job: string): void {
@@ -134,12 +189,12 @@ export class BotMetrics {
   }
 
   setReconcile(ok: boolean, atMs: number | null): void {
-    this.reconcileOk.set(ok ? 1 : 0);
-    if (ok && atMs !== null) this.reconcileLast.set(atMs / 1000);
+    this.reconcile.ok = ok ? 1 : 0;
+    if (ok && atMs !== null) this.reconcile.lastSuccessS = atMs / 1000;
   }
 
   setClockSkew(ms: number): void {
-    this.clockSkew.set(ms / 1000);
+    this.reconcile.clockSkewS = ms / 1000;
   }
 
   /** Prometheus text exposition. */

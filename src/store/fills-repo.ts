@@ -45,6 +45,9 @@ export function toRecord(r: FillRow): FillRecord {
 /** SQLite's default limit of bound parameters per statement is well above this. */
 const ID_CHUNK = 500;
 
+/** Deal ids known stored, at most: past it the set starts over (a scan's deals are the newest). */
+export const KNOWN_DEALS_MAX = 20_000;
+
 export class FillsRepository {
   private readonly insertStmt: Statement;
   private writes = 0;
@@ -53,6 +56,19 @@ export class FillsRepository {
   private attributions = 0;
   /** Inserts per strategy (null: external fills); bounded by the number of strategies. */
   private readonly writesBy = new Map<string | null, number>();
+  /**
+   * Deal ids known to have a row: inserted through this handle or found by `existing`. Fills are
+   * never deleted, so only a rollback can take a row away: then the set is dropped
+   * (`rolledBack`). A scan's overlap asks again for the deals the last scans stored.
+   */
+  private readonly known = new Set<number>();
+  /**
+   * Venue order ids that stored fills without an owner carry: read once from SQL at the first
+   * attribution, then kept with this handle's inserts and attributions (the only writes of the
+   * column); dropped with a rollback. An attribution of an order id not in it changes nothing,
+   * so it runs no UPDATE (a placement's usual case: no deal was stored before its reply).
+   */
+  private unowned: Set<number> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -76,6 +92,8 @@ export class FillsRepository {
       fee: toWire(f.fee),
     });
     if (res.changes !== 1) return false;
+    this.know(f.dealId);
+    if (f.ownerClientOrderId === null) this.unowned?.add(f.orderId);
     this.writes++;
     this.writesBy.set(f.strategyId, (this.writesBy.get(f.strategyId) ?? 0) + 1);
     this.insertedIds.push(f.dealId);
@@ -138,17 +156,39 @@ export class FillsRepository {
     return `${this.writesBy.get(strategyId) ?? 0}/${this.attributions}`;
   }
 
-  /** The subset of `dealIds` already stored. */
+  /** The subset of `dealIds` already stored; only the ids not known stored are looked up. */
   existing(dealIds: readonly number[]): Set<number> {
     const out = new Set<number>();
-    for (let i = 0; i < dealIds.length; i += ID_CHUNK) {
-      const chunk = dealIds.slice(i, i + ID_CHUNK);
+    const unknown: number[] = [];
+    for (const id of dealIds) {
+      if (this.known.has(id)) out.add(id);
+      else unknown.push(id);
+    }
+    for (let i = 0; i < unknown.length; i += ID_CHUNK) {
+      const chunk = unknown.slice(i, i + ID_CHUNK);
       const rows = this.db
         .prepare(`SELECT deal_id FROM fills WHERE deal_id IN (${chunk.map(() => '?').join(',')})`)
         .all(...chunk) as { deal_id: number }[];
-      for (const r of rows) out.add(r.deal_id);
+      for (const r of rows) {
+        out.add(r.deal_id);
+        this.know(r.deal_id);
+      }
     }
     return out;
+  }
+
+  /**
+   * A transaction that wrote here may have been rolled back (the store's `tx` failed): a row
+   * inserted or read in it may be gone, so no deal id is taken as stored without a read.
+   */
+  rolledBack(): void {
+    this.known.clear();
+    this.unowned = undefined;
+  }
+
+  private know(dealId: number): void {
+    if (this.known.size >= KNOWN_DEALS_MAX) this.known.clear();
+    this.known.add(dealId);
   }
 
   count(): number {
@@ -208,9 +248,14 @@ export class FillsRepository {
 
   /** Attributes fills of `orderId` (recorded as external before the order was known) to an owner. */
   attribute(orderId: number, strategyId: string, ownerClientOrderId: string): number {
+    this.unowned ??= new Set(
+      (this.db.prepare('SELECT DISTINCT order_id FROM fills WHERE owner_client_order_id IS NULL').all() as { order_id: number }[]).map((r) => r.order_id),
+    );
+    if (!this.unowned.has(orderId)) return 0;
     const changes = this.db
       .prepare('UPDATE fills SET strategy_id = ?, owner_client_order_id = ? WHERE order_id = ? AND owner_client_order_id IS NULL')
       .run(strategyId, ownerClientOrderId, orderId).changes;
+    this.unowned.delete(orderId);
     if (changes > 0) {
       this.writes++;
       this.attributions++;

@@ -97,6 +97,7 @@ export class SqliteStore implements Store {
       // Rolled back (the whole transaction, or a nested call's savepoint): what the repositories
       // keep in step with their writes is read from SQL again.
       this.orders.rolledBack();
+      this.fills.rolledBack();
       this.states.dropAll();
       throw wrapIo(err, 'transaction');
     }
@@ -155,6 +156,7 @@ export class SqliteStore implements Store {
     const inner = this.states.of(strategyId);
     return {
       get: (key) => inner.get(key),
+      holds: (key, json) => inner.holds(key, json),
       set: (key, value) => {
         try {
           inner.set(key, value);

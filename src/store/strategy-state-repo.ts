@@ -14,6 +14,8 @@ export interface StrategyStateStore {
   get<T = unknown>(key: string): T | undefined;
   set(key: string, value: unknown): void;
   delete(key: string): void;
+  /** Whether the key is known to be stored as exactly this JSON text (`null`: absent); false when not known. */
+  holds(key: string, json: string | null): boolean;
   /** Every key and value of this strategy. */
   entries(): Record<string, unknown>;
 }
@@ -82,6 +84,7 @@ export class StrategyStates {
           .run(strategyId, key, json, this.now());
         this.remember(strategyId, key, json);
       },
+      holds: (key: string, json: string | null): boolean => this.keep && this.kept.get(strategyId)?.get(key) === json,
       delete: (key: string): void => {
         if (this.kept.get(strategyId)?.get(key) === null) return;
         this.db.prepare('DELETE FROM strategy_state WHERE strategy_id = ? AND key = ?').run(strategyId, key);

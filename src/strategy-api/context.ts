@@ -12,11 +12,22 @@ export interface StateBackend {
   get(key: string): JsonValue | undefined;
   set(key: string, value: JsonValue): void;
   delete(key: string): void;
+  /**
+   * Whether the key is known to be stored as exactly this JSON text (`null`: known absent). False
+   * when not known. Optional: without it every write counts as a change.
+   */
+  holds?(key: string, json: string | null): boolean;
+}
+
+/** A buffered write: the value the hook sees, and its JSON text (`null`: a delete). */
+interface Write {
+  value: JsonValue | undefined;
+  json: string | null;
 }
 
 /** State writes of one hook call, applied by `commit()`. */
 export class BufferedState implements StrategyState {
-  private readonly writes = new Map<string, JsonValue | undefined>();
+  private readonly writes = new Map<string, Write>();
 
   constructor(private readonly backend: StateBackend) {}
 
@@ -30,26 +41,44 @@ export class BufferedState implements StrategyState {
     return this.writes.size;
   }
 
+  /**
+   * How many of the written keys the commit would change: a key written back as the backend is
+   * known to hold it (the same JSON, or deleted when absent) changes nothing.
+   */
+  get keysChanged(): number {
+    let n = 0;
+    for (const [k, w] of this.writes) if (!this.unchanged(k, w)) n++;
+    return n;
+  }
+
   get(key: string): JsonValue | undefined {
-    if (this.writes.has(key)) return this.writes.get(key);
+    const w = this.writes.get(key);
+    if (w !== undefined) return w.value;
     return this.backend.get(key);
   }
 
   set(key: string, value: JsonValue): void {
     // A round trip through JSON is what persistence does anyway: refuse what would not survive it.
-    this.writes.set(key, JSON.parse(JSON.stringify(value)) as JsonValue);
+    const json = JSON.stringify(value);
+    this.writes.set(key, { value: JSON.parse(json) as JsonValue, json });
   }
 
   delete(key: string): void {
-    this.writes.set(key, undefined);
+    this.writes.set(key, { value: undefined, json: null });
   }
 
+  /** Applies the writes that change something (the others would write what is stored). */
   commit(): void {
-    for (const [k, v] of this.writes) {
-      if (v === undefined) this.backend.delete(k);
-      else this.backend.set(k, v);
+    for (const [k, w] of this.writes) {
+      if (this.unchanged(k, w)) continue;
+      if (w.value === undefined) this.backend.delete(k);
+      else this.backend.set(k, w.value);
     }
     this.writes.clear();
+  }
+
+  private unchanged(key: string, w: Write): boolean {
+    return this.backend.holds?.(key, w.json) === true;
   }
 }
 
@@ -58,17 +87,54 @@ export interface SnapshotData {
   nowMs: number;
   prices: Record<string, PriceView>;
   balances: Record<string, Decimal>;
-  openOrders: OrderView[];
-  positions: PositionView[];
-  recentFills: FillView[];
+  openOrders: readonly OrderView[];
+  positions: readonly PositionView[];
+  recentFills: readonly FillView[];
   flex: FlexView;
   /** The declared candle windows (none when the strategy declares no `history`). */
   candles?: CandleWindowData[];
 }
 
-/** Frozen copies of the views; a view already frozen (the engine keeps those between ticks) is one already. */
-function freezeAll<T>(items: readonly T[]): readonly T[] {
-  return Object.freeze(items.map((i) => (Object.isFrozen(i) ? i : Object.freeze({ ...i }))));
+/**
+ * Lists found frozen with every item settled (frozen, and what the item holds frozen): nothing in
+ * them can change any more, so the next context takes them as they are without looking again.
+ */
+const settledLists = new WeakSet<readonly object[]>();
+const settledFlex = new WeakSet<FlexView>();
+
+/**
+ * A frozen list of frozen views. The engine keeps its views between ticks, frozen, in frozen lists,
+ * and hands the same lists to every context until something changed: such a list is one already
+ * and is handed on as it is. Anything else is copied (`freeze` copies an item not settled).
+ */
+function frozenList<T extends object>(items: readonly T[], settled: (item: T) => boolean, freeze: (item: T) => T): readonly T[] {
+  if (settledLists.has(items)) return items;
+  if (Object.isFrozen(items) && items.every(settled)) {
+    settledLists.add(items);
+    return items;
+  }
+  return Object.freeze(items.map((i) => (settled(i) ? i : freeze(i))));
+}
+
+const isFrozen = (o: object): boolean => Object.isFrozen(o);
+const frozenCopy = <T extends object>(o: T): T => Object.freeze({ ...o });
+
+function freezeAll<T extends object>(items: readonly T[]): readonly T[] {
+  return frozenList(items, isFrozen, frozenCopy);
+}
+
+const positionSettled = (p: PositionView): boolean => Object.isFrozen(p) && (p.protection === null || Object.isFrozen(p.protection));
+const positionCopy = (p: PositionView): PositionView => Object.freeze({ ...p, protection: p.protection === null ? null : Object.freeze({ ...p.protection }) });
+
+/** The flex view, handed on as it is when it is frozen through and through (the engine keeps one per change of the ledger). */
+function flexOf(f: FlexView): FlexView {
+  if (settledFlex.has(f)) return f;
+  const investments = freezeAll(f.investments);
+  if (Object.isFrozen(f) && Object.isFrozen(f.earnings) && investments === f.investments) {
+    settledFlex.add(f);
+    return f;
+  }
+  return Object.freeze({ investments, earnings: Object.freeze({ ...f.earnings }) });
 }
 
 /**
@@ -95,6 +161,9 @@ function balancesOf(source: Record<string, Decimal>): Readonly<Record<string, De
   return frozen;
 }
 
+/** The readers of a snapshot without candle windows: they hold nothing, so every such context shares them. */
+const NO_CANDLES = candleReaders([]);
+
 /** A frozen context. Decimals are immutable by API, so a shallow freeze of each view suffices. */
 export function buildContext<P>(
   instanceId: string,
@@ -110,12 +179,10 @@ export function buildContext<P>(
     prices: pricesOf(data.prices),
     balances: balancesOf(data.balances),
     openOrders: freezeAll(data.openOrders),
-    positions: freezeAll(
-      data.positions.map((p) => ({ ...p, protection: p.protection === null ? null : Object.freeze({ ...p.protection }) })),
-    ),
+    positions: frozenList(data.positions, positionSettled, positionCopy),
     recentFills: freezeAll(data.recentFills),
-    flex: Object.freeze({ investments: freezeAll(data.flex.investments), earnings: Object.freeze({ ...data.flex.earnings }) }),
-    ...candleReaders(data.candles ?? []),
+    flex: flexOf(data.flex),
+    ...(data.candles === undefined || data.candles.length === 0 ? NO_CANDLES : candleReaders(data.candles)),
     state,
     log,
   });

@@ -21,6 +21,9 @@ export interface HookGuardOptions {
   onQuarantine?: (reason: StrategyError) => void;
 }
 
+type Outcome<T> = { kind: 'ok'; value: T } | { kind: 'threw'; err: unknown } | { kind: 'deadline' };
+const DEADLINE = { kind: 'deadline' } as const;
+
 export type GuardedResult<T> = { ok: true; value: T } | { ok: false; error: StrategyError };
 
 export class HookGuard {
@@ -50,18 +53,18 @@ export class HookGuard {
       return { ok: false, error: new StrategyError('quarantined', `strategy ${instanceId} is quarantined`, { instanceId, hook }) };
     }
     const { clock } = this.options;
-    // A bare timer, cleared after the race: an aborted sleep would build a DOMException per call.
+    // A bare timer, cleared once the call is over: an aborted sleep would build a DOMException per
+    // call. The first of the call and the deadline settles the outcome; the later one is ignored.
     let timer: TimerHandle | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = clock.setTimeout(resolve, this.options.deadlineMs);
-    }).then(() => ({ kind: 'deadline' as const }));
-    const run = Promise.resolve()
-      .then(fn)
-      .then(
-        (value) => ({ kind: 'ok' as const, value }),
-        (err: unknown) => ({ kind: 'threw' as const, err }),
-      );
-    const outcome = await Promise.race([run, deadline]);
+    const outcome = await new Promise<Outcome<T>>((settle) => {
+      timer = clock.setTimeout(() => settle(DEADLINE), this.options.deadlineMs);
+      Promise.resolve()
+        .then(fn)
+        .then(
+          (value) => settle({ kind: 'ok', value }),
+          (err: unknown) => settle({ kind: 'threw', err }),
+        );
+    });
     if (timer !== undefined) clock.clearTimeout(timer);
     if (outcome.kind === 'deadline') onDeadline?.();
     if (outcome.kind === 'ok') return { ok: true, value: outcome.value };

@@ -23,7 +23,7 @@ import { mismatchedField, placementIdentity } from '../reply-match.js';
 import { cidOf, namedCids, type LimitOrderInput } from '../requests.js';
 
 /** One reply item, read on its own. `empty` is `{result:null, error:null}` or missing. */
-type Slot =
+export type Slot =
   | { kind: 'result'; order: VenueOrder }
   | { kind: 'error'; body: VenueErrorBody }
   | { kind: 'empty' }
@@ -58,6 +58,11 @@ function readSlot(endpoint: string, reply: readonly unknown[], i: number): Slot 
   }
   if (result !== null) return readResult(endpoint, result, i);
   if (error === null) return { kind: 'empty' };
+  return errorSlot(endpoint, error, i);
+}
+
+/** An item's `error` object (not null), read as `readSlot` reads it. */
+export function errorSlot(endpoint: string, error: unknown, i: number): Slot {
   const body = readPrivateError(error);
   return body === undefined ? { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}].error`, 'not a well-formed error object') } : { kind: 'error', body };
 }
@@ -179,6 +184,22 @@ export function chunkReply(
     return { items: chunkFailed(orders, ambiguous(cause, namedCids(orders))), failed: cause };
   }
   const slots = orders.map((_, i) => readSlot(ctx.endpoint, reply, i));
+  return slotOutcomes(ctx, orders, { slots, length: reply.length }, stopOnFail, ambiguous);
+}
+
+/**
+ * Per-item outcomes of a reply already read into slots, one per order, and `length` items long
+ * (`chunkReply` after reading; the in-process venue hands the client's model of each item: no
+ * wire text built and read back). Every check of a read reply is made the same.
+ */
+export function slotOutcomes(
+  ctx: CallContext,
+  orders: readonly LimitOrderInput[],
+  reply: { slots: readonly Slot[]; length: number },
+  stopOnFail: boolean,
+  ambiguous: Ambiguous,
+): { items: BulkItemResult[]; failed: BotError | undefined } {
+  const { slots } = reply;
   const reading: Reading = { ctx, orders, slots, byCid: resultsByCid(slots), aligned: linesUp(orders, slots, reply.length, stopOnFail), stopOnFail };
   const items = orders.map((_, i) => outcome(reading, i, ambiguous));
   return { items, failed: firstFailure(items) };

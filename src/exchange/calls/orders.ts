@@ -31,7 +31,7 @@ interface ChunkOutcome {
 }
 
 /** One chunk's request; once sending has started nothing throws: the chunk's items carry the failure. */
-async function sendChunk(calls: RequestPaths, part: LimitOrderInput[], stopOnFail: boolean, weight: number): Promise<ChunkOutcome> {
+async function sendChunk(calls: RequestPaths, part: readonly LimitOrderInput[], stopOnFail: boolean, weight: number): Promise<ChunkOutcome> {
   const ctx = ctxOf('bulkLimitOrders');
   const ids = namedCids(part);
   const rpiIoc = part.some((o) => o.rpi === true && o.ioc === true);

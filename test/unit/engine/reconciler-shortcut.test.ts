@@ -1,8 +1,9 @@
 /**
  * The reconciler with the in-process venue's account change mark (src/engine/reconcile-shortcut.ts):
- * a pass over an unchanged venue and store writes its checkpoints only, and the first pass after
- * a change (a deal, a conditional record cancelled behind the bot's back) reads everything again.
- * With and without the mark, the same script leaves the same store.
+ * a pass over an unchanged venue and store reads and writes nothing (its checkpoints are held
+ * until a flush), and the first pass after a change (a deal, a conditional record cancelled
+ * behind the bot's back) reads everything again. With and without the mark, the same script
+ * leaves the same store once the held checkpoints are written.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -11,7 +12,7 @@ import { ORDER_STATES } from '../../../src/core/orders.js';
 import { inProcessApi } from '../../../src/backtest/in-process-api.js';
 import { inProcessGateway } from '../../../src/backtest/in-process-venue.js';
 import { venueHasUnappliedDeals } from '../../../src/engine/equity-reader.js';
-import { HISTORY_CHECKPOINT, RECONCILED_AT, type ReconcileReport } from '../../../src/engine/reconciler.js';
+import { HISTORY_CHECKPOINT, RECONCILED_AT, Reconciler, type ReconcileReport } from '../../../src/engine/reconciler.js';
 import { defaultMarkets } from '../../../src/simulator/options.js';
 import { cancelOco } from '../../../src/simulator/settle.js';
 import { Venue } from '../../../src/simulator/venue.js';
@@ -45,12 +46,18 @@ describe('reconciler with the account change mark', () => {
     const { clock, venue, account, e } = rig();
     await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: dec('0.01'), price: dec('60100') }]);
     expect(full(await e.reconciler.reconcileOnce())).toBe(true);
+    const fullAt = String(clock.now());
     clock.advance(60_000);
     const skipped = await e.reconciler.reconcileOnce();
     expect(full(skipped)).toBe(false);
-    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)?.value).toBe(String(clock.now()));
-    expect(e.store.checkpoints.get(RECONCILED_AT)?.value).toBe(String(clock.now()));
+    // Held, not written; read through the reconciler as if written.
+    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)?.value).toBe(fullAt);
+    expect(e.store.checkpoints.get(RECONCILED_AT)?.value).toBe(fullAt);
+    expect(e.reconciler.lastReconciledMs()).toBe(clock.now());
     expect(skipped.scan.toMs).toBe(clock.now());
+    e.reconciler.flushCheckpoints();
+    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)).toEqual({ value: String(clock.now()), updatedMs: clock.now() });
+    expect(e.store.checkpoints.get(RECONCILED_AT)).toEqual({ value: String(clock.now()), updatedMs: clock.now() });
 
     clock.advance(1_000);
     outsideTrade(venue, account, 'manual-1');
@@ -125,7 +132,10 @@ describe('reconciler with the account change mark', () => {
         const r = await e.reconciler.reconcileOnce();
         if (!full(r)) skips++;
         reports.push({ ...r, scan: { ...r.scan, deals: undefined, pages: undefined, duplicates: undefined } });
+        reports.push(e.reconciler.lastReconciledMs());
+        if (i % 7 === 2) e.reconciler.flushCheckpoints();
       }
+      e.reconciler.flushCheckpoints();
       const { store } = e;
       const dump = JSON.stringify({
         fills: store.fills.all(),
@@ -143,5 +153,35 @@ describe('reconciler with the account change mark', () => {
     expect(withMark.fills).toBeGreaterThan(5);
     expect(withMark.dump).toBe(without.dump);
     expect(withMark.reports).toBe(without.reports);
+  });
+
+  it('a restart after the held checkpoints are flushed starts its scan where the running reconciler would', async () => {
+    const { clock, e } = rig();
+    await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: dec('0.01'), price: dec('60100') }]);
+    await e.reconciler.reconcileOnce();
+    for (let i = 0; i < 3; i++) {
+      clock.advance(60_000);
+      expect(full(await e.reconciler.reconcileOnce())).toBe(false);
+    }
+    e.reconciler.flushCheckpoints();
+    const restarted = new Reconciler({ store: e.store, gateway: e.reconciler['deps'].gateway, clock, logger: e.reconciler['deps'].logger, fills: e.fills, resolver: e.resolver });
+    clock.advance(60_000);
+    const fresh = await restarted.scanOnce();
+    const running = await e.reconciler.scanOnce();
+    expect(fresh.fromMs).toBe(clock.now() - 60_000 - 300_000);
+    expect(running.fromMs).toBe(fresh.fromMs);
+  });
+
+  it('the equity check reads the store anchor the skipped passes left once a deal is reported', async () => {
+    const { clock, venue, account, e } = rig();
+    await e.reconciler.reconcileOnce();
+    clock.advance(60_000);
+    expect(full(await e.reconciler.reconcileOnce())).toBe(false);
+    const skippedAt = String(clock.now());
+    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)?.value).not.toBe(skippedAt);
+    clock.advance(1_000);
+    outsideTrade(venue, account, 'manual-3');
+    expect(e.reconciler.noDealSinceScan()).toBe(false);
+    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)?.value).toBe(skippedAt);
   });
 });

@@ -8,6 +8,7 @@ import { ReadModels } from '../../../src/engine/read-models.js';
 import type { MarketRules, RiskLimits, TradingState } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs, openFlexInvestments } from '../../../src/engine/strategy-inputs.js';
 import { silentLogger } from '../../../src/observability/logger.js';
+import { BufferedState, buildContext } from '../../../src/strategy-api/host.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import type { FillRecord } from '../../../src/model/fills.js';
 import type { FlexRecordRow } from '../../../src/model/flex.js';
@@ -163,6 +164,39 @@ describe('StrategyInputs.snapshot: positions kept between snapshots', () => {
     expect(bases()).toEqual(['BTC_USDT 0.015', 'ETH_USDT -0.3']);
     const views = inputs.snapshot('grid', { prices: {}, balances: {} }).positions;
     expect(Object.isFrozen(views[0])).toBe(true);
+  });
+});
+
+describe('StrategyInputs.snapshot: the same frozen lists until a write', () => {
+  it('hands the kept lists and flex view while nothing was written, new ones after a write, and contexts take them as they are', () => {
+    const { store, clock } = setup();
+    const inputs = new StrategyInputs({ store, read: new ReadModels(store), clock, markets: {}, limits, budgets: new Map(), tradingState: () => 'ACTIVE', equity: () => null, recentFillsLimit: 10 });
+    const venue = { prices: {}, balances: {} };
+    place(store, 'g1', 'grid', 'buy', '0.02', '50000');
+    store.fills.insert(fill({ side: 'buy', amount: d('0.01'), price: d('50000') }));
+    const a = inputs.snapshot('grid', venue);
+    const b = inputs.snapshot('grid', venue);
+    for (const list of [a.openOrders, a.positions, a.recentFills, a.flex.investments, a.flex]) expect(Object.isFrozen(list)).toBe(true);
+    expect([b.openOrders, b.positions, b.recentFills, b.flex]).toEqual([a.openOrders, a.positions, a.recentFills, a.flex]);
+    expect(b.openOrders).toBe(a.openOrders);
+    expect(b.positions).toBe(a.positions);
+    expect(b.recentFills).toBe(a.recentFills);
+    expect(b.flex).toBe(a.flex);
+    const ctx = buildContext('grid', {}, b, new BufferedState(new Map() as never), { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined });
+    expect(ctx.openOrders).toBe(a.openOrders);
+    expect(ctx.positions).toBe(a.positions);
+    expect(ctx.flex).toBe(a.flex);
+    // A write: new lists, with what was written.
+    place(store, 'g2', 'grid', 'sell', '0.01', '51000');
+    store.fills.insert(fill({ side: 'buy', amount: d('0.02'), price: d('50000') }));
+    store.flex.insert({ transactionId: 't1', createdAtMs: 1, planId: 'p', investmentId: 'i1', currency: 'USDT', amount: d('100'), actionType: 'INVEST' });
+    const c = inputs.snapshot('grid', venue);
+    expect(c.openOrders).not.toBe(a.openOrders);
+    expect(c.openOrders.map((o) => o.clientOrderId)).toEqual(['g1', 'g2']);
+    expect(c.positions.map((p) => p.base.toFixed())).toEqual(['0.03']);
+    expect(c.recentFills).toHaveLength(2);
+    expect(c.flex.investments.map((i) => i.investmentId)).toEqual(['i1']);
+    expect(a.openOrders.map((o) => o.clientOrderId)).toEqual(['g1']);
   });
 });
 

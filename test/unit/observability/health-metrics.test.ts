@@ -54,6 +54,37 @@ describe('metrics', () => {
     expect(text).toContain('bot_clock_skew_seconds -2.5');
   });
 
+  it('job runs: counted per job and outcome, the last end per outcome, the same across scrapes', async () => {
+    const m = new BotMetrics();
+    m.jobRun('reconcile', 'ran', 5_000);
+    m.jobRun('reconcile', 'ran', 6_000);
+    m.jobRun('reconcile', 'failed', 7_000);
+    m.jobRun('strategy:g1', 'paused', 8_000);
+    const first = await m.text();
+    expect(first).toContain('bot_job_runs_total{job="reconcile",outcome="ran"} 2');
+    expect(first).toContain('bot_job_runs_total{job="reconcile",outcome="failed"} 1');
+    expect(first).toContain('bot_job_runs_total{job="strategy:g1",outcome="paused"} 1');
+    expect(first).toContain('bot_job_last_run_timestamp_seconds{job="reconcile",outcome="ran"} 6');
+    expect(first).toContain('bot_job_last_run_timestamp_seconds{job="reconcile",outcome="failed"} 7');
+    expect(await m.text()).toBe(first);
+    m.jobRun('reconcile', 'ran', 9_000);
+    const later = await m.text();
+    expect(later).toContain('bot_job_runs_total{job="reconcile",outcome="ran"} 3');
+    expect(later).toContain('bot_job_last_run_timestamp_seconds{job="reconcile",outcome="ran"} 9');
+  });
+
+  it('reconcile: 0 before the first pass, the last success kept through a failed pass', async () => {
+    const m = new BotMetrics();
+    expect(await m.text()).toContain('bot_reconcile_ok 0');
+    m.setReconcile(true, 4_000);
+    m.setClockSkew(1_000);
+    m.setReconcile(false, null);
+    const text = await m.text();
+    expect(text).toContain('bot_reconcile_ok 0');
+    expect(text).toContain('bot_reconcile_last_success_timestamp_seconds 4');
+    expect(text).toContain('bot_clock_skew_seconds 1');
+  });
+
   it('exposes the request queue per pool: budget, used, queued, paused, refused; store and second-signer state', async () => {
     const m = new BotMetrics();
     m.setCollector(() => ({

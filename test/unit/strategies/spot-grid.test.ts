@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { parseIntents, type OrderView, type PlaceLimitsIntent, type Side } from '../../../src/strategy-api/host.js';
+import { BufferedState, buildContext, parseIntents, type OrderView, type PlaceLimitsIntent, type Side } from '../../../src/strategy-api/host.js';
 import grid, { ladder, maintainGrid, spotGridParams } from '../../../strategies/spot-grid.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 
@@ -55,6 +55,36 @@ describe('spot-grid', () => {
     expect(parseIntents(maintainGrid(ctx), 't1')).toEqual([{ type: 'cancelAll', market: 'BTC_USDT' }]);
     state.commit();
     expect(backend.get('centre')).toBe('110');
+  });
+
+  it('a ladder kept from an earlier tick gives what a fresh one gives, through re-centrings and a change of params', () => {
+    const wide = spotGridParams.parse({ market: 'BTC_USDT', levels: 3, spacingPct: '0.7', orderAmount: '0.01' });
+    const warmState = new MemoryState();
+    const coldState = new MemoryState();
+    const steps: [typeof params, string, OrderView[]][] = [
+      [params, '100', []],
+      [params, '99.5', [order('buy', '98'), order('sell', '101')]],
+      [params, '100.3', [order('buy', '98'), order('buy', '99'), order('sell', '101'), order('sell', '102')]],
+      [params, '96.5', [order('buy', '98')]],
+      [params, '105.1', []],
+      [params, '103.33', [order('sell', '104.0001')]],
+      [wide, '103.33', [order('sell', '104.0001')]],
+      [wide, '104.1', []],
+    ];
+    const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    steps.forEach(([p, last, openOrders], i) => {
+      const data = snapshot({ prices: { BTC_USDT: price('BTC_USDT', last) }, openOrders });
+      const warm = new BufferedState(warmState);
+      const cold = new BufferedState(coldState);
+      const kept = parseIntents(maintainGrid(buildContext('warm', p, data, warm, log)), 'warm');
+      // A new instance id each step: nothing kept.
+      const fresh = parseIntents(maintainGrid(buildContext(`cold-${i}`, p, data, cold, log)), 'cold');
+      expect(kept, `step ${i}`).toEqual(fresh);
+      warm.commit();
+      cold.commit();
+      expect(warmState.get('centre')).toBe(coldState.get('centre'));
+    });
+    expect(coldState.get('centre')).toBe('105.1');
   });
 
   it('waits when there is no price', () => {

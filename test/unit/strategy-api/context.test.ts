@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ZERO } from '../../../src/core/decimal.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 
 describe('strategy context', () => {
@@ -35,6 +36,53 @@ describe('strategy context', () => {
     const read = ctxOf({}, snapshot({ prices: { BTC_USDT: price('BTC_USDT', '101') } })).ctx;
     expect(read.prices['BTC_USDT']?.last.toFixed()).toBe('101');
     expect(first.prices['BTC_USDT']?.last.toFixed()).toBe('100');
+  });
+
+  it('hands a frozen list of frozen views on as it is, the same list to every context; copies any other list', () => {
+    const order = (id: string): never => Object.freeze({ clientOrderId: id, market: 'BTC_USDT', side: 'buy' }) as never;
+    const kept = Object.freeze([order('a'), order('b')]);
+    const first = ctxOf({}, snapshot({ openOrders: kept })).ctx;
+    const again = ctxOf({}, snapshot({ openOrders: kept })).ctx;
+    expect(first.openOrders).toBe(kept);
+    expect(again.openOrders).toBe(kept);
+    // Not frozen: a list the engine could still change is copied, every call.
+    const loose = [order('a')];
+    const copied = ctxOf({}, snapshot({ openOrders: loose })).ctx.openOrders;
+    expect(copied).not.toBe(loose);
+    expect(copied).toEqual(loose);
+    expect(Object.isFrozen(copied)).toBe(true);
+    expect(ctxOf({}, snapshot({ openOrders: loose })).ctx.openOrders).not.toBe(copied);
+    // Frozen, but holding a view that is not: copied, the loose view as a frozen copy.
+    const view = { clientOrderId: 'c', market: 'BTC_USDT', side: 'sell' } as never;
+    const mixed = Object.freeze([order('a'), view]);
+    const fixed = ctxOf({}, snapshot({ openOrders: mixed })).ctx.openOrders;
+    expect(fixed).not.toBe(mixed);
+    expect(fixed[0]).toBe(mixed[0]);
+    expect(fixed[1]).not.toBe(view);
+    expect(fixed[1]).toEqual(view);
+    expect(Object.isFrozen(fixed[1])).toBe(true);
+  });
+
+  it('hands a position on only when its protection is frozen too; a frozen flex view only when frozen through', () => {
+    const base = { market: 'BTC_USDT', kind: 'collateral', base: ZERO, avgEntryPrice: ZERO };
+    const settled = Object.freeze({ ...base, protection: Object.freeze({ stopLoss: null, takeProfit: null }) }) as never;
+    const looseLegs = Object.freeze({ ...base, protection: { stopLoss: null, takeProfit: null } }) as never;
+    const positions = ctxOf({}, snapshot({ positions: Object.freeze([settled, looseLegs]) })).ctx.positions;
+    expect(positions[0]).toBe(settled);
+    expect(positions[1]).not.toBe(looseLegs);
+    expect(positions[1]).toEqual(looseLegs);
+    expect(Object.isFrozen(positions[1]?.protection)).toBe(true);
+    const investment = Object.freeze({ planId: 'p', investmentId: 'i', currency: 'USDT', amount: ZERO });
+    const flex = Object.freeze({ investments: Object.freeze([investment]), earnings: Object.freeze({ USDT: ZERO }) });
+    expect(ctxOf({}, snapshot({ flex })).ctx.flex).toBe(flex);
+    const earningsLoose = Object.freeze({ investments: flex.investments, earnings: { USDT: ZERO } });
+    const copy = ctxOf({}, snapshot({ flex: earningsLoose })).ctx.flex;
+    expect(copy).not.toBe(earningsLoose);
+    expect(copy.investments).toBe(flex.investments);
+    expect(Object.isFrozen(copy.earnings)).toBe(true);
+    expect(() => {
+      (copy.earnings as Record<string, unknown>)['BTC'] = ZERO;
+    }).toThrow();
   });
 
   it('buffers state writes until commit', () => {
