@@ -8,7 +8,9 @@
  * the venue's whole-second bounds (secondsWindow) and its order (newest first), and each deal is
  * read by the client's own parser from its wire form, once (ParsedDeals: scans overlap). It
  * also offers what HTTP cannot: the account's change mark (`changes`), with which the reconciler
- * skips a pass over an unchanged venue (docs/backtesting.md § In process).
+ * skips a pass over an unchanged venue (docs/backtesting.md § In process). Its balances, credit
+ * line and flex history answers are kept while the account state they read stands still
+ * (in-process-reads.ts).
  */
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
@@ -19,6 +21,7 @@ import type { Account } from '../simulator/account.js';
 import type { Deal } from '../simulator/types.js';
 import { dealWire } from '../simulator/wire.js';
 import type { InProcessApi } from './in-process-api.js';
+import { KeptAccountReads } from './in-process-reads.js';
 
 /** The index of the first deal at or after `ms` (deals are in time order). */
 function firstAtOrAfter(deals: readonly Deal[], ms: number): number {
@@ -88,6 +91,11 @@ export interface InProcessGatewayOptions {
   /** Offer the account change mark (`changes`). Default true; false: every reconciliation runs in full. */
   changeMark?: boolean;
   /**
+   * Keep the balances, credit line and flex history answers while the account state they read
+   * stands still (in-process-reads.ts). Default true; false: every read is a request.
+   */
+  keepReads?: boolean;
+  /**
    * Moves the account's deals far behind the scans to its archive (Account.archiveBefore; none
    * without an archive). Absent: every deal stays in memory.
    */
@@ -110,6 +118,7 @@ class InProcessGateway implements ExchangeGateway {
   private readonly pageSize: number;
   private readonly parsed = new ParsedDeals();
   private readonly held: DealsHeld | undefined;
+  private readonly kept: KeptAccountReads | undefined;
   /** The account's change mark (src/simulator/account.ts) as of now; absent when turned off. */
   readonly changes?: () => number;
 
@@ -122,6 +131,7 @@ class InProcessGateway implements ExchangeGateway {
     this.pageSize = options.historyPageSize ?? 100;
     this.held = options.archive;
     const catchUp = options.catchUp ?? (() => undefined);
+    if (options.keepReads !== false) this.kept = new KeptAccountReads(account, catchUp);
     if (options.changeMark !== false) {
       this.changes = () => {
         catchUp();
@@ -144,11 +154,11 @@ class InProcessGateway implements ExchangeGateway {
   cancelOrder: ExchangeGateway['cancelOrder'] = (r) => this.inner.cancelOrder(r);
   fillsOfOrder: ExchangeGateway['fillsOfOrder'] = (o) => this.inner.fillsOfOrder(o);
   protectiveOrders: ExchangeGateway['protectiveOrders'] = (m) => this.inner.protectiveOrders(m);
-  balances: ExchangeGateway['balances'] = () => this.inner.balances();
+  balances: ExchangeGateway['balances'] = () => this.kept?.balances(() => this.inner.balances()) ?? this.inner.balances();
   markets: ExchangeGateway['markets'] = () => this.inner.markets();
-  flexRecords: ExchangeGateway['flexRecords'] = (q) => this.inner.flexRecords(q);
+  flexRecords: ExchangeGateway['flexRecords'] = (q) => this.kept?.flexRecords(q, () => this.inner.flexRecords(q)) ?? this.inner.flexRecords(q);
   closeFlex: ExchangeGateway['closeFlex'] = (p) => this.inner.closeFlex(p);
-  creditLine: ExchangeGateway['creditLine'] = () => this.inner.creditLine();
+  creditLine: ExchangeGateway['creditLine'] = () => this.kept?.creditLine(() => this.inner.creditLine()) ?? this.inner.creditLine();
   clockSkewMs: ExchangeGateway['clockSkewMs'] = () => this.inner.clockSkewMs();
 }
 

@@ -10,7 +10,7 @@ import { CreditJob } from '../engine/credit-job.js';
 import { EquitySources } from '../engine/equity-sources.js';
 import { EquityWatch } from '../engine/equity-watch.js';
 import { checkEquity, type EquityCheckDeps } from '../engine/equity-check.js';
-import { KeptValuation, readEquity, venueHasUnappliedDeals } from '../engine/equity-reader.js';
+import { KeptValuation, readEquity, venueHasUnappliedDeals, type ReadEquityDeps } from '../engine/equity-reader.js';
 import type { HoldRules } from '../engine/order-holds.js';
 import { FillApplier } from '../engine/fill-applier.js';
 import { FlexCloser } from '../engine/flex-close.js';
@@ -75,7 +75,8 @@ export interface EngineOptions {
    * True: the store is the run's alone and thrown away at its end (a backtest's, opened
    * `scratch` or `memory`), so what only other readers or later runs read is not written: the
    * account row and the equity curve of each equity check (equity-check.ts), a credit snapshot
-   * that repeats the last one (credit-job.ts) and the price history, closed minutes and price
+   * that repeats the last one (credit-job.ts), a flex pull handed the pages of the last one
+   * (flex-job.ts: only the checkpoint's time would move) and the price history, closed minutes and price
    * samples (price-recorder.ts). What the engine itself reads is the same either way.
    */
   throwawayStore?: boolean;
@@ -135,7 +136,7 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
   const rules = holdRules ?? liveHoldRules(config.risk.equityAsset);
   const equitySources = new EquitySources(store, rules);
   const pipeline = orderPipeline(b, gateway);
-  const flexJob = new FlexJob({ store, gateway, clock, logger: part('flex') });
+  const flexJob = new FlexJob({ store, gateway, clock, logger: part('flex') }, { recordEveryRun: keepRecords });
   const creditJob = new CreditJob({ store, gateway, clock, logger: part('credit'), tradingState }, { recordEveryCheck: keepRecords });
   const valuation = new KeptValuation();
   const { toleranceFraction: fraction, toleranceByAsset: byAsset, settleAttempts } = config.audit;
@@ -143,17 +144,18 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
     ...{ store, gateway, clock, logger: part('audit'), reconciler: pipeline.reconciler, flexJob, creditJob, holdRules: rules },
     ...{ tolerance: { fraction, byAsset }, settleAttempts },
   });
+  // Built once: a check is run every few seconds (every candle in a backtest).
+  const readDeps: ReadEquityDeps = {
+    equityAsset: config.risk.equityAsset,
+    sources: equitySources,
+    fresh: () => market.fresh(),
+    unappliedDeals: async () => !pipeline.reconciler.noDealSinceScan() && (await venueHasUnappliedDeals(gateway, store, clock)),
+    reconcile: () => pipeline.reconciler.reconcileOnce(),
+    valuation,
+  };
   const equityCheck: EquityCheckDeps = {
     ...{ equityAsset: config.risk.equityAsset, markets: Object.keys(config.markets), store, clock, logger: part('equity'), watch: equityWatch, statusRecords: keepRecords },
-    read: () =>
-      readEquity({
-        equityAsset: config.risk.equityAsset,
-        sources: equitySources,
-        fresh: () => market.fresh(),
-        unappliedDeals: async () => !pipeline.reconciler.noDealSinceScan() && (await venueHasUnappliedDeals(gateway, store, clock)),
-        reconcile: () => pipeline.reconciler.reconcileOnce(),
-        valuation,
-      }),
+    read: () => readEquity(readDeps),
   };
   return {
     gateway,

@@ -19,6 +19,35 @@ const DAY_MS = 86_400_000;
 /** Candle retention when the caller names none (the config default, `marketData.candleRetentionDays`). */
 const DEFAULT_CANDLE_RETENTION_DAYS = 30;
 
+/**
+ * Which configured market each listed market also folds into, by its place in the listing: a
+ * configured market the listing does not list gets the prices of the first listed market of the
+ * same base and quote. Worked out again only when the listing lists other markets (or in another
+ * order); the daemon and the backtest read the same listing at every price step.
+ */
+class AliasPlan {
+  private kept: { pairs: readonly (readonly [string, string, string])[]; aliasOf: readonly (string | undefined)[] } | undefined;
+
+  constructor(private readonly markets: readonly string[]) {}
+
+  of(futures: readonly FuturesMarket[]): readonly (string | undefined)[] {
+    const k = this.kept;
+    if (k !== undefined && k.pairs.length === futures.length && futures.every((f, i) => samePair(k.pairs[i], f))) return k.aliasOf;
+    const listed = new Set(futures.map((f) => f.tickerId));
+    const aliases = new Set(this.markets.filter((m) => !listed.has(m)));
+    const aliasOf = futures.map((f) => {
+      const spot = `${f.base}_${f.quote}`;
+      return aliases.delete(spot) ? spot : undefined;
+    });
+    this.kept = { pairs: futures.map((f) => [f.tickerId, f.base, f.quote] as const), aliasOf };
+    return aliasOf;
+  }
+}
+
+function samePair(p: readonly [string, string, string] | undefined, f: FuturesMarket): boolean {
+  return p !== undefined && p[0] === f.tickerId && p[1] === f.base && p[2] === f.quote;
+}
+
 export function recordingPrices(
   gateway: Pick<ExchangeGateway, 'markets' | 'balances'>,
   store: Store,
@@ -42,14 +71,15 @@ export function recordingPrices(
   if (!history) store.candles.keepNoHistory();
   const lastMinute = new Map<string, number>();
   let lastPruneHour = -1;
+  const aliases = new AliasPlan(markets);
   /** Folds each price into its market's open minute (and its alias's); calls `sampled` with each. */
   const fold = (futures: readonly FuturesMarket[], now: number, sampled?: (f: FuturesMarket) => void): void => {
-    const listed = new Set(futures.map((f) => f.tickerId));
-    const aliases = new Set(markets.filter((m) => !listed.has(m)));
-    for (const f of futures) {
+    const aliasOf = aliases.of(futures);
+    for (let i = 0; i < futures.length; i++) {
+      const f = futures[i] as FuturesMarket;
       store.candles.fold(f.tickerId, now, f.lastPrice);
-      const spot = `${f.base}_${f.quote}`;
-      if (aliases.delete(spot)) store.candles.fold(spot, now, f.lastPrice);
+      const alias = aliasOf[i];
+      if (alias !== undefined) store.candles.fold(alias, now, f.lastPrice);
       sampled?.(f);
     }
     // A market that left the listing still has its minute closed once the minute is over.

@@ -48,7 +48,9 @@ export const EQUITY_READ_ATTEMPTS = 4;
 
 /** Last price per market, as the equity rule takes it. */
 export function lastPrices(prices: Readonly<Record<string, PriceView>>): Record<string, Decimal> {
-  return Object.fromEntries(Object.entries(prices).map(([k, v]) => [k, v.last]));
+  const out: Record<string, Decimal> = {};
+  for (const k of Object.keys(prices)) out[k] = (prices[k] as PriceView).last;
+  return out;
 }
 
 /**
@@ -77,37 +79,93 @@ export async function readEquity(d: ReadEquityDeps): Promise<EquityReading> {
     const settled = !unapplied && before.fingerprint === after.fingerprint && after.pending === 0;
     if (settled || n >= attempts) {
       const valuation = d.valuation ?? new KeptValuation();
-      const equity = valuation.value(d.equityAsset, after, venue.balances, lastPrices(venue.prices));
-      return { ...venue, equity, journal: after, settled, attempts: n };
+      const equity = valuation.value(d.equityAsset, after, venue.balances, venue.prices);
+      // Fields named, not spread: a spread of the venue reading took most of a quiet check's time.
+      return { prices: venue.prices, balances: venue.balances, equity, journal: after, settled, attempts: n };
     }
   }
 }
 
 /** Same keys, equal amounts (equal decimals print and multiply alike). */
 function sameAmounts(a: Readonly<Record<string, Decimal>>, b: Readonly<Record<string, Decimal>>): boolean {
+  if (a === b) return true;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((k) => b[k]?.eq(a[k] as Decimal) === true);
 }
 
 /**
+ * Every market whose price the equity rule can look up for these inputs (equity.ts):
+ * `<ASSET>_<equityAsset>` of each asset with a non-zero amount in the balances, the holds or flex
+ * (a zero amount is not priced), and of each position's settlement asset, and each position's
+ * market (its mark). A superset is harmless: it only values afresh more often.
+ */
+function marketsPriced(equityAsset: string, journal: JournalParts, balances: Readonly<Record<string, Decimal>>): string[] {
+  const markets = new Set<string>();
+  for (const amounts of [balances, journal.held.byAsset, journal.flex]) {
+    for (const asset of Object.keys(amounts)) if (asset !== equityAsset && !(amounts[asset] as Decimal).isZero()) markets.add(`${asset}_${equityAsset}`);
+  }
+  for (const p of journal.positions) {
+    markets.add(p.market);
+    if (p.settleAsset !== equityAsset) markets.add(`${p.settleAsset}_${equityAsset}`);
+  }
+  return [...markets];
+}
+
+/** The last price of `market` (undefined: none listed). */
+function lastOf(prices: Readonly<Record<string, PriceView>>, market: string): Decimal | undefined {
+  return Object.hasOwn(prices, market) ? prices[market]?.last : undefined;
+}
+
+/** Each price looked up is still there and equal, and none that was missing appeared. */
+function samePrices(markets: readonly string[], was: readonly (Decimal | undefined)[], prices: Readonly<Record<string, PriceView>>): boolean {
+  for (let i = 0; i < markets.length; i++) {
+    const before = was[i];
+    const now = lastOf(prices, markets[i] as string);
+    if (now === before) continue;
+    if (now === undefined || before === undefined || !now.eq(before)) return false;
+  }
+  return true;
+}
+
+interface Valued {
+  journal: JournalParts;
+  balances: Readonly<Record<string, Decimal>>;
+  /** The markets the rule prices for this journal reading and these balances, and their last prices then. */
+  markets: readonly string[];
+  used: readonly (Decimal | undefined)[];
+  equity: Equity;
+}
+
+/**
  * The last valuation and what it was valued from. The equity rule is a pure function of the
- * journal's parts, the balances and the prices; the journal reading is the same object while
- * nothing was written (equity-sources.ts), so the same reading with equal balances and prices has
- * the same equity, and the kept one is the answer. A fill or a new order is a new journal reading,
- * a moved price or balance a different input: each is valued afresh.
+ * journal's parts, the balances and the prices it looks up; the journal reading is the same
+ * object while nothing was written (equity-sources.ts), so the same reading with equal balances
+ * and equal prices at every market the rule prices (marketsPriced) has the same equity, and the
+ * kept one is the answer: a market whose asset the account does not hold can move freely. A fill
+ * or a new order is a new journal reading, a moved balance or a moved price of a held asset or of
+ * a position's market a different input: each is valued afresh (the markets priced are found
+ * again only when the journal reading or the balances changed).
  */
 export class KeptValuation {
-  private last: { journal: JournalParts; balances: Record<string, Decimal>; prices: Record<string, Decimal>; equity: Equity } | null = null;
+  private last: Valued | null = null;
 
-  value(equityAsset: string, journal: JournalParts, balances: Record<string, Decimal>, prices: Record<string, Decimal>): Equity {
+  value(equityAsset: string, journal: JournalParts, balances: Record<string, Decimal>, prices: Readonly<Record<string, PriceView>>): Equity {
     const l = this.last;
-    if (l !== null && l.journal === journal && l.equity.equityAsset === equityAsset && sameAmounts(l.balances, balances) && sameAmounts(l.prices, prices)) {
-      return l.equity;
-    }
+    const sameInputs = l !== null && l.journal === journal && l.equity.equityAsset === equityAsset && sameAmounts(l.balances, balances);
+    if (sameInputs && samePrices(l.markets, l.used, prices)) return l.equity;
+    const markets = sameInputs ? l.markets : marketsPriced(equityAsset, journal, balances);
+    const used = markets.map((m) => lastOf(prices, m));
+    // Only the markets the rule prices: it looks up no other (marketsPriced), so the equity is the
+    // one of the whole listing's last prices.
+    const priced: Record<string, Decimal> = {};
+    markets.forEach((m, i) => {
+      const last = used[i];
+      if (last !== undefined) priced[m] = last;
+    });
     const { held, positions, flex } = journal;
-    const equity = equityOf({ equityAsset, balances, held: held.byAsset, positions, flex, prices });
-    this.last = { journal, balances, prices, equity };
+    const equity = equityOf({ equityAsset, balances, held: held.byAsset, positions, flex, prices: priced });
+    this.last = { journal, balances, markets, used, equity };
     return equity;
   }
 }

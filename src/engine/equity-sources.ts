@@ -99,6 +99,12 @@ class CollateralFold implements IncrementalFold {
   }
 }
 
+/** The markets without a hold rule of both parts, once each, sorted. */
+function unruledOf(held: readonly string[], positions: readonly string[]): string[] {
+  if (held.length === 0 && positions.length === 0) return [];
+  return [...new Set([...held, ...positions])].sort();
+}
+
 /** Holding states and PENDING in one read (the same rows, in the same order, as two reads). */
 const READ_STATES: readonly OrderState[] = [...HOLDING_STATES, 'PENDING'];
 
@@ -132,8 +138,8 @@ export class EquitySources {
     this.collateral = new CollateralFold((m) => this.rules(m)?.leverage, (id) => this.store.orders.get(id));
   }
 
-  /** The last reading outside a transaction and the write counters it was read at. */
-  private lastRead: { versions: string; parts: JournalParts } | null = null;
+  /** The last reading outside a transaction and the write counters (orders, fills, flex) it was read at. */
+  private lastRead: { orders: number; fills: number; flex: number; parts: JournalParts } | null = null;
 
   /**
    * The journal's parts. Outside a transaction, while no order, fill or flex row was written
@@ -142,9 +148,14 @@ export class EquitySources {
   read(): JournalParts {
     const inTx = this.store.fills.inTransaction;
     if (inTx) return this.readParts(inTx);
-    const versions = `${this.store.orders.version}/${this.store.fills.version}/${this.store.flex.version}`;
-    if (this.lastRead?.versions !== versions) this.lastRead = { versions, parts: this.readParts(false) };
-    return this.lastRead.parts;
+    const orders = this.store.orders.version;
+    const fills = this.store.fills.version;
+    const flex = this.store.flex.version;
+    const l = this.lastRead;
+    if (l !== null && l.orders === orders && l.fills === fills && l.flex === flex) return l.parts;
+    const parts = this.readParts(false);
+    this.lastRead = { orders, fills, flex, parts };
+    return parts;
   }
 
   private readParts(inTx: boolean): JournalParts {
@@ -155,7 +166,11 @@ export class EquitySources {
     const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules, (o, rule) => this.keptHold(o, rule)));
     const flexVersion = this.store.flex.version;
     const key = `${this.store.fills.version}/${flexVersion}`;
-    if (!inTx && this.cache?.key !== key) this.cache = { key, ...this.fold() };
+    if (!inTx && this.cache?.key !== key) {
+      // Fields named, not spread: a spread here cost more than the fold it copies.
+      const folded = this.fold();
+      this.cache = { key, positions: folded.positions, unruled: folded.unruled };
+    }
     const parts = inTx ? this.fold() : (this.cache as NonNullable<typeof this.cache>);
     const flex = this.flexOf(flexVersion, inTx);
     // The holding orders' part of the fingerprint: the same text as long as they are the same rows.
@@ -165,7 +180,7 @@ export class EquitySources {
       held,
       positions: parts.positions,
       flex,
-      unruled: [...new Set([...held.unruled, ...parts.unruled])].sort(),
+      unruled: unruledOf(held.unruled, parts.unruled),
       pending,
       fingerprint: `${key}|${pending}|${orders}`,
     };
@@ -197,7 +212,12 @@ export class EquitySources {
 
   private fold(): Omit<NonNullable<typeof this.cache>, 'key'> {
     const { positions, unruled } = this.feed.sync(this.collateral) ? this.collateral.result() : this.foldAll();
-    const settled = positions.map((p) => ({ ...p, settleAsset: this.rules(p.market)?.quote ?? '' }));
+    const settled = positions.map((p) => {
+      // A copy, then the field: a spread followed by a field takes V8's slow path.
+      const s = { ...p } as CollateralPosition & { settleAsset: string };
+      s.settleAsset = this.rules(p.market)?.quote ?? '';
+      return s;
+    });
     return { positions: settled, unruled };
   }
 

@@ -31,6 +31,13 @@ export class EquityWatch {
   private kept: { peak: Decimal | undefined } | null = null;
   /** The last check: the total and peak it was made for and its breach reason (null: within the limit). */
   private decided: { total: Decimal; peak: Decimal; breach: string | null } | null = null;
+  /**
+   * The lowest total found within the limit against this peak. Against a fixed peak the decision
+   * is monotone in the total (risk-gate.ts drawdownBreached: every step, the subtraction from the
+   * peak, the product, the division by the positive peak, rounds monotonically), so any total at or
+   * above it is within the limit too, and the drawdown need not be worked out again.
+   */
+  private within: { peak: Decimal; total: Decimal } | null = null;
 
   constructor(private readonly deps: EquityWatchDeps) {}
 
@@ -56,7 +63,8 @@ export class EquityWatch {
       if (d.breach !== null) this.deps.onBreach(d.breach);
       return this.latest;
     }
-    const peak = storedPeak === undefined ? total : Decimal.max(storedPeak, total);
+    // The greater of the two (Decimal.max's value, without its copy: decimals are immutable).
+    const peak = storedPeak === undefined || total.gt(storedPeak) ? total : storedPeak;
     if (storedPeak === undefined || !peak.eq(storedPeak)) this.persistPeak(peak);
     this.latest = { currentQuote: total, peakQuote: peak };
     this.latestEquity = equity;
@@ -73,7 +81,12 @@ export class EquityWatch {
   /** The breach reason of a snapshot, null when within the limit. */
   private breachOf(s: EquitySnapshot, limits: RiskLimits): string | null {
     const { currentQuote: total, peakQuote: peak } = s;
-    if (!drawdownBreached(s, limits)) return null;
+    const w = this.within;
+    if (w !== null && w.peak.eq(peak) && total.gte(w.total)) return null;
+    if (!drawdownBreached(s, limits)) {
+      this.within = { peak, total };
+      return null;
+    }
     return `drawdown: equity ${total.toFixed(2)} below peak ${peak.toFixed(2)} by more than ${limits.maxDrawdownPct.toFixed()} %`;
   }
 
@@ -102,5 +115,6 @@ export class EquityWatch {
     this.latest = null;
     this.latestEquity = null;
     this.decided = null;
+    this.within = null;
   }
 }

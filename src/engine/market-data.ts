@@ -43,20 +43,50 @@ export class MarketData {
   private async refresh(): Promise<void> {
     const [futures, balances] = await Promise.all([this.gateway.markets(), this.gateway.balances()]);
     this.prices = pricesFromListing(futures);
-    this.balances = Object.fromEntries(balances);
+    // The same decimals as the last read (a venue that keeps its answer, in-process-reads.ts): the
+    // same object, so what is kept per object downstream (the valuation, the contexts' copies) holds.
+    if (!sameDecimals(this.balances, balances)) this.balances = Object.fromEntries(balances);
     this.atMs = this.clock.now();
   }
+}
+
+/** The same assets in the same order, each holding the very same decimal object. */
+function sameDecimals(kept: Readonly<Record<string, Decimal>>, now: ReadonlyMap<string, Decimal>): boolean {
+  const keys = Object.keys(kept);
+  if (keys.length !== now.size) return false;
+  let i = 0;
+  for (const [asset, amount] of now) {
+    const k = keys[i++] as string;
+    if (k !== asset || kept[k] !== amount) return false;
+  }
+  return true;
+}
+
+/** A market's prices as strategies see them (a new object each time: each key has its own). */
+function priceView(f: FuturesMarket): PriceView {
+  const view: PriceView = { ticker: f.tickerId, base: f.base, quote: f.quote, last: f.lastPrice, bid: f.bid, ask: f.ask };
+  if (f.indexPrice !== undefined) view.index = f.indexPrice;
+  return view;
+}
+
+/** `BASE_QUOTE` names, made once per pair: the listing is read at every check with the same pairs. */
+const spotNames = new Map<string, Map<string, string>>();
+
+function spotName(base: string, quote: string): string {
+  let byQuote = spotNames.get(base);
+  if (byQuote === undefined) spotNames.set(base, (byQuote = new Map()));
+  let name = byQuote.get(quote);
+  if (name === undefined) byQuote.set(quote, (name = `${base}_${quote}`));
+  return name;
 }
 
 /** Prices by ticker and by `BASE_QUOTE` (the perpetual's price is the reference of its spot market). */
 export function pricesFromListing(futures: readonly FuturesMarket[]): Record<string, PriceView> {
   const out: Record<string, PriceView> = {};
   for (const f of futures) {
-    const view: PriceView = { ticker: f.tickerId, base: f.base, quote: f.quote, last: f.lastPrice, bid: f.bid, ask: f.ask };
-    if (f.indexPrice !== undefined) view.index = f.indexPrice;
-    out[f.tickerId] = view;
-    const spot = `${f.base}_${f.quote}`;
-    if (out[spot] === undefined) out[spot] = { ...view };
+    out[f.tickerId] = priceView(f);
+    const spot = spotName(f.base, f.quote);
+    if (out[spot] === undefined) out[spot] = priceView(f);
   }
   return out;
 }

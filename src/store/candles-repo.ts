@@ -116,7 +116,8 @@ export class CandlesRepository {
     const low = dec(open.low).lte(price) ? open.low : p;
     if (high === open.high && low === open.low && p === open.close) return;
     if (this.writeOpen) this.db.prepare('UPDATE candles_open SET high = ?, low = ?, close = ?, updated_ms = ? WHERE market = ?').run(high, low, p, atMs, open.market);
-    this.opens().set(open.market, { ...open, high, low, close: p });
+    // Built field by field: a spread with overrides is a slow path on every price read.
+    this.opens().set(open.market, { market: open.market, open_ms: open.open_ms, open: open.open, high, low, close: p, volume: open.volume });
   }
 
   private writeNewMinute(market: string, minute: number, p: string, atMs: number): void {

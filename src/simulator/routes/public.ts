@@ -19,9 +19,20 @@ const INDEX_NAMES: Readonly<Record<string, string>> = { BTC: 'Bitcoin', ETH: 'Et
  */
 const SAMPLE_BRACKETS: Readonly<Record<string, number>> = { '1': 0, '2': 0, '3': 0, '5': 0, '10': 0, '20': 0, '50': 20, '100': 50 };
 
-function bracketsOf(m: Market): Record<string, number> {
+/** A market's brackets as last listed, with what they were cut from (a market's leverage may change). */
+const keptBrackets = new WeakMap<Market, { all: Readonly<Record<string, number>>; maxLeverage: number; listed: Readonly<Record<string, number>> }>();
+
+/**
+ * The brackets up to the market's leverage. The listing is read at every equity check and price
+ * refresh and its brackets rarely change: the cut is kept per market, frozen, while its inputs stand.
+ */
+function bracketsOf(m: Market): Readonly<Record<string, number>> {
   const all = m.brackets ?? SAMPLE_BRACKETS;
-  return Object.fromEntries(Object.entries(all).filter(([lev]) => Number(lev) <= m.maxLeverage));
+  const kept = keptBrackets.get(m);
+  if (kept !== undefined && kept.all === all && kept.maxLeverage === m.maxLeverage) return kept.listed;
+  const listed = Object.freeze(Object.fromEntries(Object.entries(all).filter(([lev]) => Number(lev) <= m.maxLeverage)));
+  keptBrackets.set(m, { all, maxLeverage: m.maxLeverage, listed });
+  return listed;
 }
 
 function openInterest(venue: Venue, m: Market): Decimal {

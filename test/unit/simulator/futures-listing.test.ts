@@ -57,4 +57,13 @@ describe('the futures listing in process', () => {
     expect(perp?.bid.toFixed()).toBe('99.99');
     expect(perp?.ask.toFixed()).toBe('100.01');
   });
+
+  it('hands every listing the same frozen brackets of a market, cut to its leverage', () => {
+    const venue = new Venue(new ManualClock(1_700_000_000_000), 1, MARKETS, 1000);
+    const first = futuresListing(venue)[0]?.brackets;
+    const second = futuresListing(venue)[0]?.brackets;
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first).toEqual(fromWire(venue)[0]?.brackets);
+  });
 });

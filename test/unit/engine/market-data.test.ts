@@ -1,0 +1,48 @@
+/**
+ * MarketData (src/engine/market-data.ts) hands out the same balances object while the venue
+ * answers with the very same decimals (a gateway that keeps its answer), so what is kept per
+ * object downstream holds, and a new one, with the new amounts, as soon as any amount, asset or
+ * their order differs; the prices are those of the listing, a spot alias a copy of its own.
+ */
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.js';
+import { dec, type Decimal } from '../../../src/core/decimal.js';
+import { MarketData, pricesFromListing } from '../../../src/engine/market-data.js';
+import type { FuturesMarket } from '../../../src/model/markets.js';
+
+const listing = (last: string): FuturesMarket[] =>
+  [{ tickerId: 'BTC_PERP', base: 'BTC', quote: 'USDT', lastPrice: dec(last), bid: dec(last), ask: dec(last) } as FuturesMarket];
+
+describe('MarketData', () => {
+  it('keeps the balances object while the decimals are the very same, and reads anew when any differs', async () => {
+    const usdt = dec('100');
+    const btc = dec('1');
+    let answer: [string, Decimal][] = [['USDT', usdt], ['BTC', btc]];
+    const gateway = { markets: async () => listing('50'), balances: async () => new Map(answer) };
+    const market = new MarketData(gateway, new ManualClock(0), 1_000);
+    const first = (await market.fresh()).balances;
+    expect((await market.fresh()).balances).toBe(first);
+    const steps: [string, [string, Decimal][]][] = [
+      ['an equal but new decimal', [['USDT', dec('100')], ['BTC', btc]]],
+      ['another order', [['BTC', btc], ['USDT', usdt]]],
+      ['one asset less', [['USDT', usdt]]],
+      ['one asset more', [['USDT', usdt], ['BTC', btc], ['ETH', dec('0')]]],
+    ];
+    let last = first;
+    for (const [name, next] of steps) {
+      answer = next;
+      const now = (await market.fresh()).balances;
+      expect(now, name).not.toBe(last);
+      expect(Object.entries(now).map(([k, v]) => [k, v.toFixed()]), name).toEqual(next.map(([k, v]) => [k, v.toFixed()]));
+      expect((await market.fresh()).balances, `${name}, again`).toBe(now);
+      last = now;
+    }
+  });
+
+  it('lists each market under its ticker and its spot name, each view its own object', () => {
+    const prices = pricesFromListing(listing('50'));
+    expect(Object.keys(prices)).toEqual(['BTC_PERP', 'BTC_USDT']);
+    expect(prices['BTC_USDT']).toEqual(prices['BTC_PERP']);
+    expect(prices['BTC_USDT']).not.toBe(prices['BTC_PERP']);
+  });
+});
