@@ -79,7 +79,7 @@ export class SqliteStore implements Store {
     this.orders = new OrdersRepository(db, tx, writer, !lean);
     this.states = new StrategyStates(db, () => clock.now(), writer);
     this.finals = new OrderFinalsRepository(db, tx, lean);
-    this.fills = new FillsRepository(db, tx);
+    this.fills = new FillsRepository(db, tx, writer);
     this.children = new ChildrenRepository(db, tx);
     this.checkpoints = new CheckpointsRepository(db);
     this.flex = new FlexRepository(db, tx);
