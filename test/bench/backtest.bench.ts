@@ -5,23 +5,24 @@
  * simulator in process, `--job-resolution step`. Printed in one table: candles per second, wall
  * time and peak RSS of the run, the plain-loop floor over the same file (backtest-floor.ts) and
  * the ratio, and the same for the candles example (config/candles.json, strategy ema-cross) over
- * the same span, and for the wire path (`--venue http`, strategies in workers) over a short span,
- * run first (the in-process runs' strategies run in their thread, which locks the process down).
+ * the whole year, and for the wire path (`--venue http`, strategies in workers) over a short span,
+ * each run in its own process as an operator runs it (the built `v4-bot backtest`: `npm run build`
+ * first), so its wall time and peak RSS are its own. The goal (docs/backtesting.md § Speed): a
+ * year in at most 60 s with a peak RSS of at most 400 MB.
  *
- * `BENCH_BACKTEST_DAYS` (default 2; 365 runs the whole year) bounds the in-process spans,
- * `BENCH_BACKTEST_WIRE_HOURS` (default 6) the wire path's.
+ * `BENCH_BACKTEST_DAYS` (default 2; 365 runs the whole year) bounds the default config's span,
+ * `BENCH_BACKTEST_CANDLES_DAYS` (default 365) the candles example's, `BENCH_BACKTEST_WIRE_HOURS`
+ * (default 6) the wire path's.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { backtest } from '../../src/backtest/index.js';
+import { pathToFileURL } from 'node:url';
 import { writeCandles } from '../../src/backtest/candles-from-prices.js';
 import type { BacktestArgs } from '../../src/backtest/args.js';
 import { loadPrices } from '../../src/backtest/load-prices.js';
-import { installZeroDelayTimers } from '../../src/backtest/zero-delay-timers.js';
-import { dec } from '../../src/core/decimal.js';
-import { silentLogger } from '../../src/observability/logger.js';
 import { floorLoop } from './backtest-floor.js';
 
 const YEAR_MINUTES = 365 * 1440;
@@ -36,38 +37,42 @@ interface Run {
 /** Where the runs write their outputs (never beside a given price file). */
 const outRoot = mkdtempSync(path.join(os.tmpdir(), 'v4bot-bench-bt-out-'));
 
-function args(prices: string, run: Run, minutes: number): BacktestArgs {
+/** The command line of one run: the default fill model, the run's span and its own output directory. */
+function args(prices: string, run: Run, minutes: number): string[] {
   const { config, venue, strategiesIn } = run;
-  return {
-    config,
-    prices,
-    fromMs: START,
-    toMs: START + minutes * 60_000,
-    out: path.join(outRoot, `out-${venue}-${path.basename(config, '.json')}`),
-    logLevel: 'silent',
-    jobResolution: 'step',
-    venue,
-    strategiesIn,
-    fill: { touch: 'through', volumeShare: dec('0.1'), volumePerStep: null, makerFee: dec('0.001'), takerFee: dec('0.001') },
-  };
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  const out = path.join(outRoot, `out-${venue}-${path.basename(config, '.json')}`);
+  const span = ['--from', iso(START), '--to', iso(START + minutes * 60_000)];
+  return ['--config', config, '--prices', prices, ...span, '--out', out, '--venue', venue, '--strategies', strategiesIn];
 }
 
-/** One logger for every run: none may be made after a run locked the thread down. */
-const logger = silentLogger();
-
-async function timed(a: BacktestArgs, minutes: number): Promise<{ candlesPerS: number; wallS: number; rssMb: number; fills: number }> {
+/**
+ * One run as an operator runs it (`node bin/v4-bot.js backtest`, the built command: `npm run
+ * build` first), in its own process: the wall time from its start to its exit, its own peak RSS
+ * (peak-rss-at-exit.mjs, on descriptor 3) and the fills its summary line reports.
+ */
+function timed(flags: string[], minutes: number): Promise<{ candlesPerS: number; wallS: number; rssMb: number; fills: number }> {
+  const hook = path.resolve('test/bench/peak-rss-at-exit.mjs');
   const t = performance.now();
-  // This run's peak: sampled at each progress report (200 a run) and at the end, since the
-  // process's own maximum also holds the runs before it.
-  let rss = process.memoryUsage().rss;
-  const s = await backtest(a, logger, () => (rss = Math.max(rss, process.memoryUsage().rss)));
-  const wallS = (performance.now() - t) / 1000;
-  rss = Math.max(rss, process.memoryUsage().rss);
-  return { candlesPerS: minutes / wallS, wallS, rssMb: rss / 1024 / 1024, fills: s.result.total.fills };
+  const child = spawn(process.execPath, ['--import', pathToFileURL(hook).href, 'bin/v4-bot.js', 'backtest', ...flags], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  let err = '';
+  let rss = '';
+  child.stdio[2]?.on('data', (b: Buffer) => (err += b.toString()));
+  child.stdio[3]?.on('data', (b: Buffer) => (rss += b.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const wallS = (performance.now() - t) / 1000;
+      const fills = /, fills (\d+),/.exec(err);
+      if (code !== 0 || fills === null) return reject(new Error(`backtest ${flags.join(' ')} exited ${String(code)}: ${err.slice(-400)}`));
+      resolve({ candlesPerS: minutes / wallS, wallS, rssMb: Number(rss.trim()) / 1024, fills: Number(fills[1]) });
+    });
+  });
 }
 
 export default async function bench(): Promise<void> {
   const days = Number(process.env['BENCH_BACKTEST_DAYS'] ?? '2');
+  const candleDays = Number(process.env['BENCH_BACKTEST_CANDLES_DAYS'] ?? '365');
   const wireHours = Number(process.env['BENCH_BACKTEST_WIRE_HOURS'] ?? '6');
   let dir = process.env['BENCH_BACKTEST_FILE'];
   if (dir === undefined) {
@@ -82,22 +87,18 @@ export default async function bench(): Promise<void> {
   const floor = floorLoop(file);
   const floorS = (performance.now() - t) / 1000;
   const floorRate = floor.candles / floorS;
-  installZeroDelayTimers();
   const minutes = Math.min(days * 1440, floor.candles - 1);
   const wireMinutes = Math.min(wireHours * 60, minutes);
-  // The wire path first, its strategies in workers: the thread mode locks this process down for
-  // good (no new logger after it: docs/backtesting.md § Strategies in the run's thread).
+  const candleMinutes = Math.min(candleDays * 1440, floor.candles - 1);
   const wire = await timed(args(dir, { config: 'config/bot.json', venue: 'http', strategiesIn: 'worker' }, wireMinutes), wireMinutes);
-  // The light candles example before the default config: a run's peak RSS is sampled in this
-  // process, which keeps some of the heap of the runs before it.
-  const candles = await timed(args(dir, { config: 'config/candles.json', venue: 'in-process', strategiesIn: 'thread' }, minutes), minutes);
+  const candles = await timed(args(dir, { config: 'config/candles.json', venue: 'in-process', strategiesIn: 'thread' }, candleMinutes), candleMinutes);
   const inProcess = await timed(args(dir, { config: 'config/bot.json', venue: 'in-process', strategiesIn: 'thread' }, minutes), minutes);
   const row = (name: string, r: typeof inProcess, n: number) => ({
     path: name,
     candles: n,
     'candles/s': Math.round(r.candlesPerS),
     'wall s': r.wallS.toFixed(1),
-    'peak RSS MB (sampled)': r.rssMb.toFixed(0),
+    'peak RSS MB': r.rssMb.toFixed(0),
     fills: r.fills,
     'a year would take (s)': (YEAR_MINUTES / r.candlesPerS).toFixed(0),
     'floor candles/s': Math.round(floorRate),
@@ -105,8 +106,9 @@ export default async function bench(): Promise<void> {
   });
   console.table([
     row('in process (strategies in the thread)', inProcess, minutes),
-    row('candles example (config/candles.json, ema-cross)', candles, minutes),
+    row('candles example (config/candles.json, ema-cross)', candles, candleMinutes),
     row('wire (--venue http, workers)', wire, wireMinutes),
   ]);
   console.log(`floor: ${floor.candles} candles in ${floorS.toFixed(2)} s (${floor.book.fills} fills)`);
+  console.log(`goal: a year of one-minute candles in at most 60 s, peak RSS at most 400 MB (${YEAR_MINUTES} candles)`);
 }
