@@ -98,10 +98,15 @@ export class ReadModels {
 
   /** Every position (strategies and external fills, `strategyId` null), provisional fills included. */
   allPositions(): Position[] {
+    return copies(this.allKeptPositions());
+  }
+
+  /** As `allPositions`, not to be edited (`keptPositions`); folded from every fill in the same two cases. */
+  allKeptPositions(): readonly Position[] {
     const provisional = this.provisionalFills();
     if (provisional.length > 0) return derivePositions([...this.store.fills.all(), ...provisional]);
     if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.all());
-    return copies(this.books.positions());
+    return this.books.positions();
   }
 
   /**

@@ -110,6 +110,17 @@ interface Protection {
 
 type Leg = { market: string; side: Side; amount: Decimal };
 
+/** What a live order could still fill, and that in quote at its price. */
+interface OpenPart {
+  remaining: Decimal;
+  quote: Decimal;
+}
+
+function openPart(o: OrderRecord): OpenPart {
+  const remaining = remainingOf(o);
+  return { remaining, quote: remaining.mul(o.price) };
+}
+
 const frozenOrderView = (o: OrderRecord): OrderView => Object.freeze(orderView(o));
 const frozenFillView = (f: FillRecord): FillView => Object.freeze(fillView(f));
 
@@ -151,6 +162,8 @@ export class StrategyInputs {
   private readonly orderViews = new KeptViews<OrderRecord, OrderView>();
   private readonly fillViewsOf = new KeptViews<FillRecord, FillView>();
   private readonly positionViewOf = new KeptViews<Position, { protection: Protection | null; view: PositionView }>();
+  /** What a live order could still add, kept per record as its views are. */
+  private readonly openOf = new KeptViews<OrderRecord, OpenPart>();
   /** Per strategy: the markets of its collateral orders so far and the last order row read. */
   private readonly collateral = new Map<string, { markets: Set<string>; lastRow: number }>();
 
@@ -181,12 +194,13 @@ export class StrategyInputs {
     let committed = ZERO;
     const version = this.journalVersion();
     for (const o of this.live.get(version, '', () => store.orders.listByState(LIVE_STATES))) {
-      addOpen(ex(o.market), o.side, remainingOf(o));
-      if (o.strategyId === strategyId) committed = committed.plus(remainingOf(o).mul(o.price));
+      const open = this.openOf.of(o, openPart, Object.isFrozen(o));
+      addOpen(ex(o.market), o.side, open.remaining);
+      if (o.strategyId === strategyId) committed = committed.plus(open.quote);
     }
     for (const leg of this.legs.get(version, '', () => this.protectiveLegs())) addOpen(ex(leg.market), leg.side, leg.amount, 0);
     const own: Record<string, Decimal> = {};
-    for (const p of read.allPositions()) {
+    for (const p of read.allKeptPositions()) {
       if (p.strategyId === null) continue;
       const e = ex(p.market);
       e.positionBase = e.positionBase.plus(p.base);
