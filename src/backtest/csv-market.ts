@@ -5,14 +5,18 @@
  * previous step. A step with no row keeps the price and fills nothing (no trade happened). A
  * candle row (OHLCV) is matched along its intrabar path (intrabar.ts). Rows are pulled from the
  * file as the steps reach them (load-prices.ts): the market holds only the next one.
+ *
+ * Most steps reach no resting order: the venue then passes the step (Market.canPass) and nothing
+ * the matching alone needs is built: not the candle's legs, not the step's span at its close,
+ * not its fillable volume (worked out when first read, Market.deferVolume).
  */
 import { Decimal } from '../core/decimal.js';
 import { Market } from '../simulator/market.js';
 import type { MarketOptions } from '../simulator/options.js';
 import type { PriceSpan } from '../simulator/types.js';
 import { matchSpan, stepVolume, type FillModel } from './fill-model.js';
-import { candleLegs, type Leg } from './intrabar.js';
-import type { PriceRow } from './price-csv.js';
+import { candleLegs, legSpan, type Leg } from './intrabar.js';
+import type { Candle, PriceRow } from './price-csv.js';
 
 export interface CsvPath {
   rows: Iterable<PriceRow>;
@@ -25,8 +29,10 @@ export class CsvMarket extends Market {
   private readonly rows: Iterator<PriceRow>;
   private next: PriceRow | undefined;
   private stepNo = 0;
-  /** The current step's legs when it held candles. */
-  private legs: Leg[] = [];
+  /** The current step's candles (with their close), oldest first; none for a step of price rows. */
+  private candles: Array<{ candle: Candle; close: Decimal }> = [];
+  /** Their legs, built when the step is matched. */
+  private legs: Leg[] | undefined;
 
   constructor(
     opts: MarketOptions,
@@ -60,16 +66,18 @@ export class CsvMarket extends Market {
     const { model } = this.path;
     let moved = false;
     let traded: Decimal | null = null;
-    this.legs = [];
+    this.candles = [];
+    this.legs = undefined;
     while (this.next !== undefined && this.next.timeMs <= endMs) {
       const row = this.take();
-      if (row.candle !== undefined) this.legs.push(...candleLegs(row.candle, row.price, this.tick, model.touch));
+      if (row.candle !== undefined) this.candles.push({ candle: row.candle, close: row.price });
       this.setPrice(row.price);
       moved = true;
       if (row.volume !== null) traded = traded === null ? row.volume : traded.plus(row.volume);
     }
-    this.volumeLeft = moved ? stepVolume(traded, model, this.step) : new Decimal(0);
-    return matchSpan(this.price, this.tick, model.touch);
+    if (moved) this.deferVolume(() => stepVolume(traded, model, this.step));
+    else this.volumeLeft = new Decimal(0);
+    return new CloseSpan(this.price, this.tick, model.touch);
   }
 
   /** Closes the file the rows come from (a run may end before the file does). */
@@ -78,7 +86,36 @@ export class CsvMarket extends Market {
   }
 
   override pathOf(span: PriceSpan): readonly PriceSpan[] {
-    return this.legs.length === 0 ? [span] : this.legs;
+    if (this.candles.length === 0) return [span];
+    this.legs ??= this.candles.flatMap((c) => candleLegs(c.candle, c.close, this.tick, this.path.model.touch));
+    return this.legs;
+  }
+
+  override canPass(): boolean {
+    return true;
+  }
+
+  /** The legs of a candle lie between its low and its high (the legs' spans: intrabar.ts legSpan). */
+  override reachOf(span: PriceSpan): PriceSpan {
+    const first = this.candles[0];
+    if (first === undefined) return span;
+    let { low, high } = first.candle;
+    for (const { candle } of this.candles) {
+      if (candle.low.lt(low)) low = candle.low;
+      if (candle.high.gt(high)) high = candle.high;
+    }
+    return legSpan(low, high, this.tick, this.path.model.touch);
+  }
+
+  /**
+   * Entering the legs moves the range to each candle's high and low (the range's ends are prices
+   * this market held: Market.passThrough); the price is already the last close.
+   */
+  override passPath(): void {
+    for (const { candle } of this.candles) {
+      this.passThrough(candle.high);
+      this.passThrough(candle.low);
+    }
   }
 
   override enterLeg(leg: PriceSpan): void {
@@ -104,5 +141,27 @@ export class CsvMarket extends Market {
   override endJump(): void {
     // The jump's volume was the sum of its steps; nothing is left over for the next step.
     this.volumeLeft = new Decimal(0);
+  }
+}
+
+/** The span of a step at its closing price (fill-model.ts matchSpan), built when first read: a candle's step reads its legs instead. */
+class CloseSpan implements PriceSpan {
+  readonly jumped = false;
+  private span: PriceSpan | undefined;
+
+  constructor(
+    private readonly price: Decimal,
+    private readonly tick: Decimal,
+    private readonly touch: FillModel['touch'],
+  ) {}
+
+  get low(): Decimal {
+    this.span ??= matchSpan(this.price, this.tick, this.touch);
+    return this.span.low;
+  }
+
+  get high(): Decimal {
+    this.span ??= matchSpan(this.price, this.tick, this.touch);
+    return this.span.high;
   }
 }

@@ -47,8 +47,16 @@ export class PriceSeries {
     return { series: copy, rows: copy.sharing };
   }
 
+  /** The rows of this market in the file, each checked as it is parsed. */
   private *read(): Generator<PriceRow> {
-    for (const { market, row } of parsedRows(this.file, this.defaultMarket)) if (market === this.market) yield row;
+    const parser = new PriceCsvParser(this.file, this.defaultMarket);
+    for (const { text, lineNo } of fileLines(this.file)) {
+      if (lineNo === 1) parser.header(text);
+      else if (text.trim() !== '') {
+        const { market, row } = parser.row(text, lineNo);
+        if (market === this.market) yield row;
+      }
+    }
   }
 }
 
@@ -78,17 +86,6 @@ export function priceFilesOf(given: string): string[] {
     .map((f) => path.join(given, f));
   if (files.length === 0) throw new ConfigError(`--prices: expected <MARKET>.csv files in ${given}, found none`);
   return files;
-}
-
-/** Every row of `file` with its market, checked as parsed. */
-type Parsed = { market: string; row: PriceRow; lineNo: number };
-
-function* parsedRows(file: string, defaultMarket: string | null): Generator<Parsed> {
-  const parser = new PriceCsvParser(file, defaultMarket);
-  for (const { text, lineNo } of fileLines(file)) {
-    if (lineNo === 1) parser.header(text);
-    else if (text.trim() !== '') yield { ...parser.row(text, lineNo), lineNo };
-  }
 }
 
 interface Summary {

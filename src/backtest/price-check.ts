@@ -87,6 +87,11 @@ function plainDot(cell: string): number | undefined {
   return ok ? dot : undefined;
 }
 
+/** True when `cell` is a plain non-negative decimal (PLAIN above). */
+export function isPlain(cell: string): boolean {
+  return plainDot(cell) !== undefined;
+}
+
 /** Compares two plain decimals exactly: negative, zero or positive as a <, =, > b. */
 export function comparePlain(a: Plain, b: Plain): number {
   if (a.int.length !== b.int.length) return a.int.length - b.int.length;

@@ -11,6 +11,7 @@ import { ConfigError } from '../core/errors.js';
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { MARKET_RE } from '../core/market-names.js';
 import { parseTime, plainRow, type ColumnIndex } from './price-check.js';
+import { plainPriceRow } from './plain-row.js';
 
 export interface PriceRow {
   timeMs: number;
@@ -160,22 +161,36 @@ export class PriceCsvParser {
 
   /**
    * Checks the row of line `lineNo` as row() does, without building its decimals when its cells
-   * are plainly good (price-check.ts); anything else goes through row(), which refuses it.
+   * are plainly good (price-check.ts); anything else goes through fullRow(), which refuses it.
    */
   check(text: string, lineNo: number): { market: string; timeMs: number } {
     this.index ??= columnIndex(this.cols as Map<Column, number>);
     const ok = plainRow(text, this.index, this.defaultMarket);
     const last = ok === undefined ? undefined : this.lastMs.get(ok.market);
     if (ok === undefined || (last !== undefined && ok.timeMs <= last)) {
-      const { market, row } = this.row(text, lineNo);
+      const { market, row } = this.fullRow(text, lineNo);
       return { market, timeMs: row.timeMs };
     }
     this.lastMs.set(ok.market, ok.timeMs);
     return ok;
   }
 
-  /** The row of line `lineNo` (1-based) and its market. */
+  /**
+   * The row of line `lineNo` (1-based) and its market. A row whose cells are plainly good
+   * (plain-row.ts) and whose time is in order has its decimals built straight from its cells;
+   * any other goes through fullRow(), which accepts it or names what is wrong.
+   */
   row(text: string, lineNo: number): { market: string; row: PriceRow } {
+    this.index ??= columnIndex(this.cols as Map<Column, number>);
+    const plain = plainPriceRow(text.split(','), this.index, this.defaultMarket);
+    const before = plain === undefined ? undefined : this.lastMs.get(plain.market);
+    if (plain === undefined || (before !== undefined && plain.row.timeMs <= before)) return this.fullRow(text, lineNo);
+    this.lastMs.set(plain.market, plain.row.timeMs);
+    return plain;
+  }
+
+  /** row() by the full parser alone: every cell checked with its decimal built, then the time's order. */
+  fullRow(text: string, lineNo: number): { market: string; row: PriceRow } {
     const cols = this.cols as Map<Column, number>;
     const { market, row } = this.parse(text, lineNo);
     const last = this.lastMs.get(market);

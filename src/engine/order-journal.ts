@@ -45,6 +45,8 @@ export class OrderJournal {
   /** Ids whose request is in flight in this process (PENDING rows not in here are from a past life). */
   private readonly inFlight = new Set<string>();
   private readonly finalListeners: (() => void)[] = [];
+  /** Each strategy's clientOrderId prefix, reduced once (a pure function of the id; one entry per strategy). */
+  private readonly prefixes = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -70,7 +72,7 @@ export class OrderJournal {
   open(strategyId: string, specs: readonly (LimitOrderSpec | CollateralOrderSpec)[], kind: OrderKind): string[] {
     const now = this.clock.now();
     return this.store.tx(() => {
-      const ids = this.reserveIds(clientIdPrefixFor(strategyId), specs.length);
+      const ids = this.reserveIds(this.prefixOf(strategyId), specs.length);
       specs.forEach((s, i) => {
         const row = newOrder(strategyId, kind, ids[i] as string, s);
         this.store.orders.insertPending(row, now);
@@ -79,6 +81,12 @@ export class OrderJournal {
       });
       return ids;
     });
+  }
+
+  private prefixOf(strategyId: string): string {
+    let prefix = this.prefixes.get(strategyId);
+    if (prefix === undefined) this.prefixes.set(strategyId, (prefix = clientIdPrefixFor(strategyId)));
+    return prefix;
   }
 
   get(clientOrderId: string): OrderRecord | undefined {

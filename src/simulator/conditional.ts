@@ -117,6 +117,12 @@ function executeLeg(ctx: MatchContext, account: Account, market: Market, legs: O
   return undefined;
 }
 
+/** True when `span` executes a leg of the active OCO `rec` (executeLeg's test, nothing executed). */
+export function ocoReached(account: Account, rec: OcoRecord, span: PriceSpan): boolean {
+  const { stop, tp } = legsOf(account, rec);
+  return (stop !== undefined && stopTriggered(stop, span)) || (tp !== undefined && reached(tp, span));
+}
+
 interface OcoLegs {
   stop: SimOrder | undefined;
   tp: SimOrder | undefined;

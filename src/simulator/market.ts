@@ -43,8 +43,6 @@ export class Market {
   available: boolean;
   /** Current price (money per stock), always a positive multiple of the tick. */
   price: Decimal;
-  /** Stock volume still fillable by resting orders in the current step. */
-  volumeLeft: Decimal;
   /** Price range and traded volume of the current 24 h bucket (futures listing). */
   high: Decimal;
   low: Decimal;
@@ -61,6 +59,9 @@ export class Market {
   /** The tick's decimal places when it is a power of ten (0.01, 1), else null (tickPlacesOf). */
   private readonly tickPlaces: number | null;
   private replayIndex = 0;
+  private volume: Decimal;
+  /** The step's volume when not yet worked out (deferVolume): most steps never read it. */
+  private volumeDue: (() => Decimal) | undefined;
 
   constructor(opts: MarketOptions, seed: number) {
     const assets = assetsOf(opts);
@@ -92,11 +93,30 @@ export class Market {
     this.replay = opts.priceFile === undefined ? undefined : readPriceFile(opts.priceFile);
     this.price = this.replay?.[0] ?? dec(opts.startPrice);
     if (this.replay !== undefined) this.replayIndex = 1;
-    this.volumeLeft = this.volumePerStep;
+    this.volume = this.volumePerStep;
     this.high = this.price;
     this.low = this.price;
     this.stockVolume = new Decimal(0);
     this.moneyVolume = new Decimal(0);
+  }
+
+  /** Stock volume still fillable by resting orders in the current step. */
+  get volumeLeft(): Decimal {
+    if (this.volumeDue !== undefined) {
+      this.volume = this.volumeDue();
+      this.volumeDue = undefined;
+    }
+    return this.volume;
+  }
+
+  set volumeLeft(v: Decimal) {
+    this.volumeDue = undefined;
+    this.volume = v;
+  }
+
+  /** The step's fillable volume is `due()`, worked out when first read (only matching reads it). */
+  protected deferVolume(due: () => Decimal): void {
+    this.volumeDue = due;
   }
 
   /** The live state, for persistence. */
@@ -131,6 +151,29 @@ export class Market {
 
   /** The price at the end of `leg` becomes the market's before the leg is matched (one leg: already so). */
   enterLeg(_leg: PriceSpan): void {}
+
+  /**
+   * True when the venue may pass a step whose path reaches no resting order (reachOf) without
+   * matching its legs one by one (passPath). False here: the walk's one leg is matched as it is;
+   * a CSV market, whose candle has four legs, says true (src/backtest/csv-market.ts).
+   */
+  canPass(): boolean {
+    return false;
+  }
+
+  /**
+   * A span holding every leg of `pathOf(span)`: its low at most each leg's low, its high at least
+   * each leg's high. An order or OCO leg it does not reach is reached by no leg (matching.ts
+   * `reached`, conditional.ts `ocoReached`).
+   */
+  reachOf(span: PriceSpan): PriceSpan {
+    return span;
+  }
+
+  /** The step's path entered without matching: price and 24 h range as entering each leg leaves them. */
+  passPath(span: PriceSpan): void {
+    for (const leg of this.pathOf(span)) this.enterLeg(leg);
+  }
 
   /** Moves the price one step and refreshes the step's fillable volume. */
   advance(): PriceSpan {
@@ -197,6 +240,21 @@ export class Market {
   setPrice(p: Decimal): void {
     this.price = this.onTick(p);
     this.trackRange();
+  }
+
+  /**
+   * The 24 h range as if the price had passed through `p` (rounded to the tick as setPrice does).
+   * For a range whose ends are on the tick (a price the market held): `p` inside it rounds inside
+   * it, as rounding never passes a multiple of the tick, so only a `p` outside is rounded.
+   */
+  protected passThrough(p: Decimal): void {
+    if (p.gt(this.high)) {
+      const q = this.onTick(p);
+      if (q.gt(this.high)) this.high = q;
+    } else if (p.lt(this.low)) {
+      const q = this.onTick(p);
+      if (q.lt(this.low)) this.low = q;
+    }
   }
 
   /** `p` rounded to the tick, never below one tick. */

@@ -16,11 +16,11 @@
 import { Decimal, dec } from '../core/decimal.js';
 import type { Clock } from '../core/clock.js';
 import { Account } from './account.js';
-import { createOto, onParentTerminal, runOcos } from './conditional.js';
+import { createOto, ocoReached, onParentTerminal, runOcos } from './conditional.js';
 import { business, validation } from './errors.js';
 import { DAY_MS, earnDaily, openInvestment } from './flex.js';
 import { Market } from './market.js';
-import { cancelRest, fillResting, takeAtPlacement, type MatchContext } from './matching.js';
+import { cancelRest, fillResting, reached, takeAtPlacement, type MatchContext } from './matching.js';
 import type { AccountOptions, MarketOptions } from './options.js';
 import { checkAgainstState, checkPlacement, lockFor, positionSideFor } from './order-rules.js';
 import { Prng } from './prng.js';
@@ -166,19 +166,38 @@ export class Venue implements MatchContext {
   private runSteps(steps: number): void {
     const timeMs = this.nextStepMs + (steps - 1) * this.stepMs;
     for (const m of this.markets.values()) {
-      if (steps === 1) {
-        // The step's path in order (a candle's open, extremes and close): what is reached first fills first.
-        for (const leg of m.pathOf(m.advance())) {
-          m.enterLeg(leg);
-          this.matchMarket(m, leg, timeMs);
-        }
-      } else {
+      if (steps === 1) this.walkStep(m, timeMs);
+      else {
         this.matchMarket(m, m.jump(steps), timeMs);
         m.endJump();
       }
     }
     this.passMidnights(this.nextStepMs - this.stepMs, timeMs);
     this.nextStepMs = timeMs + this.stepMs;
+  }
+
+  /** One step of `m`: its path in order (a candle's open, extremes and close), what is reached first fills first. */
+  private walkStep(m: Market, timeMs: number): void {
+    const span = m.advance();
+    // A path that reaches no resting order and no OCO leg matches nothing on any of its legs.
+    if (m.canPass() && !this.reachable(m, span)) {
+      m.passPath(span);
+      return;
+    }
+    for (const leg of m.pathOf(span)) {
+      m.enterLeg(leg);
+      this.matchMarket(m, leg, timeMs);
+    }
+  }
+
+  /** True when a resting order or an active OCO leg of `m` (any account) is reached within `m.reachOf(span)`. */
+  private reachable(m: Market, span: PriceSpan): boolean {
+    let reach: PriceSpan | undefined;
+    for (const a of this.accounts.values()) {
+      for (const o of a.openOrdersOn(m.name)) if (reached(o, (reach ??= m.reachOf(span)))) return true;
+      for (const rec of a.conditionals.activeOcos(m.name)) if (ocoReached(a, rec, (reach ??= m.reachOf(span)))) return true;
+    }
+    return false;
   }
 
   /** Daily flex earnings and fresh 24 h statistics for each UTC midnight in (fromMs, toMs]. */

@@ -69,11 +69,21 @@ export class FillsRepository {
    * so it runs no UPDATE (a placement's usual case: no deal was stored before its reply).
    */
   private unowned: Set<number> | undefined;
+  /**
+   * The largest stored deal id, once read, kept with this handle's inserts (the table's only
+   * writer; dropped with a rollback): a deal id above it is not stored, without a look-up (a
+   * scan's new deals, the usual fill batch).
+   */
+  private newestDeal: number | undefined;
+  private readonly newestStmt: Statement;
 
+  /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
   constructor(
     private readonly db: Database,
     private readonly tx: TxView,
+    private readonly writer = false,
   ) {
+    this.newestStmt = db.prepare('SELECT MAX(deal_id) AS n FROM fills');
     this.insertStmt = db.prepare(
       `INSERT OR IGNORE INTO fills (deal_id, order_id, client_order_id, market, side, role, time_ms, amount, price, quote,
         fee, fee_asset, strategy_id, owner_client_order_id)
@@ -93,6 +103,7 @@ export class FillsRepository {
     });
     if (res.changes !== 1) return false;
     this.know(f.dealId);
+    if (this.newestDeal !== undefined && f.dealId > this.newestDeal) this.newestDeal = f.dealId;
     if (f.ownerClientOrderId === null) this.unowned?.add(f.orderId);
     this.writes++;
     this.writesBy.set(f.strategyId, (this.writesBy.get(f.strategyId) ?? 0) + 1);
@@ -160,9 +171,10 @@ export class FillsRepository {
   existing(dealIds: readonly number[]): Set<number> {
     const out = new Set<number>();
     const unknown: number[] = [];
+    const newest = this.newest();
     for (const id of dealIds) {
       if (this.known.has(id)) out.add(id);
-      else unknown.push(id);
+      else if (id <= newest) unknown.push(id);
     }
     for (let i = 0; i < unknown.length; i += ID_CHUNK) {
       const chunk = unknown.slice(i, i + ID_CHUNK);
@@ -184,6 +196,15 @@ export class FillsRepository {
   rolledBack(): void {
     this.known.clear();
     this.unowned = undefined;
+    this.newestDeal = undefined;
+  }
+
+  /** The largest stored deal id (kept by the writer; a read-only view reads it each time). */
+  private newest(): number {
+    if (this.newestDeal !== undefined) return this.newestDeal;
+    const n = (this.newestStmt.get() as { n: number | null }).n ?? Number.NEGATIVE_INFINITY;
+    if (this.writer) this.newestDeal = n;
+    return n;
   }
 
   private know(dealId: number): void {

@@ -217,7 +217,7 @@ export function openScratchStore(options: Omit<OpenStoreOptions, 'durability' | 
     cachePreparedStatements(db);
     options.logger.info({ file, schemaVersion: version }, 'store opened');
     // Closing the store removes its directory (the store's close releases this "lock" last).
-    const store = new SqliteStore(file, db, { release: () => removeDir(dir) }, options.clock, true);
+    const store = new SqliteStore(file, db, { release: () => removeDir(dir) }, options.clock, true, true);
     return Object.assign(store, { batch: store.batchControl() });
   } catch (err) {
     db?.close();

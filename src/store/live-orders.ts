@@ -34,7 +34,17 @@ interface Sets {
   provisional: Map<string, OrderRecord>;
   /** The live orders that have a venue order id, by it (`order_id` is UNIQUE in the table). */
   byOrderId: Map<number, OrderRecord>;
+  /**
+   * The orders that turned final through a write since the sets were loaded, as written, the
+   * newest `ENDED_MAX`: the order's final event is read right after its move commits
+   * (daemon/order-events.ts), and a record kept from inside that transaction could not go to the
+   * record cache. Dropped with the sets when a transaction fails.
+   */
+  ended: Map<string, OrderRecord>;
 }
+
+/** Final records kept after their last move (enough for the finals of one batch of fills or replies). */
+export const ENDED_MAX = 512;
 
 /** Drops the record an order had before a write from the venue id index. */
 function unindex(byOrderId: Map<number, OrderRecord>, was: OrderRecord | undefined): void {
@@ -61,6 +71,7 @@ export class LiveOrders {
       live: new Map(live.map((o) => [o.clientOrderId, o])),
       provisional: new Map(provisional.map((o) => [o.clientOrderId, o])),
       byOrderId: new Map(live.flatMap((o): [number, OrderRecord][] => (o.orderId === null ? [] : [[o.orderId, o]]))),
+      ended: new Map<string, OrderRecord>(),
     };
     if (this.keep) this.sets = sets;
     return sets;
@@ -71,13 +82,26 @@ export class LiveOrders {
     if (this.sets === undefined) return;
     const id = record.clientOrderId;
     unindex(this.sets.byOrderId, this.sets.live.get(id));
-    if (FINAL.has(record.state)) this.sets.live.delete(id);
-    else {
+    if (FINAL.has(record.state)) {
+      this.sets.live.delete(id);
+      this.end(this.sets.ended, record);
+    } else {
       this.sets.live.set(id, record);
       if (record.orderId !== null) this.sets.byOrderId.set(record.orderId, record);
     }
     if (provisional) this.sets.provisional.set(id, record);
     else this.sets.provisional.delete(id);
+  }
+
+  private end(ended: Map<string, OrderRecord>, record: OrderRecord): void {
+    ended.delete(record.clientOrderId);
+    ended.set(record.clientOrderId, record);
+    if (ended.size > ENDED_MAX) ended.delete(ended.keys().next().value as string);
+  }
+
+  /** A final order's record as last written through this index, only when kept (no query). */
+  peekEnded(clientOrderId: string): OrderRecord | undefined {
+    return this.sets?.ended.get(clientOrderId);
   }
 
   /** A write may have been rolled back: read both sets again at the next look. */

@@ -42,11 +42,17 @@ export class OrdersRepository {
    */
   private newestRow: number | undefined;
 
-  /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
+  /**
+   * `writer`: this handle is the table's only writer (the instance lock); false for a read-only view.
+   * `keepsHistory`: false for a backtest's scratch store, which writes no `order_events` rows: the
+   * engine never reads them (only `history`, for an operator or a test), and nothing of the run
+   * outlives its process.
+   */
   constructor(
     private readonly db: Database,
     private readonly tx: TxView,
     private readonly writer = true,
+    private readonly keepsHistory = true,
   ) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
@@ -124,7 +130,7 @@ export class OrdersRepository {
     // Tracked at once: a failing statement after this one leaves the row in (outside a transaction).
     this.wrote(order.clientOrderId, order.strategyId);
     this.live.track(frozenRecord(pendingRow(params)), false);
-    this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+    if (this.keepsHistory) this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
   }
 
   private wrote(clientOrderId: string, strategyId: string | undefined): void {
@@ -153,7 +159,7 @@ export class OrdersRepository {
   private record = (r: OrderRow): OrderRecord => this.records.of(r.client_order_id, () => toRecord(r));
 
   get(clientOrderId: string): OrderRecord | undefined {
-    const hit = this.live.get(clientOrderId) ?? this.records.get(clientOrderId);
+    const hit = this.live.get(clientOrderId) ?? this.live.peekEnded(clientOrderId) ?? this.records.get(clientOrderId);
     if (hit !== undefined) return hit;
     const row = this.getStmt.get(clientOrderId) as OrderRow | undefined;
     return row === undefined ? undefined : this.record(row);
@@ -238,7 +244,7 @@ export class OrdersRepository {
   /** Writes a state change and its history row (the caller checked legality). */
   setState(clientOrderId: string, from: OrderState, to: OrderState, reason: string | null, nowMs: number, patch: OrderPatch = {}): void {
     this.applyPatch(clientOrderId, { ...patch, reason }, nowMs, to);
-    this.eventStmt.run(clientOrderId, from, to, reason, nowMs);
+    if (this.keepsHistory) this.eventStmt.run(clientOrderId, from, to, reason, nowMs);
   }
 
   /** Changes non-state fields. */
@@ -284,7 +290,9 @@ export class OrdersRepository {
     this.live.track(o, provisional === 1);
   }
 
+  /** The order's state changes, oldest first. Throws on a store that keeps none (`keepsHistory`). */
   history(clientOrderId: string): OrderEventRecord[] {
+    if (!this.keepsHistory) throw new Error('orders: a scratch store keeps no order history');
     const rows = this.db
       .prepare('SELECT client_order_id, from_state, to_state, reason, at_ms FROM order_events WHERE client_order_id = ? ORDER BY id')
       .all(clientOrderId) as { client_order_id: string; from_state: string | null; to_state: string; reason: string | null; at_ms: number }[];

@@ -65,15 +65,21 @@ export class SqliteStore implements Store {
     private readonly clock: Clock,
     /** A backtest's store: private to this connection, gone with the process. */
     throwaway = db.memory,
+    /**
+     * A backtest's scratch store (index.ts `openScratchStore`): rows that only later readers of
+     * the file would read are not written (no order history; the undelivered order finals kept
+     * in memory). A memory store keeps them: tests read them.
+     */
+    lean = false,
   ) {
     // Without the instance lock (a read-only view beside a running daemon) nothing may be kept
     // across reads: another process writes.
     const writer = lock !== undefined;
     const tx = (this.txState = new TxState(db));
-    this.orders = new OrdersRepository(db, tx, writer);
+    this.orders = new OrdersRepository(db, tx, writer, !lean);
     this.states = new StrategyStates(db, () => clock.now(), writer);
-    this.finals = new OrderFinalsRepository(db);
-    this.fills = new FillsRepository(db, tx);
+    this.finals = new OrderFinalsRepository(db, tx, lean);
+    this.fills = new FillsRepository(db, tx, writer);
     this.children = new ChildrenRepository(db, tx);
     this.checkpoints = new CheckpointsRepository(db);
     this.flex = new FlexRepository(db, tx);
@@ -91,15 +97,19 @@ export class SqliteStore implements Store {
   }
 
   tx<T>(fn: () => T): T {
+    const finals = this.finals.mark();
     try {
       return this.txState.within(() => this.inTransaction(fn) as T);
     } catch (err) {
       // Rolled back (the whole transaction, or a nested call's savepoint): what the repositories
-      // keep in step with their writes is read from SQL again.
+      // keep in step with their writes is read from SQL again, or undone (the kept finals).
       this.orders.rolledBack();
       this.fills.rolledBack();
       this.states.dropAll();
+      this.finals.undoTo(finals);
       throw wrapIo(err, 'transaction');
+    } finally {
+      if (!this.txState.rollbackable) this.finals.settled();
     }
   }
 

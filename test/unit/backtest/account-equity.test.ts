@@ -3,11 +3,13 @@
  * simulator's maps at every price step; it must be the total the equity rule gives over the same
  * state (`accountEquityParts`, equityOf over the rebuilt inputs), to the last digit, whatever the
  * account holds: several assets, an asset without a price, held amounts, positions with and
- * without a price for their market, flex investments active and closed.
+ * without a price for their market, flex investments active and closed, changed one at a time or
+ * several at once.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { dec } from '../../../src/core/decimal.js';
+import { Decimal, dec } from '../../../src/core/decimal.js';
 import { accountEquity, accountEquityParts } from '../../../src/backtest/equity.js';
 import { defaultMarkets } from '../../../src/simulator/options.js';
 import { applyPositionFill } from '../../../src/simulator/positions.js';
@@ -60,5 +62,43 @@ describe('accountEquity', () => {
     expect(fast).toBe(rule);
     expect(accountEquityParts(venue, account, 'USDT').unvalued['XYZ']?.toFixed()).toBe('42');
     expect(both(venue, account)[0]).toBe(both(venue, account)[1]);
+  });
+
+  it('property: keeps giving the rule\'s total as prices, balances, held amounts, positions and flex change in any order', () => {
+    const change = fc.oneof(
+      fc.tuple(fc.constant('price' as const), fc.constantFrom('BTC_USDT', 'ETH_USDT', 'BTC_PERP'), fc.integer({ min: 1, max: 99_999 })),
+      fc.tuple(fc.constant('balance' as const), fc.constantFrom('USDT', 'BTC', 'XYZ', 'ETH', 'SOL'), fc.integer({ min: 0, max: 99_999 })),
+      fc.tuple(fc.constant('hold' as const), fc.constantFrom('USDT', 'BTC', 'ETH'), fc.integer({ min: -50, max: 50 })),
+      fc.tuple(fc.constant('position' as const), fc.constantFrom('buy', 'sell'), fc.integer({ min: 1, max: 500 })),
+      fc.tuple(fc.constant('flex' as const), fc.constantFrom('USDT', 'BTC'), fc.integer({ min: 0, max: 3 })),
+      fc.tuple(fc.constant('same' as const), fc.constantFrom('USDT', 'BTC'), fc.constant(0)),
+      fc.tuple(fc.constant('drop' as const), fc.constantFrom('USDT', 'BTC', 'XYZ', 'SOL'), fc.constant(0)),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(change, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 30 }), (steps) => {
+        const { venue, account } = setUp();
+        const perp = venue.requireMarket('BTC_PERP');
+        for (const step of steps) {
+          for (const [kind, name, n] of step) {
+            const d = new Decimal(n).div(100);
+            if (kind === 'price') venue.requireMarket(name).price = d.plus('0.01');
+            else if (kind === 'balance') account.balances.set(name, d);
+            else if (kind === 'hold') account.locked.set(name, account.heldOf(name).plus(d));
+            else if (kind === 'position') applyPositionFill(account, perp, 'BOTH', name as 'buy' | 'sell', d.div(100), perp.price);
+            else if (kind === 'same') account.balances.set(name, new Decimal(account.balance(name)));
+            else if (kind === 'drop') account.balances.delete(name);
+            else if (n === 0 || account.flex.length === 0) account.flex.push({ planId: 'p', investmentId: `i${account.flex.length}`, currency: name, amount: dec('10.5'), dailyRate: dec('0.0001'), status: 'ACTIVE' });
+            else {
+              const f = account.flex[n % account.flex.length] as (typeof account.flex)[number];
+              if (n === 1) f.status = f.status === 'ACTIVE' ? 'CLOSED' : 'ACTIVE';
+              else f.amount = f.amount.plus('0.00012345');
+            }
+          }
+          const [fast, rule] = both(venue, account);
+          expect(fast).toBe(rule);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,12 +1,15 @@
 /**
  * Loading checks every price row without building its decimals when its cells are plainly good
- * (price-check.ts). For generated files, cell by cell of every shape (good, odd and bad), that
- * check accepts and refuses exactly the rows the full parser does, with the same message.
+ * (price-check.ts), and the run reads such a row by building each decimal once from its cell. For
+ * generated files, cell by cell of every shape (good, odd and bad), the check accepts and refuses
+ * exactly the rows the full parser does, with the same message, and the run's reading gives the
+ * same rows as the full parser, or the same refusal.
  */
 import fc from 'fast-check';
+import type { Decimal } from '../../../src/core/decimal.js';
 import { describe, expect, it } from 'vitest';
 import { comparePlain, parseTime } from '../../../src/backtest/price-check.js';
-import { PriceCsvParser } from '../../../src/backtest/price-csv.js';
+import { PriceCsvParser, type PriceRow } from '../../../src/backtest/price-csv.js';
 
 const number = fc.oneof(
   fc.constantFrom('100', '100.5', '99.25', '101', '0100.50', '100.000', '0', '0.0', '00', '1', '.5', '1.', '-1', '1e5', ' 100', 'abc', '', '99.999999999999999999', '100.0000000000000000001'),
@@ -39,18 +42,32 @@ function outcome(f: () => { market: string; timeMs: number }): string {
   }
 }
 
-/** Each line through the full parser and through the check, each with its own state, compared line by line. */
+/** A row's every field as text (a Decimal as its digits and exponent: equal text, the same Decimal). */
+function rowText(market: string, r: PriceRow): string {
+  const d = (x: Decimal | undefined | null): string => (x === undefined || x === null ? String(x) : `${x.s}:${x.e}:${x.d.join('.')}`);
+  return [market, r.timeMs, d(r.price), d(r.volume), d(r.candle?.open), d(r.candle?.high), d(r.candle?.low)].join(' ');
+}
+
+/** Each line through the full parser, through the check and through row(), each with its own state, compared line by line. */
 function agree(header: string, lines: string[], defaultMarket: string | null): void {
-  const full = new PriceCsvParser('p.csv', defaultMarket);
-  const quick = new PriceCsvParser('p.csv', defaultMarket);
-  full.header(header);
-  quick.header(header);
+  const [full, quick, run] = [0, 1, 2].map(() => new PriceCsvParser('p.csv', defaultMarket)) as [PriceCsvParser, PriceCsvParser, PriceCsvParser];
+  for (const p of [full, quick, run]) p.header(header);
   lines.forEach((text, i) => {
+    let fullText = '';
     const fromFull = outcome(() => {
-      const { market, row } = full.row(text, i + 2);
+      const { market, row } = full.fullRow(text, i + 2);
+      fullText = rowText(market, row);
       return { market, timeMs: row.timeMs };
     });
     expect(outcome(() => quick.check(text, i + 2)), `line ${i + 2}: ${text}`).toBe(fromFull);
+    let runText = '';
+    const fromRun = outcome(() => {
+      const { market, row } = run.row(text, i + 2);
+      runText = rowText(market, row);
+      return { market, timeMs: row.timeMs };
+    });
+    expect(fromRun, `line ${i + 2}: ${text}`).toBe(fromFull);
+    expect(runText, `line ${i + 2}: ${text}`).toBe(fullText);
   });
 }
 
@@ -61,9 +78,23 @@ describe('price row check without decimals', () => {
     fc.assert(fc.property(fc.array(fc.oneof(row, row, row, cut), { maxLength: 30 }), (lines) => agree('time,open,high,low,close,volume', lines, 'BTC_USDT')), { numRuns: 300 });
   });
 
+  it('accepts and refuses candle rows at and around their bounds exactly as the full parser', () => {
+    // Four prices a few cents apart: the high and the low bound the candle, or miss by a cent.
+    const cents = fc.integer({ min: 9_998, max: 10_002 }).map((n) => (n / 100).toFixed(2));
+    const row = fc.tuple(time, cents, cents, cents, cents, fc.constantFrom('1', '0', '0.5')).map((cells) => cells.join(','));
+    fc.assert(fc.property(fc.array(row, { maxLength: 30 }), (lines) => agree('time,open,high,low,close,volume', lines, 'BTC_USDT')), { numRuns: 200 });
+  });
+
   it('accepts and refuses price rows with a market column exactly as the full parser', () => {
     const row = fc.tuple(market, time, number).map((cells) => cells.join(','));
     fc.assert(fc.property(fc.array(row, { maxLength: 30 }), (lines) => agree('market,time,price', lines, null)), { numRuns: 200 });
+  });
+
+  it('accepts and refuses time,price rows with and without volume exactly as the full parser', () => {
+    const withVolume = fc.tuple(time, number, number).map((cells) => cells.join(','));
+    fc.assert(fc.property(fc.array(withVolume, { maxLength: 30 }), (lines) => agree('time,price,volume', lines, 'BTC_USDT')), { numRuns: 200 });
+    const plain = fc.tuple(time, number).map((cells) => cells.join(','));
+    fc.assert(fc.property(fc.array(plain, { maxLength: 30 }), (lines) => agree('price,time', lines, 'BTC_USDT')), { numRuns: 200 });
   });
 
   it('property: an ISO time cell reads as Date reads it, whatever day came before it', () => {

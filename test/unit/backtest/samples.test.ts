@@ -16,7 +16,12 @@ const DAY = 86_400_000;
 const decimal = fc.oneof(
   fc.tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 8 })).map(([n, dp]) => new Decimal(n).div(10 ** dp)),
   fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 20 })).map(([n, dp]) => new Decimal(n.toString()).div(new Decimal(10).pow(dp))),
-  fc.constantFrom(new Decimal(0), new Decimal('0.1'), new Decimal('1e-9'), new Decimal('123456789012345678.9')),
+  // 1 to 20 significant digits at every magnitude around where a double's text takes an exponent.
+  fc
+    .tuple(fc.integer({ min: 1, max: 20 }), fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.integer({ min: -30, max: 30 }), fc.boolean())
+    .map(([digits, m, e, neg]) => new Decimal(`${neg ? '-' : ''}${String(m).slice(0, digits)}e${e}`)),
+  fc.tuple(fc.integer({ min: 1, max: 20 }), fc.integer({ min: -8, max: 22 })).map(([digits, e]) => new Decimal(`${'9'.repeat(digits)}e${e - digits + 1}`)),
+  fc.constantFrom(new Decimal(0), new Decimal('-0'), new Decimal('0.1'), new Decimal('1e-9'), new Decimal('123456789012345678.9')),
 );
 
 /** The drawdown by its definition: the largest (running peak − equity) / peak while the peak is above zero, at most 1. */
@@ -50,6 +55,7 @@ describe('DecimalColumn', () => {
         values.forEach((v, i) => {
           expect(column.at(i).eq(v)).toBe(true);
           expect(column.at(i).toFixed()).toBe(v.toFixed());
+          expect(column.at(i).toNumber()).toBe(v.toNumber());
         });
         expect(column.last()?.toFixed()).toBe(values.at(-1)?.toFixed());
       }),

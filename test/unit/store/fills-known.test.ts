@@ -2,8 +2,10 @@
  * `FillsRepository.existing` answers from the deal ids it knows stored (inserted through it or
  * found by an earlier read) and reads only the others: on random sequences of inserts, reads and
  * rolled-back transactions it must give what a plain SQL read gives, a rolled-back insert never
- * counted as stored, and the known set bounded. `attribute` runs its UPDATE only for an order id
- * that unowned stored fills carry: it must change exactly the rows a plain read finds unowned.
+ * counted as stored, and the known set bounded; a deal id above the newest stored one is taken as
+ * not stored without a look-up, which must hold as deals arrive newest first, late or rolled back.
+ * `attribute` runs its UPDATE only for an order id that unowned stored fills carry: it must change
+ * exactly the rows a plain read finds unowned.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -70,6 +72,33 @@ describe('FillsRepository.existing with the deal ids it knows', () => {
     }
   });
 
+  it('answers as a plain read when most deals are newer than every stored one (a scan), with late ones and rollbacks', () => {
+    const dataDir = tempDir();
+    const store = closeAfterTest(openStore({ dataDir, clock: new ManualClock(), logger: silentLogger() }));
+    const prng = new Prng(23);
+    const rnd = (): number => prng.next();
+    let top = 0;
+    // Mostly above the newest deal so far (where no look-up is needed), sometimes a late or a stored one.
+    const next = (): number => (rnd() < 0.7 ? (top += 1 + Math.floor(rnd() * 3)) : 1 + Math.floor(rnd() * (top + 5)));
+    for (let step = 0; step < 300; step++) {
+      const r = rnd();
+      if (r < 0.5) insert(store, next());
+      else if (r < 0.7) {
+        const ids = [next(), next()];
+        expect(() =>
+          store.tx(() => {
+            for (const id of ids) insert(store, id);
+            expect([...store.fills.existing(ids)].sort((a, b) => a - b)).toEqual([...new Set(ids)].sort((a, b) => a - b));
+            throw new Error('rolled back');
+          }),
+        ).toThrow('rolled back');
+      }
+      const ids = [next(), next(), top, top + 1, 1 + Math.floor(rnd() * (top + 2))];
+      const want = stored(dataDir, ids);
+      expect([...store.fills.existing(ids)].sort((a, b) => a - b)).toEqual([...new Set(want)].sort((a, b) => a - b));
+    }
+  });
+
   it('a rolled-back insert is not taken as stored by the next read', () => {
     const dataDir = tempDir();
     const store = closeAfterTest(openStore({ dataDir, clock: new ManualClock(), logger: silentLogger() }));
@@ -88,6 +117,8 @@ describe('FillsRepository.existing with the deal ids it knows', () => {
     const dataDir = tempDir();
     const store = closeAfterTest(openStore({ dataDir, clock: new ManualClock(), logger: silentLogger() }));
     const n = KNOWN_DEALS_MAX + 50;
+    // Read before the inserts: the newest stored deal is then kept with them.
+    expect(store.fills.existing([1]).size).toBe(0);
     store.tx(() => {
       for (let id = 1; id <= n; id++) insert(store, id);
     });

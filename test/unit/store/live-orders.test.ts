@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { OrderState } from '../../../src/core/orders.js';
 import type { Store } from '../../../src/store/index.js';
+import { ENDED_MAX } from '../../../src/store/live-orders.js';
 import { memoryStore } from '../../support/test-scope.js';
 
 const d = (s: string): Decimal => new Decimal(s);
@@ -62,6 +63,31 @@ describe('live orders kept in memory', () => {
     // Final but still provisional: the reply reported more than the deals applied.
     expect(ids(store.orders.listProvisional())).toEqual(['a']);
     expect(store.orders.get('a')?.state).toBe('FILLED');
+  });
+
+  it("a final order's record is the row as written after its move, in a tx or not, past the kept bound and after a rollback", () => {
+    const store = memoryStore();
+    expectInStep(store);
+    const n = ENDED_MAX + 20;
+    for (let i = 0; i < n; i++) place(store, `o${i}`, 's', 1_000 + i);
+    for (let i = 0; i < n; i++) {
+      // Alternately inside a transaction and not; the finals' records are read only after it commits.
+      const end = (): void => store.orders.setState(`o${i}`, 'PENDING', i % 3 === 0 ? 'REJECTED' : 'CANCELLED', 'done', 5_000 + i, { orderId: 100 + i });
+      if (i % 2 === 0) store.tx(end);
+      else end();
+    }
+    expect(store.orders.get('o0')?.state).toBe('REJECTED');
+    expect(() =>
+      store.tx(() => {
+        store.orders.patch(`o${n - 1}`, { resolveLooks: 9 }, 9_000);
+        expect(store.orders.get(`o${n - 1}`)?.resolveLooks).toBe(9);
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(store.orders.get(`o${n - 1}`)?.resolveLooks).toBe(0);
+    store.orders.patch(`o${n - 2}`, { resolveLooks: 4 }, 9_100);
+    expect(store.orders.get(`o${n - 2}`)?.resolveLooks).toBe(4);
+    expectInStep(store);
   });
 
   it('a rolled-back transaction leaves no trace: the writes were seen inside it, not after', () => {
