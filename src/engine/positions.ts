@@ -37,9 +37,24 @@ export interface Position {
   fillCount: number;
 }
 
+/** Below these a figure is short: no sum or product of short figures rounds at 60 digits (`Book`). */
+const SHORT_DP = 12;
+const SHORT_ABS = new Decimal('1e12');
+const short = (x: Decimal): boolean => x.decimalPlaces() <= SHORT_DP && x.abs().lt(SHORT_ABS);
+
 /** Mutable accumulator used while folding; frozen into `Position` at the end. */
 class Book {
   lots: Lot[] = [];
+  /**
+   * Σ lot base and Σ |lot base| × price, kept as lots open and close, so that freezing a book costs
+   * the same whatever number of lots it holds. Exact while every amount and price applied is short
+   * (12 places, below 1e12): products then have at most 24 places and 48 digits, and a sum of fewer
+   * than 1e9 of them stays within 60 digits, so no step rounds and the kept sums equal the sums of
+   * the lots. A figure not short (a provisional fill's divided price) turns them off for this book.
+   */
+  private sumBase = ZERO;
+  private sumCost = ZERO;
+  private sums = true;
   realised = ZERO;
   fees = new Map<string, Decimal>();
   boughtBase = ZERO;
@@ -59,8 +74,17 @@ class Book {
       this.soldBase = this.soldBase.plus(f.amount);
       this.soldQuote = this.soldQuote.plus(f.quote);
     }
+    if (!short(f.amount) || !short(f.price)) this.sums = false;
+    const left = this.close(f, sign);
+    if (left.gt(0)) {
+      this.lots.push({ base: sign > 0 ? left : left.neg(), price: f.price });
+      if (this.sums) this.keep(sign > 0 ? left : left.neg(), left.mul(f.price));
+    }
+  }
+
+  /** Closes opposite lots, oldest first, with `f`; returns what of `f` is left to open a lot. */
+  private close(f: PositionFill, sign: number): Decimal {
     let left = f.amount;
-    // Close opposite lots first, oldest first.
     while (left.gt(0) && this.lots.length > 0) {
       const lot = this.lots[0] as Lot;
       if (lot.base.isPositive() === sign > 0) break; // same direction: nothing to close
@@ -70,19 +94,33 @@ class Book {
       const pnl = sign < 0 ? f.price.minus(lot.price).mul(matched) : lot.price.minus(f.price).mul(matched);
       this.realised = this.realised.plus(pnl);
       left = left.minus(matched);
+      if (this.sums) this.keep(lot.base.isPositive() ? matched.neg() : matched, matched.mul(lot.price).neg());
       if (matched.eq(lotAbs)) this.lots.shift();
       else lot.base = lot.base.isPositive() ? lot.base.minus(matched) : lot.base.plus(matched);
     }
-    if (left.gt(0)) this.lots.push({ base: sign > 0 ? left : left.neg(), price: f.price });
+    return left;
   }
 
-  freeze(strategyId: string | null, market: string): Position {
+  private keep(base: Decimal, cost: Decimal): void {
+    this.sumBase = this.sumBase.plus(base);
+    this.sumCost = this.sumCost.plus(cost);
+  }
+
+  /** Σ lot base and Σ |lot base| × price: the kept sums, or summed over the lots when they are off. */
+  private lotSums(): { base: Decimal; cost: Decimal } {
+    if (this.lots.length === 0) return { base: ZERO, cost: ZERO };
+    if (this.sums) return { base: this.sumBase, cost: this.sumCost };
     let base = ZERO;
     let cost = ZERO;
     for (const l of this.lots) {
       base = base.plus(l.base);
       cost = cost.plus(l.base.abs().mul(l.price));
     }
+    return { base, cost };
+  }
+
+  freeze(strategyId: string | null, market: string): Position {
+    const { base, cost } = this.lotSums();
     return {
       strategyId,
       market,

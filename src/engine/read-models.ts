@@ -10,6 +10,7 @@ import type { OrderRecord } from '../model/journal.js';
 import { LIVE_STATES } from './order-state.js';
 import { ZERO } from '../core/decimal.js';
 import { FillFeed } from './fill-feed.js';
+import { SharedDealReads } from './shared-deal-reads.js';
 import { VersionedMemo } from './versioned-memo.js';
 import { derivePositions, PositionBooks, type Position } from './positions.js';
 
@@ -34,9 +35,12 @@ export class ReadModels {
   /** The provisional pseudo-fills, kept while no order was written (only order writes move the flag). */
   private readonly provisional = new VersionedMemo<PositionFill[]>();
   private readonly fillReads = new Map<string, RecentFills>();
+  /** The rows of newly inserted deals, read once for the position fold and the recent fills. */
+  private readonly deals: SharedDealReads;
 
   constructor(private readonly store: ReadStore) {
-    this.feed = new FillFeed(store.fills);
+    this.deals = new SharedDealReads(store.fills);
+    this.feed = new FillFeed(this.deals);
   }
 
   /** The strategy's orders that may still rest on the venue (PENDING, OPEN, PARTIALLY_FILLED, PENDING_CANCEL, UNKNOWN). */
@@ -67,9 +71,8 @@ export class ReadModels {
     kept.cursor = added.cursor;
     // Its own write counter unmoved: none of the inserts since were its fills.
     if (kept.version !== version && added.dealIds.length > 0) {
-      const seen = new Set(kept.fills.map((f) => f.dealId));
-      const mine = fills.byDealIds([...new Set(added.dealIds)]).filter((f) => f.strategyId === strategyId && !seen.has(f.dealId));
-      kept.fills = [...mine, ...kept.fills].sort((a, b) => b.timeMs - a.timeMs || b.dealId - a.dealId).slice(0, limit);
+      const mine = this.deals.byDealIds([...new Set(added.dealIds)]).filter((f) => f.strategyId === strategyId);
+      kept.fills = newestOf(kept.fills, mine, limit);
     }
     kept.version = version;
     return [...kept.fills];
@@ -77,18 +80,33 @@ export class ReadModels {
 
   /** The strategy's positions, one per market it traded, provisional fills included. */
   positions(strategyId: string): Position[] {
+    return copies(this.keptPositions(strategyId));
+  }
+
+  /**
+   * As `positions`, not to be edited: the kept positions themselves, so a position whose book no
+   * fill moved is the same object as at the last read (the snapshot keeps its view by it). Folded
+   * from the strategy's every fill only when a reply reported more filled than its deals applied
+   * (provisional, short-lived) or inside a transaction that may still roll back.
+   */
+  keptPositions(strategyId: string): readonly Position[] {
     const provisional = this.provisionalFills().filter((f) => f.strategyId === strategyId);
     if (provisional.length > 0) return derivePositions([...this.store.fills.byStrategy(strategyId), ...provisional]);
     if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.byStrategy(strategyId));
-    return copies(this.books.positions(strategyId));
+    return this.books.positions(strategyId);
   }
 
   /** Every position (strategies and external fills, `strategyId` null), provisional fills included. */
   allPositions(): Position[] {
+    return copies(this.allKeptPositions());
+  }
+
+  /** As `allPositions`, not to be edited (`keptPositions`); folded from every fill in the same two cases. */
+  allKeptPositions(): readonly Position[] {
     const provisional = this.provisionalFills();
     if (provisional.length > 0) return derivePositions([...this.store.fills.all(), ...provisional]);
     if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.all());
-    return copies(this.books.positions());
+    return this.books.positions();
   }
 
   /**
@@ -119,7 +137,30 @@ function memoOf<T>(memos: Map<string, VersionedMemo<T>>, strategyId: string): Ve
   return memo;
 }
 
+/**
+ * The newest `limit` of the kept fills (newest first) and `added` (oldest first, as `byDealIds`
+ * gives them): the two lists merged, a deal already kept taken once. Equal to sorting both by
+ * (time, deal id), newest first, and cutting at `limit` (deal ids are unique).
+ */
+export function newestOf(kept: readonly FillRecord[], added: readonly FillRecord[], limit: number): FillRecord[] {
+  const fresh = added.filter((f) => !kept.some((k) => k.dealId === f.dealId)).reverse();
+  const out: FillRecord[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit && (i < kept.length || j < fresh.length)) {
+    const a = kept[i];
+    const b = fresh[j];
+    const takeKept = b === undefined || (a !== undefined && newerFirst(a, b) < 0);
+    out.push((takeKept ? a : b) as FillRecord);
+    if (takeKept) i++;
+    else j++;
+  }
+  return out;
+}
+
+const newerFirst = (a: FillRecord, b: FillRecord): number => b.timeMs - a.timeMs || b.dealId - a.dealId;
+
 /** Callers may edit what they get: the kept positions are handed out as copies. */
-function copies(positions: Position[]): Position[] {
+function copies(positions: readonly Position[]): Position[] {
   return positions.map((p) => ({ ...p, fees: { ...p.fees } }));
 }

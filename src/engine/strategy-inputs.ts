@@ -17,7 +17,8 @@ import type { FillView, FlexView, OrderView, PositionView, PriceView, SnapshotDa
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
-import { VersionedMemo } from './versioned-memo.js';
+import { KeptViews, VersionedMemo } from './versioned-memo.js';
+import type { Position } from './positions.js';
 import type { StrategyCandles } from './strategy-candles.js';
 import type { MarketExposure, MarketRules, RiskLimits, RiskSnapshot, TradingState } from './risk-gate.js';
 import type { Side } from '../core/orders.js';
@@ -109,6 +110,33 @@ interface Protection {
 
 type Leg = { market: string; side: Side; amount: Decimal };
 
+/** What a live order could still fill, and that in quote at its price. */
+interface OpenPart {
+  remaining: Decimal;
+  quote: Decimal;
+}
+
+function openPart(o: OrderRecord): OpenPart {
+  const remaining = remainingOf(o);
+  return { remaining, quote: remaining.mul(o.price) };
+}
+
+const frozenOrderView = (o: OrderRecord): OrderView => Object.freeze(orderView(o));
+const frozenFillView = (f: FillRecord): FillView => Object.freeze(fillView(f));
+
+/** A position's frozen view: spot without protection, or collateral with the legs of `by` on its market. */
+function positionView(p: Position, by: Protection | null): PositionView {
+  let protection: PositionView['protection'] = null;
+  if (by !== null) {
+    const here = by.legs.filter((c) => by.parentMarket.get(c.parentClientOrderId) === p.market);
+    protection = Object.freeze({
+      stopLoss: here.find((c) => c.kind === 'stop_loss')?.price ?? null,
+      takeProfit: here.find((c) => c.kind === 'take_profit')?.price ?? null,
+    });
+  }
+  return Object.freeze({ market: p.market, kind: by === null ? 'spot' : 'collateral', base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection });
+}
+
 /** The memo of one strategy's reads. */
 function memoOf<T>(memos: Map<string, VersionedMemo<T>>, strategyId: string): VersionedMemo<T> {
   let memo = memos.get(strategyId);
@@ -130,6 +158,12 @@ export class StrategyInputs {
   private readonly positionViews = new Map<string, VersionedMemo<readonly PositionView[]>>();
   /** The flex ledger's view, kept while nothing was written to it. */
   private readonly flex = new VersionedMemo<FlexView>();
+  /** Views kept per record (versioned-memo.ts): a rebuilt list makes views only for the records a write touched. */
+  private readonly orderViews = new KeptViews<OrderRecord, OrderView>();
+  private readonly fillViewsOf = new KeptViews<FillRecord, FillView>();
+  private readonly positionViewOf = new KeptViews<Position, { protection: Protection | null; view: PositionView }>();
+  /** What a live order could still add, kept per record as its views are. */
+  private readonly openOf = new KeptViews<OrderRecord, OpenPart>();
   /** Per strategy: the markets of its collateral orders so far and the last order row read. */
   private readonly collateral = new Map<string, { markets: Set<string>; lastRow: number }>();
 
@@ -160,12 +194,13 @@ export class StrategyInputs {
     let committed = ZERO;
     const version = this.journalVersion();
     for (const o of this.live.get(version, '', () => store.orders.listByState(LIVE_STATES))) {
-      addOpen(ex(o.market), o.side, remainingOf(o));
-      if (o.strategyId === strategyId) committed = committed.plus(remainingOf(o).mul(o.price));
+      const open = this.openOf.of(o, openPart, Object.isFrozen(o));
+      addOpen(ex(o.market), o.side, open.remaining);
+      if (o.strategyId === strategyId) committed = committed.plus(open.quote);
     }
     for (const leg of this.legs.get(version, '', () => this.protectiveLegs())) addOpen(ex(leg.market), leg.side, leg.amount, 0);
     const own: Record<string, Decimal> = {};
-    for (const p of read.allPositions()) {
+    for (const p of read.allKeptPositions()) {
       if (p.strategyId === null) continue;
       const e = ex(p.market);
       e.positionBase = e.positionBase.plus(p.base);
@@ -230,7 +265,8 @@ export class StrategyInputs {
     const version = this.outsideTx(this.deps.store.orders.versionOf(strategyId));
     // Frozen, list and views: kept between ticks and handed to every context as they are (context.ts).
     return memoOf(this.openViews, strategyId).get(version, '', () =>
-      Object.freeze(this.deps.read.openOrders(strategyId).map((o) => Object.freeze(orderView(o)))),
+      // A record is kept only when frozen: the journal's are, and a frozen record's view never goes stale.
+      Object.freeze(this.deps.read.openOrders(strategyId).map((o) => this.orderViews.of(o, frozenOrderView, Object.isFrozen(o)))),
     );
   }
 
@@ -238,7 +274,7 @@ export class StrategyInputs {
     const { store, read, recentFillsLimit } = this.deps;
     const version = store.fills.inTransaction ? null : store.fills.versionOf(strategyId);
     return memoOf(this.fillViews, strategyId).get(version, '', () =>
-      Object.freeze(read.recentFills(strategyId, recentFillsLimit).map((f) => Object.freeze(fillView(f)))),
+      Object.freeze(read.recentFills(strategyId, recentFillsLimit).map((f) => this.fillViewsOf.of(f, frozenFillView))),
     );
   }
 
@@ -254,20 +290,12 @@ export class StrategyInputs {
   }
 
   private readPositionViews(strategyId: string): readonly PositionView[] {
-    const { collateralMarkets, legs, parentMarket } = memoOf(this.protection, strategyId).get(this.ownJournalVersion(strategyId), '', () =>
-      this.protectionOf(strategyId),
-    );
-    const views = this.deps.read.positions(strategyId).map((p) => {
-      const kind = collateralMarkets.has(p.market) ? 'collateral' : 'spot';
-      let protection: PositionView['protection'] = null;
-      if (kind === 'collateral') {
-        const here = legs.filter((c) => parentMarket.get(c.parentClientOrderId) === p.market);
-        protection = Object.freeze({
-          stopLoss: here.find((c) => c.kind === 'stop_loss')?.price ?? null,
-          takeProfit: here.find((c) => c.kind === 'take_profit')?.price ?? null,
-        });
-      }
-      return Object.freeze({ market: p.market, kind, base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection });
+    const guarded = memoOf(this.protection, strategyId).get(this.ownJournalVersion(strategyId), '', () => this.protectionOf(strategyId));
+    // The kept positions (not edited here): a position its book did not move is the same object, and
+    // its view is kept with it while its kind and, for collateral, the protection it was made with hold.
+    const views = this.deps.read.keptPositions(strategyId).map((p) => {
+      const by = guarded.collateralMarkets.has(p.market) ? guarded : null;
+      return this.positionViewOf.of(p, () => ({ protection: by, view: positionView(p, by) }), true, (kept) => kept.protection !== by).view;
     });
     return Object.freeze(views);
   }

@@ -27,3 +27,22 @@ export class VersionedMemo<T> {
     return hit;
   }
 }
+
+/**
+ * Views made from records, kept per record object. A record the store hands out again unchanged
+ * is the same object (the journal's live orders, the kept fill and position lists); a write makes
+ * a new one. So after a fill or a placement only the records it touched get new views, instead
+ * of every view of the snapshot being made again. Weak: a record no longer held frees its view.
+ */
+export class KeptViews<K extends object, V> {
+  private readonly views = new WeakMap<K, V>();
+
+  /** The view kept for `record` unless `stale` says it no longer fits, else `make(record)` (kept when `keep` holds). */
+  of(record: K, make: (record: K) => V, keep = true, stale?: (kept: V) => boolean): V {
+    const hit = this.views.get(record);
+    if (hit !== undefined && stale?.(hit) !== true) return hit;
+    const view = make(record);
+    if (keep) this.views.set(record, view);
+    return view;
+  }
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RecordingEvents } from '../../support/runner-events.js';
 import { z } from 'zod';
 import { ManualClock } from '../../../src/core/clock.js';
+import { StrategyError } from '../../../src/core/errors.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { RiskSnapshot } from '../../../src/engine/risk-gate.js';
 import { StrategyRunner, type OrderPort } from '../../../src/engine/strategy-runner.js';
@@ -114,6 +115,20 @@ describe('StrategyRunner', () => {
     expect(h.orders.calls.map((c) => c.op)).toEqual(['collateral', 'cancel', 'cancelAll', 'closeFlex']);
     const spec = h.orders.calls[0]?.arg as CollateralOrderSpec;
     expect([spec.price.toFixed(), spec.stopLoss?.toFixed(), spec.takeProfit?.toFixed()]).toEqual(['100', '95.01', '110.01']);
+  });
+
+  it('an intent after a quarantine that began within the same call is refused, though the risk inputs say otherwise', async () => {
+    const orders = new FakeOrders();
+    const buy = (p: string) => intents.placeLimits([{ market: 'BTC_USDT', side: 'buy', amount: '0.1', price: p }]);
+    const h = harness('q', () => [buy('99'), buy('98')], { orders });
+    const place = orders.placeLimitOrders.bind(orders);
+    orders.placeLimitOrders = async (id, specs) => {
+      h.runner.guard.quarantine(new StrategyError('threw', 'raised elsewhere', { instanceId: id }));
+      return place(id, specs);
+    };
+    await h.runner.tick();
+    expect(h.orders.calls).toHaveLength(1);
+    expect(h.events.refusals).toEqual(['STRATEGY_QUARANTINED']);
   });
 
   it('persists state only when the hook succeeds', async () => {
