@@ -70,7 +70,8 @@ class CandleWindow {
   }
 
   private close(acc: Acc): Candle {
-    const c = finish(this.market, this.timeframe, acc, true);
+    // Frozen: a closed candle never changes, and each tick's snapshot hands it on as it is.
+    const c = Object.freeze(finish(this.market, this.timeframe, acc, true));
     this.acc = null;
     this.closedUntil = c.closeMs;
     this.done.push(c);

@@ -24,8 +24,9 @@ function declared(windows: readonly CandleWindowData[]): string {
   return windows.length === 0 ? 'none' : windows.map((w) => `${w.market} ${w.timeframe} x${w.want}`).join(', ');
 }
 
+/** Frozen copies of the candles; a candle already frozen (a window's closed candle, kept as it closed) goes as it is. */
 function freezeCandles(items: readonly CandleView[]): readonly CandleView[] {
-  return Object.freeze(items.map((c) => Object.freeze({ ...c })));
+  return Object.freeze(items.map((c) => (Object.isFrozen(c) ? c : Object.freeze({ ...c }))));
 }
 
 export function candleReaders(windows: readonly CandleWindowData[]): {

@@ -63,6 +63,19 @@ describe('strategy context', () => {
     expect(Object.isFrozen(fixed[1])).toBe(true);
   });
 
+  it('hands a closed candle already frozen on as it is, and a loose one as a frozen copy', () => {
+    const candle = (openMs: number) => ({ openMs, closeMs: openMs + 60_000, open: ZERO, high: ZERO, low: ZERO, close: ZERO, volume: null }) as never;
+    const kept = Object.freeze(candle(0));
+    const loose = candle(60_000);
+    const window = { market: 'BTC_USDT', timeframe: '1m' as const, want: 2, closed: [kept, loose], open: null };
+    const got = ctxOf({}, snapshot({ candles: [window] })).ctx.candles('BTC_USDT', '1m', 2);
+    expect(got[0]).toBe(kept);
+    expect(got[1]).not.toBe(loose);
+    expect(got[1]).toEqual(loose);
+    expect(Object.isFrozen(got[1])).toBe(true);
+    expect(Object.isFrozen(loose)).toBe(false);
+  });
+
   it('hands a position on only when its protection is frozen too; a frozen flex view only when frozen through', () => {
     const base = { market: 'BTC_USDT', kind: 'collateral', base: ZERO, avgEntryPrice: ZERO };
     const settled = Object.freeze({ ...base, protection: Object.freeze({ stopLoss: null, takeProfit: null }) }) as never;
