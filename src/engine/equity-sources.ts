@@ -11,6 +11,7 @@ import type { OrderState } from '../core/orders.js';
 import type { OrderRecord } from '../model/journal.js';
 import { CollateralBook, collateralPositions, type CollateralFill, type CollateralPosition, type CollateralSide } from './collateral-book.js';
 import { FillFeed, type IncrementalFold } from './fill-feed.js';
+import { SharedDealReads } from './shared-deal-reads.js';
 import { compareFills } from './positions.js';
 import { VersionedMemo } from './versioned-memo.js';
 import { HOLDING_STATES, heldByOpenOrders, holdOf, type HoldingOrder, type HoldRules, type MarketHoldRule, type OrderHolds } from './order-holds.js';
@@ -134,7 +135,7 @@ export class EquitySources {
     private readonly store: SourceStore,
     private readonly rules: HoldRules,
   ) {
-    this.feed = new FillFeed(store.fills);
+    this.feed = new FillFeed(SharedDealReads.of(store.fills));
     this.collateral = new CollateralFold((m) => this.rules(m)?.leverage, (id) => this.store.orders.get(id));
   }
 

@@ -39,7 +39,7 @@ export class ReadModels {
   private readonly deals: SharedDealReads;
 
   constructor(private readonly store: ReadStore) {
-    this.deals = new SharedDealReads(store.fills);
+    this.deals = SharedDealReads.of(store.fills);
     this.feed = new FillFeed(this.deals);
   }
 

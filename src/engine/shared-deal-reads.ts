@@ -1,7 +1,8 @@
 /**
  * The fills' insert log read for several folds at once. After a fill batch the position fold
- * (fill-feed.ts) and each strategy's recent fills (read-models.ts) ask for the rows of the same
- * new deal ids, one after the other; the rows are read once and handed to both.
+ * (fill-feed.ts), the collateral fold (equity-sources.ts) and each strategy's recent fills
+ * (read-models.ts) ask for the rows of the same new deal ids, one after the other; the rows are
+ * read once and handed to each.
  *
  * Exact: the last answer is kept only outside a transaction that may still roll back, and only
  * while the fills' write counter stands still (every insert and attribution moves it, a rolled-back
@@ -10,10 +11,22 @@
 import type { FillRecord } from '../model/fills.js';
 import type { FeedSource } from './fill-feed.js';
 
+type DealSource = FeedSource & { readonly version: number };
+
+/** One per fills handle: the read models and the equity sources' collateral fold share it. */
+const perSource = new WeakMap<DealSource, SharedDealReads>();
+
 export class SharedDealReads implements FeedSource {
+  /** The shared reads of `fills` (made at the first ask; every folder of the same handle gets the same). */
+  static of(fills: DealSource): SharedDealReads {
+    let shared = perSource.get(fills);
+    if (shared === undefined) perSource.set(fills, (shared = new SharedDealReads(fills)));
+    return shared;
+  }
+
   private last: { version: number; ids: string; rows: FillRecord[] } | undefined;
 
-  constructor(private readonly fills: FeedSource & { readonly version: number }) {}
+  constructor(private readonly fills: DealSource) {}
 
   get attributionCount(): number {
     return this.fills.attributionCount;

@@ -48,6 +48,9 @@ const ID_CHUNK = 500;
 /** Deal ids known stored, at most: past it the set starts over (a scan's deals are the newest). */
 export const KNOWN_DEALS_MAX = 20_000;
 
+/** Records of the writer's own inserts kept for `byDealIds`, at most: past it they start over. */
+export const WRITTEN_MAX = 4_096;
+
 export class FillsRepository {
   private readonly insertStmt: Statement;
   private writes = 0;
@@ -76,6 +79,12 @@ export class FillsRepository {
    */
   private newestDeal: number | undefined;
   private readonly newestStmt: Statement;
+  /**
+   * The writer's inserts as their rows read back (the record of the stored text), by deal id:
+   * `byDealIds` of new deals, the usual read after a fill batch, takes them without a query. A
+   * rollback or an attribution (which rewrites owners) drops them; bounded by `WRITTEN_MAX`.
+   */
+  private readonly written = new Map<number, FillRecord>();
 
   /** `writer`: this handle is the table's only writer (the instance lock); false for a read-only view. */
   constructor(
@@ -94,14 +103,10 @@ export class FillsRepository {
 
   /** Inserts a fill; returns false when its deal id was already stored (nothing changes). */
   insert(f: FillRecord): boolean {
-    const res = this.insertStmt.run({
-      ...f,
-      amount: toWire(f.amount),
-      price: toWire(f.price),
-      quote: toWire(f.quote),
-      fee: toWire(f.fee),
-    });
+    const params = { ...f, amount: toWire(f.amount), price: toWire(f.price), quote: toWire(f.quote), fee: toWire(f.fee) };
+    const res = this.insertStmt.run(params);
     if (res.changes !== 1) return false;
+    if (this.writer) this.keepWritten(params);
     this.know(f.dealId);
     if (this.newestDeal !== undefined && f.dealId > this.newestDeal) this.newestDeal = f.dealId;
     if (f.ownerClientOrderId === null) this.unowned?.add(f.orderId);
@@ -138,8 +143,13 @@ export class FillsRepository {
     return this.tx.rollbackable;
   }
 
-  /** The stored fills among `dealIds`, in application order (time, then deal id). */
+  /**
+   * The stored fills among `dealIds`, in application order (time, then deal id). The writer's
+   * own recent inserts come from memory when all of them are there; callers do not edit them.
+   */
   byDealIds(dealIds: readonly number[]): FillRecord[] {
+    const kept = this.keptWritten(dealIds);
+    if (kept !== undefined) return kept;
     const out: FillRecord[] = [];
     for (let i = 0; i < dealIds.length; i += ID_CHUNK) {
       const chunk = dealIds.slice(i, i + ID_CHUNK);
@@ -197,6 +207,29 @@ export class FillsRepository {
     this.known.clear();
     this.unowned = undefined;
     this.newestDeal = undefined;
+    this.written.clear();
+  }
+
+  /** The record a read of the row just inserted gives: the stored wire text parsed again. */
+  private keepWritten(p: Omit<FillRecord, 'amount' | 'price' | 'quote' | 'fee'> & Record<'amount' | 'price' | 'quote' | 'fee', string>): void {
+    if (this.written.size >= WRITTEN_MAX) this.written.clear();
+    this.written.set(p.dealId, toRecord({
+      deal_id: p.dealId, order_id: p.orderId, client_order_id: p.clientOrderId, market: p.market, side: p.side, role: p.role,
+      time_ms: p.timeMs, amount: p.amount, price: p.price, quote: p.quote, fee: p.fee, fee_asset: p.feeAsset,
+      strategy_id: p.strategyId, owner_client_order_id: p.ownerClientOrderId,
+    }));
+  }
+
+  /** The kept records of `dealIds` in application order, or undefined when one is not kept. */
+  private keptWritten(dealIds: readonly number[]): FillRecord[] | undefined {
+    if (this.written.size === 0) return undefined;
+    const out: FillRecord[] = [];
+    for (const id of new Set(dealIds)) {
+      const r = this.written.get(id);
+      if (r === undefined) return undefined;
+      out.push(r);
+    }
+    return out.sort((a, b) => a.timeMs - b.timeMs || a.dealId - b.dealId);
   }
 
   /** The largest stored deal id (kept by the writer; a read-only view reads it each time). */
@@ -278,6 +311,7 @@ export class FillsRepository {
       .run(strategyId, ownerClientOrderId, orderId).changes;
     this.unowned.delete(orderId);
     if (changes > 0) {
+      this.written.clear();
       this.writes++;
       this.attributions++;
     }

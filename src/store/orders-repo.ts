@@ -41,6 +41,13 @@ export class OrdersRepository {
    * forgets it (`rolledBack`).
    */
   private newestRow: number | undefined;
+  /**
+   * Kept with `newestRow` (the writer only): per strategy and kind, each market's newest row
+   * journaled through this handle after row `tracedFrom`. Orders never leave nor change market or
+   * kind, so these answer `marketsOfKindSince` from that row on; bounded by the markets traded.
+   */
+  private readonly marketRows = new Map<string, Map<string, number>>();
+  private tracedFrom: number | undefined;
 
   /**
    * `writer`: this handle is the table's only writer (the instance lock); false for a read-only view.
@@ -83,6 +90,8 @@ export class OrdersRepository {
   rolledBack(): void {
     this.live.dropAll();
     this.newestRow = undefined;
+    this.tracedFrom = undefined;
+    this.marketRows.clear();
     this.sequences.clear();
   }
 
@@ -126,7 +135,10 @@ export class OrdersRepository {
       now: nowMs,
     };
     const rowid = Number(this.insertStmt.run(params).lastInsertRowid);
-    if (this.newestRow !== undefined) this.newestRow = Math.max(this.newestRow, rowid);
+    if (this.newestRow !== undefined) {
+      this.newestRow = Math.max(this.newestRow, rowid);
+      this.traceMarket(order.strategyId, order.kind, order.market, rowid);
+    }
     // Tracked at once: a failing statement after this one leaves the row in (outside a transaction).
     this.wrote(order.clientOrderId, order.strategyId);
     this.live.track(frozenRecord(pendingRow(params)), false);
@@ -207,6 +219,8 @@ export class OrdersRepository {
     const lastRow = this.lastRow();
     // Nothing journaled since: the range is empty (asked on every tick of a collateral strategy).
     if (lastRow === afterRow) return { markets: [], lastRow };
+    // The writer saw every row after `tracedFrom` inserted: their markets are in memory.
+    if (this.tracedFrom !== undefined && afterRow >= this.tracedFrom) return { markets: this.tracedMarkets(strategyId, kind, afterRow), lastRow };
     const rows = this.db
       .prepare('SELECT DISTINCT market FROM orders NOT INDEXED WHERE rowid > ? AND rowid <= ? AND strategy_id = ? AND kind = ? ORDER BY market')
       .all(afterRow, lastRow, strategyId, kind) as { market: string }[];
@@ -216,8 +230,27 @@ export class OrdersRepository {
   private lastRow(): number {
     if (this.newestRow !== undefined) return this.newestRow;
     const r = (this.db.prepare('SELECT MAX(rowid) AS r FROM orders').get() as { r: number | null }).r ?? 0;
-    if (this.writer) this.newestRow = r;
+    if (this.writer) {
+      this.newestRow = r;
+      this.tracedFrom = r;
+    }
     return r;
+  }
+
+  private traceMarket(strategyId: string, kind: OrderKind, market: string, rowid: number): void {
+    const key = `${strategyId}\u0000${kind}`;
+    let rows = this.marketRows.get(key);
+    if (rows === undefined) this.marketRows.set(key, (rows = new Map()));
+    rows.set(market, Math.max(rows.get(market) ?? 0, rowid));
+  }
+
+  /** Markets (sorted as SQL's ORDER BY on ASCII names) of the kept rows after `afterRow`. */
+  private tracedMarkets(strategyId: string, kind: OrderKind, afterRow: number): string[] {
+    const rows = this.marketRows.get(`${strategyId}\u0000${kind}`);
+    if (rows === undefined) return [];
+    const out: string[] = [];
+    for (const [market, row] of rows) if (row > afterRow) out.push(market);
+    return out.sort();
   }
 
   all(): OrderRecord[] {
