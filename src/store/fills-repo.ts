@@ -213,11 +213,12 @@ export class FillsRepository {
   /** The record a read of the row just inserted gives: the stored wire text parsed again. */
   private keepWritten(p: Omit<FillRecord, 'amount' | 'price' | 'quote' | 'fee'> & Record<'amount' | 'price' | 'quote' | 'fee', string>): void {
     if (this.written.size >= WRITTEN_MAX) this.written.clear();
-    this.written.set(p.dealId, toRecord({
+    // Frozen: every reader of these deals gets this one object, and none may change it for the others.
+    this.written.set(p.dealId, Object.freeze(toRecord({
       deal_id: p.dealId, order_id: p.orderId, client_order_id: p.clientOrderId, market: p.market, side: p.side, role: p.role,
       time_ms: p.timeMs, amount: p.amount, price: p.price, quote: p.quote, fee: p.fee, fee_asset: p.feeAsset,
       strategy_id: p.strategyId, owner_client_order_id: p.ownerClientOrderId,
-    }));
+    })));
   }
 
   /** The kept records of `dealIds` in application order, or undefined when one is not kept. */

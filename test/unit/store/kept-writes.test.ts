@@ -106,4 +106,15 @@ describe('fills.byDealIds of the writer own inserts', () => {
     });
     for (const ids of [[1, 2], [n - 1, n], [n, 1], [WRITTEN_MAX, WRITTEN_MAX + 1]]) expect(store.fills.byDealIds(ids)).toEqual(view.fills.byDealIds(ids));
   });
+
+  it('hands every reader the same kept record, frozen so that none can change it for the others', () => {
+    const { store } = setup(2);
+    store.fills.insert({
+      dealId: 7, orderId: 1, clientOrderId: 'c', market: 'BTC_USDT', side: 'buy', role: 'taker', timeMs: 5,
+      amount: dec('1'), price: dec('2'), quote: dec('2'), fee: dec('0'), feeAsset: 'USDT', strategyId: 's', ownerClientOrderId: 'c',
+    });
+    const [first] = store.fills.byDealIds([7]);
+    expect(store.fills.byDealIds([7])[0]).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+  });
 });
