@@ -49,9 +49,13 @@ describe('status of a paper daemon', () => {
   it('shows every section while it runs, and the store\'s exact amounts after it stopped', async () => {
     const dataDir = tempDir();
     running = spawnDaemon({ BOT_CONFIG: writeConfig(config), BOT_DATA_DIR: dataDir, BOT_HTTP_PORT: String(await freePort()) });
-    const live = await eventually(async () => {
+    // The grid's orders fill within a second on this fast market: the text is read in the same
+    // wait, and taken only when it too was read while some order was open.
+    const { live, text } = await eventually(async () => {
       const st = (await status(dataDir)) as St;
-      return st.fills.count > 0 && st.account !== null && st.orders.open.length > 0 ? st : undefined;
+      if (!(st.fills.count > 0 && st.account !== null && st.orders.open.length > 0)) return undefined;
+      const read = await statusText(dataDir);
+      return read.includes('Open orders (0)') ? undefined : { live: st, text: read };
     }, 'fills, open orders and an account snapshot in status', WAIT);
     expect(live.dataDir).toBe(dataDir);
     expect(live.tradingState.state).toBe('ACTIVE');
@@ -60,7 +64,6 @@ describe('status of a paper daemon', () => {
     expect(live.orders.open[0].ageMs).toBeGreaterThanOrEqual(0);
     expect(live.account.balances.USDT).toMatch(/^\d+(\.\d+)?$/);
     expect(live.pnl.markedAtMs).toBe(live.account.atMs);
-    const text = await statusText(dataDir);
     for (const heading of [`Data dir: ${dataDir}`, 'Trading state: ACTIVE', 'Quarantined: none', 'Open orders (', 'ID ', 'Fills: ', 'Balances (as of', 'Equity: ', 'Positions (', 'REALISED BEFORE FEES', 'Alerts: ']) {
       expect(text).toContain(heading);
     }
