@@ -18,6 +18,7 @@
  * the simulator's own state).
  */
 import { Decimal, ZERO } from '../core/decimal.js';
+import { pairName } from '../model/markets.js';
 import type { CollateralPosition } from './collateral-book.js';
 
 /** Amounts per asset. */
@@ -53,21 +54,11 @@ export interface Equity {
 
 const ONE = new Decimal(1);
 
-/** `<ASSET>_<equityAsset>` names, made once per pair: every check values the same few assets. */
-const marketNames = new Map<string, Map<string, string>>();
-
-function marketOf(asset: string, equityAsset: string): string {
-  let byQuote = marketNames.get(asset);
-  if (byQuote === undefined) marketNames.set(asset, (byQuote = new Map()));
-  let name = byQuote.get(equityAsset);
-  if (name === undefined) byQuote.set(equityAsset, (name = `${asset}_${equityAsset}`));
-  return name;
-}
 
 /** The price of one unit of `asset` in the equity asset, or undefined when none is known. */
 export function assetPrice(asset: string, equityAsset: string, prices: EquityInputs['prices']): Decimal | undefined {
   if (asset === equityAsset) return ONE;
-  return prices[marketOf(asset, equityAsset)];
+  return prices[pairName(asset, equityAsset)];
 }
 
 /** Margin plus unrealised PnL at `mark` (margin only without a mark), in the position's settlement asset. */

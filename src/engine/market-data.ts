@@ -5,7 +5,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
-import type { FuturesMarket } from '../model/markets.js';
+import { pairName, type FuturesMarket } from '../model/markets.js';
 import type { PriceView } from '../strategy-api/host.js';
 
 /** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
@@ -69,23 +69,13 @@ function priceView(f: FuturesMarket): PriceView {
   return view;
 }
 
-/** `BASE_QUOTE` names, made once per pair: the listing is read at every check with the same pairs. */
-const spotNames = new Map<string, Map<string, string>>();
-
-function spotName(base: string, quote: string): string {
-  let byQuote = spotNames.get(base);
-  if (byQuote === undefined) spotNames.set(base, (byQuote = new Map()));
-  let name = byQuote.get(quote);
-  if (name === undefined) byQuote.set(quote, (name = `${base}_${quote}`));
-  return name;
-}
 
 /** Prices by ticker and by `BASE_QUOTE` (the perpetual's price is the reference of its spot market). */
 export function pricesFromListing(futures: readonly FuturesMarket[]): Record<string, PriceView> {
   const out: Record<string, PriceView> = {};
   for (const f of futures) {
     out[f.tickerId] = priceView(f);
-    const spot = spotName(f.base, f.quote);
+    const spot = pairName(f.base, f.quote);
     if (out[spot] === undefined) out[spot] = priceView(f);
   }
   return out;

@@ -23,3 +23,15 @@ export interface FuturesMarket {
   fundingIntervalMinutes?: number;
   brackets?: Readonly<Record<string, number>>;
 }
+
+/** `BASE_QUOTE` names, made once per pair: the equity rule and the price views name the same few pairs at every check. */
+const pairNames = new Map<string, Map<string, string>>();
+
+/** The spot market of `base` quoted in `quote` (`BTC_USDT`). */
+export function pairName(base: string, quote: string): string {
+  let byQuote = pairNames.get(base);
+  if (byQuote === undefined) pairNames.set(base, (byQuote = new Map()));
+  let name = byQuote.get(quote);
+  if (name === undefined) byQuote.set(quote, (name = `${base}_${quote}`));
+  return name;
+}
