@@ -21,6 +21,7 @@ import type { Account } from '../simulator/account.js';
 import type { Deal } from '../simulator/types.js';
 import { dealWire } from '../simulator/wire.js';
 import type { InProcessApi } from './in-process-api.js';
+import { KeptListing } from './in-process-listing.js';
 import { KeptAccountReads } from './in-process-reads.js';
 
 /** The index of the first deal at or after `ms` (deals are in time order). */
@@ -96,6 +97,11 @@ export interface InProcessGatewayOptions {
    */
   keepReads?: boolean;
   /**
+   * Keep the conditional listing while the account's listing mark stands still
+   * (in-process-listing.ts). Default true; false: every listing is a request.
+   */
+  keepListing?: boolean;
+  /**
    * Moves the account's deals far behind the scans to its archive (Account.archiveBefore; none
    * without an archive). Absent: every deal stays in memory.
    */
@@ -119,6 +125,7 @@ class InProcessGateway implements ExchangeGateway {
   private readonly parsed = new ParsedDeals();
   private readonly held: DealsHeld | undefined;
   private readonly kept: KeptAccountReads | undefined;
+  private readonly listing: KeptListing | undefined;
   /** The account's change mark (src/simulator/account.ts) as of now; absent when turned off. */
   readonly changes?: () => number;
 
@@ -132,6 +139,7 @@ class InProcessGateway implements ExchangeGateway {
     this.held = options.archive;
     const catchUp = options.catchUp ?? (() => undefined);
     if (options.keepReads !== false) this.kept = new KeptAccountReads(account, catchUp);
+    if (options.keepListing !== false) this.listing = new KeptListing(account, catchUp);
     if (options.changeMark !== false) {
       this.changes = () => {
         catchUp();
@@ -153,7 +161,7 @@ class InProcessGateway implements ExchangeGateway {
   submitCollateralOrder: ExchangeGateway['submitCollateralOrder'] = (o) => this.inner.submitCollateralOrder(o);
   cancelOrder: ExchangeGateway['cancelOrder'] = (r) => this.inner.cancelOrder(r);
   fillsOfOrder: ExchangeGateway['fillsOfOrder'] = (o) => this.inner.fillsOfOrder(o);
-  protectiveOrders: ExchangeGateway['protectiveOrders'] = (m) => this.inner.protectiveOrders(m);
+  protectiveOrders: ExchangeGateway['protectiveOrders'] = (m) => this.listing?.read(m, () => this.inner.protectiveOrders(m)) ?? this.inner.protectiveOrders(m);
   balances: ExchangeGateway['balances'] = () => this.kept?.balances(() => this.inner.balances()) ?? this.inner.balances();
   markets: ExchangeGateway['markets'] = () => this.inner.markets();
   flexRecords: ExchangeGateway['flexRecords'] = (q) => this.kept?.flexRecords(q, () => this.inner.flexRecords(q)) ?? this.inner.flexRecords(q);
