@@ -6,7 +6,9 @@
  * history; here it reads the account's deals directly from the first one in its range (deals are
  * appended in time order), so a scan costs the deals it returns, not the whole history. It keeps
  * the venue's whole-second bounds (secondsWindow) and its order (newest first), and each deal is
- * read by the client's own parser from its wire form, once (ParsedDeals: scans overlap). It
+ * read as the client's parser reads its wire form (in-process-deals.ts), once (ParsedDeals: scans
+ * overlap); the listing of its conditional orders is kept while its mark stands still
+ * (in-process-listing.ts). It
  * also offers what HTTP cannot: the account's change mark (`changes`), with which the reconciler
  * skips a pass over an unchanged venue (docs/backtesting.md § In process). Its balances, credit
  * line and flex history answers are kept while the account state they read stands still
@@ -15,11 +17,10 @@
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
 import { secondsWindow } from '../exchange/history-pages.js';
-import { parseExecutedHistory } from '../exchange/parse.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Account } from '../simulator/account.js';
 import type { Deal } from '../simulator/types.js';
-import { dealWire } from '../simulator/wire.js';
+import { dealFill } from './in-process-deals.js';
 import type { InProcessApi } from './in-process-api.js';
 import { KeptListing } from './in-process-listing.js';
 import { KeptAccountReads } from './in-process-reads.js';
@@ -36,13 +37,10 @@ function firstAtOrAfter(deals: readonly Deal[], ms: number): number {
   return lo;
 }
 
-/** A deal as the client reads it: its wire form through the client's own parser. */
-export function parseDeal(d: Deal): readonly Fill[] {
-  return parseExecutedHistory('executedHistory', [dealWire(d)], d.market);
-}
+export { dealFill, parseDeal } from './in-process-deals.js';
 
 /** The deals of `range` as the venue bounds it (whole seconds, both ends inclusive), newest first. */
-export function dealsInRange(deals: readonly Deal[], range: FillRange, read: (d: Deal) => readonly Fill[] = parseDeal): Fill[] {
+export function dealsInRange(deals: readonly Deal[], range: FillRange, read: (d: Deal) => readonly Fill[] = dealFill): Fill[] {
   const w = secondsWindow(range);
   const endMs = (w.endDate + 1) * 1000;
   const out: Fill[] = [];
@@ -63,7 +61,7 @@ export function dealsInRange(deals: readonly Deal[], range: FillRange, read: (d:
 export class ParsedDeals {
   private held = new Map<Deal, readonly Fill[]>();
 
-  constructor(private readonly parse: (d: Deal) => readonly Fill[] = parseDeal) {}
+  constructor(private readonly parse: (d: Deal) => readonly Fill[] = dealFill) {}
 
   read(deals: readonly Deal[], range: FillRange): Fill[] {
     const previous = this.held;
