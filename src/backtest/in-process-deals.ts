@@ -25,10 +25,14 @@ function plain(x: Decimal, signed: boolean): boolean {
   return x.isFinite() && (signed || !x.isNeg()) && x.e >= -30 && x.e <= 30 && x.d.length <= 8;
 }
 
+function plainFields(d: Deal): boolean {
+  const texts = typeof d.clientOrderId === 'string' && typeof d.feeAsset === 'string';
+  return texts && isSafeId(d.id) && isSafeId(d.orderId) && (d.side === 'buy' || d.side === 'sell') && (d.role === 1 || d.role === 2);
+}
+
 function plainDeal(d: Deal, timeMs: number): boolean {
   const decimals = plain(d.amount, false) && plain(d.price, false) && plain(d.deal, false) && plain(d.fee, true);
-  const fields = isSafeId(d.id) && isSafeId(d.orderId) && (d.side === 'buy' || d.side === 'sell') && (d.role === 1 || d.role === 2);
-  return decimals && fields && timeMs >= MIN_TIME_MS && timeMs <= MAX_TIME_MS && typeof d.clientOrderId === 'string' && typeof d.feeAsset === 'string';
+  return decimals && plainFields(d) && timeMs >= MIN_TIME_MS && timeMs <= MAX_TIME_MS;
 }
 
 /** The client's model of one deal: equal to `parseDeal(d)`, built without the wire round trip. */
