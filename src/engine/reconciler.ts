@@ -84,6 +84,8 @@ export class Reconciler {
   private running: Promise<ReconcileReport> | undefined;
   /** Child id → consecutive passes that found the leg neither listed nor filled. */
   private readonly missingLooks = new Map<number, number>();
+  /** The inputs of the last conditional diff, when it found nothing (the diff is a pure function of them). */
+  private quietDiff: { views: readonly ChildView[]; listing: readonly ConditionalRecord[] } | undefined;
   private readonly shortcut: PassShortcut;
   private readonly views: ReconcileViews;
   /** The history anchor and the completion time, held while passes are skipped. */
@@ -214,9 +216,22 @@ export class Reconciler {
     return out;
   }
 
+  /**
+   * The conditional diff; nothing, without diffing again, when the very views (kept while their
+   * inputs are unwritten: reconcile-views.ts) meet the very records (the in-process venue's kept
+   * listing hands out the same frozen ones) of a diff that found nothing.
+   */
+  private diff(views: readonly ChildView[], listing: readonly ConditionalRecord[]): ConditionalEvent[] {
+    const quiet = this.quietDiff;
+    if (quiet !== undefined && quiet.views === views && quiet.listing.length === listing.length && quiet.listing.every((r, i) => r === listing[i])) return [];
+    const events = diffConditional(views, listing);
+    this.quietDiff = events.length === 0 ? { views, listing } : undefined;
+    return events;
+  }
+
   /** Diffs a listing against the children still live after the scan, and records the events. */
   private applyListing(listing: readonly ConditionalRecord[]): ConditionalEvent[] {
-    const events = this.confirmMissing(diffConditional(this.childViews(), listing));
+    const events = this.confirmMissing(this.diff(this.childViews(), listing));
     const { store, clock, logger } = this.deps;
     const now = clock.now();
     // The usual diff finds nothing: then no transaction at all.

@@ -1,11 +1,12 @@
 /**
  * The reconciler's fast paths over the in-process venue give what the full paths give: the
  * conditional listing kept while the account's listing mark stands still
- * (src/backtest/in-process-listing.ts) and the child views kept while their inputs are unwritten
- * (src/engine/reconcile-views.ts). Random sequences of grid placements, bracketed collateral
+ * (src/backtest/in-process-listing.ts), the child views kept while their inputs are unwritten
+ * (src/engine/reconcile-views.ts) and no diff again of the very views and records of a diff that
+ * found nothing (the full rig's records are new objects every pass). Random sequences of grid placements, bracketed collateral
  * orders, price moves that fill orders and trigger legs, cancels by the bot and an OCO cancelled
  * behind it, outside trades and quiet candles run on two identical venues and engines, one with
- * the listing kept and one listing every pass: every pass reports the same, and the stores end
+ * the listing kept and one listing and diffing every pass: every pass reports the same, and the stores end
  * with the same rows. After every pass the kept child views equal a fresh reading.
  */
 import fc from 'fast-check';
@@ -57,6 +58,11 @@ function rig(keepListing: boolean) {
     return list(q);
   };
   const gateway = inProcessGateway(api, account, { catchUp: () => venue.catchUp(), keepListing });
+  if (!keepListing) {
+    // New record objects on every listing: the reconciler diffs every pass.
+    const listed = gateway.protectiveOrders.bind(gateway);
+    gateway.protectiveOrders = async (markets) => (await listed(markets)).map((r) => ({ ...r }));
+  }
   const e = buildEngine(tempDir(), gateway, clock);
   closeAfterTest(e.store);
   return { clock, venue, account, e, listings, views: new ReconcileViews(e.store) };
@@ -152,4 +158,27 @@ describe('reconciler fast paths over the in-process venue', () => {
     expect(totals.kept).toBeGreaterThan(10); // the kept path listed again after changes
     expect(totals.kept).toBeLessThan(totals.full); // and kept the listing in between
   }, 240_000);
+
+  it('diffs again when the store moves a child under the very listing of a quiet diff', async () => {
+    const kept = rig(true);
+    const full = rig(false);
+    const script = async (r: Rig) => {
+      await apply(r, { kind: 'bracket', buy: true, offset: 1 }, 0);
+      const passes: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        r.clock.advance(30_000);
+        passes.push(reported(await r.e.reconciler.reconcileOnce()));
+        // After the quiet pass: a leg's venue id moved in the store alone (the venue, and so the
+        // listing, stand still): two looks later it is missing.
+        const leg = r.e.store.children.all().find((c) => c.kind === 'take_profit');
+        if (i === 1 && leg !== undefined) r.e.store.children.update(leg.id, { orderId: 999_999_999 }, r.clock.now());
+      }
+      return { passes, rows: rows(r) };
+    };
+    const a = await script(kept);
+    const b = await script(full);
+    expect(a.passes[0]).toContain('leg_active');
+    expect(b.passes[3]).toContain('leg_missing');
+    expect(a).toEqual(b);
+  });
 });
