@@ -69,6 +69,8 @@ interface PlannedAmount {
   asset: string;
   amount: Decimal;
   price: number;
+  /** The equity asset's: its value (the amount times 1), the same at every price. */
+  atOne?: Decimal;
 }
 
 /** A position the rule values: its settlement asset's price index and its mark's (`markets`). */
@@ -81,8 +83,9 @@ interface PlannedPosition {
 
 /**
  * The rule's inputs without the prices, in the order it values them: each part's assets sorted
- * (a zero amount left out: it adds zero), and every market whose price it looks up, once each. A pure function of the inputs, so a caller
- * whose inputs stand still (equity-reader.ts KeptValuation) keeps it and re-prices it alone.
+ * (a zero amount left out: it adds zero), and every market whose price it looks up, once each.
+ * A pure function of the inputs, so a caller whose inputs stand still (equity-reader.ts
+ * KeptValuation) keeps it and re-prices it alone: what no price moves is worked out here once.
  */
 export interface EquityPlan {
   readonly equityAsset: string;
@@ -115,7 +118,9 @@ export function planEquity(i: Omit<EquityInputs, 'prices'>): EquityPlan {
     const out: PlannedAmount[] = [];
     for (const asset of Object.keys(amounts).sort()) {
       const amount = amounts[asset] as Decimal;
-      if (!amount.isZero()) out.push({ asset, amount, price: of(asset) });
+      if (amount.isZero()) continue;
+      const price = of(asset);
+      out.push(price < 0 ? { asset, amount, price, atOne: amount.mul(ONE) } : { asset, amount, price });
     }
     return out;
   };
@@ -137,7 +142,7 @@ class Valuer {
 
   sum(amounts: readonly PlannedAmount[]): Decimal {
     let total = ZERO;
-    for (const a of amounts) total = total.plus(this.value(a.asset, a.price, a.amount));
+    for (const a of amounts) total = total.plus(a.atOne ?? this.value(a.asset, a.price, a.amount));
     return total;
   }
 }
