@@ -4,7 +4,7 @@
  * from a real SQLite store (EquitySources) and the kept valuation (the rule's plan kept, re-priced
  * alone while the journal reading and the balances stand still). After every step of a random
  * sequence of price moves, resting orders, fills (the account's change mark moves), journal
- * orders and collateral fills, flex earned (in the journal and at the venue), an asset newly held
+ * orders, collateral and spot fills, flex earned (in the journal and at the venue), an asset newly held
  * (a market priced for the first time) and an asset without a price, the kept reading gives the
  * equity a gateway that asks the venue every time, read from a fresh journal reading and valued
  * from scratch by the one rule, gives: equal to the last digit. A check with nothing new is
@@ -86,13 +86,13 @@ class Rig {
     this.store.orders.setState(id, 'PENDING', 'OPEN', null, this.clock.now(), { orderId: 1000 + this.n });
   }
 
-  /** A collateral fill in the journal (a position marked at BTC_PERP). */
-  collateralFill(): void {
+  /** A fill in the journal: on BTC_PERP a collateral fill (a position marked there), on BTC_USDT a spot fill (no position). */
+  journalFill(market: 'BTC_PERP' | 'BTC_USDT'): void {
     const deal = ++this.n;
     const amount = dec('0.01');
-    const price = this.price('BTC_PERP');
+    const price = this.price(market);
     this.store.fills.insert({
-      ...{ dealId: deal, orderId: 5000 + deal, clientOrderId: '', market: 'BTC_PERP', side: deal % 2 === 0 ? 'buy' : 'sell', role: 'taker', timeMs: this.clock.now() + deal },
+      ...{ dealId: deal, orderId: 5000 + deal, clientOrderId: '', market, side: deal % 2 === 0 ? 'buy' : 'sell', role: 'taker', timeMs: this.clock.now() + deal },
       ...{ amount, price, quote: amount.mul(price), fee: dec('0'), feeAsset: 'USDT', strategyId: null, ownerClientOrderId: null },
     });
   }
@@ -104,7 +104,7 @@ class Rig {
   }
 }
 
-const MOVES = ['minute', 'hours', 'rest', 'take', 'journal-order', 'collateral-fill', 'journal-earning', 'new-asset', 'unpriced-asset', 'again'] as const;
+const MOVES = ['minute', 'hours', 'rest', 'take', 'journal-order', 'collateral-fill', 'spot-fill', 'journal-earning', 'new-asset', 'unpriced-asset', 'again'] as const;
 type Move = (typeof MOVES)[number];
 
 function act(rig: Rig, move: Move): void {
@@ -113,7 +113,8 @@ function act(rig: Rig, move: Move): void {
   if (move === 'hours') rig.clock.advance(5 * 3_600_000);
   if (move === 'rest' || move === 'take') rig.place(move === 'take');
   if (move === 'journal-order') rig.journalOrder();
-  if (move === 'collateral-fill') rig.collateralFill();
+  if (move === 'collateral-fill') rig.journalFill('BTC_PERP');
+  if (move === 'spot-fill') rig.journalFill('BTC_USDT');
   if (move === 'journal-earning') rig.journalEarning();
   if (move === 'new-asset') rig.account.credit('ETH', dec('0.5'));
   if (move === 'unpriced-asset') rig.account.credit('XYZ', dec('3'));
