@@ -3,11 +3,12 @@
  * conditional listing kept while the account's listing mark stands still
  * (src/backtest/in-process-listing.ts), the child views kept while their inputs are unwritten
  * (src/engine/reconcile-views.ts) and no diff again of the very views and records of a diff that
- * found nothing (the full rig's records are new objects every pass). Random sequences of grid placements, bracketed collateral
- * orders, price moves that fill orders and trigger legs, cancels by the bot and an OCO cancelled
- * behind it, outside trades and quiet candles run on two identical venues and engines, one with
- * the listing kept and one listing and diffing every pass: every pass reports the same, and the stores end
- * with the same rows. After every pass the kept child views equal a fresh reading.
+ * found nothing (the full rig's records are new objects every pass). Random sequences of grid
+ * placements, bracketed collateral orders, price moves that fill orders and trigger legs, cancels
+ * by the bot and an OCO cancelled behind it, outside trades and quiet candles run on two
+ * identical venues and engines, one with the listing kept and one listing and diffing every pass:
+ * every pass reports the same, and the stores end with the same rows. After every pass the kept
+ * child views equal a fresh reading.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
