@@ -6,7 +6,9 @@
  * history; here it reads the account's deals directly from the first one in its range (deals are
  * appended in time order), so a scan costs the deals it returns, not the whole history. It keeps
  * the venue's whole-second bounds (secondsWindow) and its order (newest first), and each deal is
- * read by the client's own parser from its wire form, once (ParsedDeals: scans overlap). It
+ * read as the client's parser reads its wire form (in-process-deals.ts), once (ParsedDeals: scans
+ * overlap); the listing of its conditional orders is kept while its mark stands still
+ * (in-process-listing.ts). It
  * also offers what HTTP cannot: the account's change mark (`changes`), with which the reconciler
  * skips a pass over an unchanged venue (docs/backtesting.md § In process). Its balances, credit
  * line and flex history answers are kept while the account state they read stands still
@@ -15,12 +17,12 @@
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
 import { secondsWindow } from '../exchange/history-pages.js';
-import { parseExecutedHistory } from '../exchange/parse.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Account } from '../simulator/account.js';
 import type { Deal } from '../simulator/types.js';
-import { dealWire } from '../simulator/wire.js';
+import { dealFill } from './in-process-deals.js';
 import type { InProcessApi } from './in-process-api.js';
+import { KeptListing } from './in-process-listing.js';
 import { KeptAccountReads } from './in-process-reads.js';
 
 /** The index of the first deal at or after `ms` (deals are in time order). */
@@ -35,13 +37,10 @@ function firstAtOrAfter(deals: readonly Deal[], ms: number): number {
   return lo;
 }
 
-/** A deal as the client reads it: its wire form through the client's own parser. */
-export function parseDeal(d: Deal): readonly Fill[] {
-  return parseExecutedHistory('executedHistory', [dealWire(d)], d.market);
-}
+export { dealFill, parseDeal } from './in-process-deals.js';
 
 /** The deals of `range` as the venue bounds it (whole seconds, both ends inclusive), newest first. */
-export function dealsInRange(deals: readonly Deal[], range: FillRange, read: (d: Deal) => readonly Fill[] = parseDeal): Fill[] {
+export function dealsInRange(deals: readonly Deal[], range: FillRange, read: (d: Deal) => readonly Fill[] = dealFill): Fill[] {
   const w = secondsWindow(range);
   const endMs = (w.endDate + 1) * 1000;
   const out: Fill[] = [];
@@ -62,7 +61,7 @@ export function dealsInRange(deals: readonly Deal[], range: FillRange, read: (d:
 export class ParsedDeals {
   private held = new Map<Deal, readonly Fill[]>();
 
-  constructor(private readonly parse: (d: Deal) => readonly Fill[] = parseDeal) {}
+  constructor(private readonly parse: (d: Deal) => readonly Fill[] = dealFill) {}
 
   read(deals: readonly Deal[], range: FillRange): Fill[] {
     const previous = this.held;
@@ -96,6 +95,11 @@ export interface InProcessGatewayOptions {
    */
   keepReads?: boolean;
   /**
+   * Keep the conditional listing while the account's listing mark stands still
+   * (in-process-listing.ts). Default true; false: every listing is a request.
+   */
+  keepListing?: boolean;
+  /**
    * Moves the account's deals far behind the scans to its archive (Account.archiveBefore; none
    * without an archive). Absent: every deal stays in memory.
    */
@@ -119,6 +123,7 @@ class InProcessGateway implements ExchangeGateway {
   private readonly parsed = new ParsedDeals();
   private readonly held: DealsHeld | undefined;
   private readonly kept: KeptAccountReads | undefined;
+  private readonly listing: KeptListing | undefined;
   /** The account's change mark (src/simulator/account.ts) as of now; absent when turned off. */
   readonly changes?: () => number;
 
@@ -132,6 +137,7 @@ class InProcessGateway implements ExchangeGateway {
     this.held = options.archive;
     const catchUp = options.catchUp ?? (() => undefined);
     if (options.keepReads !== false) this.kept = new KeptAccountReads(account, catchUp);
+    if (options.keepListing !== false) this.listing = new KeptListing(account, catchUp);
     if (options.changeMark !== false) {
       this.changes = () => {
         catchUp();
@@ -153,7 +159,7 @@ class InProcessGateway implements ExchangeGateway {
   submitCollateralOrder: ExchangeGateway['submitCollateralOrder'] = (o) => this.inner.submitCollateralOrder(o);
   cancelOrder: ExchangeGateway['cancelOrder'] = (r) => this.inner.cancelOrder(r);
   fillsOfOrder: ExchangeGateway['fillsOfOrder'] = (o) => this.inner.fillsOfOrder(o);
-  protectiveOrders: ExchangeGateway['protectiveOrders'] = (m) => this.inner.protectiveOrders(m);
+  protectiveOrders: ExchangeGateway['protectiveOrders'] = (m) => this.listing?.read(m, () => this.inner.protectiveOrders(m)) ?? this.inner.protectiveOrders(m);
   balances: ExchangeGateway['balances'] = () => this.kept?.balances(() => this.inner.balances()) ?? this.inner.balances();
   markets: ExchangeGateway['markets'] = () => this.inner.markets();
   flexRecords: ExchangeGateway['flexRecords'] = (q) => this.kept?.flexRecords(q, () => this.inner.flexRecords(q)) ?? this.inner.flexRecords(q);

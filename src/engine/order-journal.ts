@@ -173,6 +173,8 @@ export class OrderJournal {
 
   /** PENDING rows no request of this process is in flight for: left by a crash, so ambiguous. */
   orphansToUnknown(): void {
+    // The usual pass finds none: then no transaction at all (the live orders answer without a query).
+    if (this.store.orders.listByState(['PENDING']).every((o) => this.inFlight.has(o.clientOrderId))) return;
     this.store.tx(() => {
       for (const o of this.store.orders.listByState(['PENDING'])) {
         if (!this.inFlight.has(o.clientOrderId)) this.markUnknown(o.clientOrderId, 'pending without a recorded reply');

@@ -17,7 +17,7 @@ import { diffConditional, type ChildView, type ConditionalEvent } from './kernel
 import { HISTORY_CHECKPOINT, RECONCILED_AT, ReconcileCheckpoints } from './reconcile-checkpoints.js';
 import { PassShortcut } from './reconcile-shortcut.js';
 import { bufferPages, ScanBuffer } from './scan-buffer.js';
-import { VersionedMemo } from './versioned-memo.js';
+import { ReconcileViews } from './reconcile-views.js';
 import type { ResolveOutcome, Resolver } from './resolver.js';
 
 export { HISTORY_CHECKPOINT, RECONCILED_AT };
@@ -78,21 +78,16 @@ function recordConditionalEvent(store: Store, e: ConditionalEvent, now: number):
   // leg_triggered is informational: the leg stays active until its fill arrives through the scan.
 }
 
-/** Every field of a child view, as text: equal texts, equal views. */
-function viewKey(v: ChildView): string {
-  const p = v.parent;
-  const parent = [p.clientOrderId, p.market, p.side, p.state, p.otoId, p.filledBase.toString()];
-  return JSON.stringify([v.childId, v.kind, v.state, v.price.toString(), v.orderId, v.ocoId, ...parent]);
-}
-
 export class Reconciler {
   private readonly overlapMs: number;
   private readonly applyChunk: number;
   private running: Promise<ReconcileReport> | undefined;
   /** Child id → consecutive passes that found the leg neither listed nor filled. */
   private readonly missingLooks = new Map<number, number>();
+  /** The inputs of the last conditional diff, when it found nothing (the diff is a pure function of them). */
+  private quietDiff: { views: readonly ChildView[]; listing: readonly ConditionalRecord[] } | undefined;
   private readonly shortcut: PassShortcut;
-  private readonly views = new VersionedMemo<{ views: ChildView[]; key: string }>();
+  private readonly views: ReconcileViews;
   /** The history anchor and the completion time, held while passes are skipped. */
   private readonly checkpoints: ReconcileCheckpoints;
 
@@ -105,7 +100,8 @@ export class Reconciler {
     const { gateway } = deps;
     const changes = deps.changes ?? (gateway.changes === undefined ? undefined : () => gateway.changes?.() ?? 0);
     this.checkpoints = new ReconcileCheckpoints(deps.store);
-    this.shortcut = new PassShortcut(deps.store, changes, () => this.viewsRead().key);
+    this.views = new ReconcileViews(deps.store);
+    this.shortcut = new PassShortcut(deps.store, changes, () => this.views.read().key);
   }
 
   /** Called after each committed fill of our orders (the daemon forwards to strategies' onFill). */
@@ -184,37 +180,10 @@ export class Reconciler {
 
   /**
    * The live children with their parents, as the conditional diff sees them; kept while neither
-   * orders nor children were written (a pass reads them before and after its scan).
+   * the children nor their parents' strategies' orders were written (reconcile-views.ts).
    */
   private childViews(): ChildView[] {
-    return this.viewsRead().views;
-  }
-
-  private viewsRead(): { views: ChildView[]; key: string } {
-    const { orders, children, fills } = this.deps.store;
-    const version = fills.inTransaction ? null : `${orders.version}/${children.version}`;
-    return this.views.get(version, 'children', () => {
-      const views = this.readChildViews();
-      return { views, key: views.map(viewKey).join('\n') };
-    });
-  }
-
-  private readChildViews(): ChildView[] {
-    const out: ChildView[] = [];
-    for (const c of this.deps.store.children.live()) {
-      const p = this.deps.store.orders.get(c.parentClientOrderId);
-      if (p === undefined || p.state === 'PENDING' || p.state === 'UNKNOWN') continue;
-      out.push({
-        childId: c.id,
-        kind: c.kind,
-        state: c.state,
-        price: c.price,
-        orderId: c.orderId,
-        ocoId: c.ocoId,
-        parent: { clientOrderId: p.clientOrderId, market: p.market, side: p.side, state: p.state, otoId: p.otoId, filledBase: p.filledBase },
-      });
-    }
-    return out;
+    return this.views.read().views;
   }
 
   /**
@@ -247,9 +216,22 @@ export class Reconciler {
     return out;
   }
 
+  /**
+   * The conditional diff; nothing, without diffing again, when the very views (kept while their
+   * inputs are unwritten: reconcile-views.ts) meet the very records (the in-process venue's kept
+   * listing hands out the same frozen ones) of a diff that found nothing.
+   */
+  private diff(views: readonly ChildView[], listing: readonly ConditionalRecord[]): ConditionalEvent[] {
+    const quiet = this.quietDiff;
+    if (quiet !== undefined && quiet.views === views && quiet.listing.length === listing.length && quiet.listing.every((r, i) => r === listing[i])) return [];
+    const events = diffConditional(views, listing);
+    this.quietDiff = events.length === 0 ? { views, listing } : undefined;
+    return events;
+  }
+
   /** Diffs a listing against the children still live after the scan, and records the events. */
   private applyListing(listing: readonly ConditionalRecord[]): ConditionalEvent[] {
-    const events = this.confirmMissing(diffConditional(this.childViews(), listing));
+    const events = this.confirmMissing(this.diff(this.childViews(), listing));
     const { store, clock, logger } = this.deps;
     const now = clock.now();
     // The usual diff finds nothing: then no transaction at all.

@@ -37,6 +37,9 @@ export class Account {
   /** Window-mode nonces seen recently → their value in ms, pruned as the window moves. */
   readonly windowNonces = new Map<string, number>();
   private changeMark = 0;
+  private listingMark = 0;
+  /** The newest deal a `changed` call has seen: a deal is appended right before its call. */
+  private dealSeen: Deal | undefined;
 
   constructor(opts: AccountOptions) {
     this.apiKey = opts.apiKey;
@@ -61,9 +64,37 @@ export class Account {
     return this.changeMark;
   }
 
-  /** Every deal and every change of a conditional record or of an order it carries calls this. */
+  /**
+   * The conditional listing's change mark: a counter that moves on every change of what the
+   * account's conditional listing shows (an OTO or OCO record created, activated or ended, an
+   * order it carries cancelled or dealt). Unlike `changes` it stays on a deal of an order no
+   * record carries (a plain grid order's fill), so equal marks prove the listing is the same
+   * (docs/backtesting.md § The in-process venue).
+   */
+  get listingChanges(): number {
+    return this.listingMark;
+  }
+
+  /**
+   * Every deal (appended to `deals` right before) and every change of a conditional record or of
+   * an order it carries calls this. A call that comes with a new deal of an order that neither
+   * an OTO (as its parent) nor an OCO (as a leg) carries leaves the listing as it was; any other
+   * call, an unknown order's deal included, moves the listing's mark too.
+   */
   changed(): void {
     this.changeMark++;
+    const last = this.deals[this.deals.length - 1];
+    if (last !== undefined && last !== this.dealSeen) {
+      this.dealSeen = last;
+      const order = this.orders.get(last.orderId);
+      if (order !== undefined && order.oto === undefined && order.ocoId === undefined) return;
+    }
+    this.listingMark++;
+  }
+
+  /** Deals appended without a `changed` call (a restored venue's history) are not new deals. */
+  dealsRestored(): void {
+    this.dealSeen = this.deals[this.deals.length - 1];
   }
 
   /**

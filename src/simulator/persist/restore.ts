@@ -61,6 +61,7 @@ function restoreHistories(venue: Venue, stored: StoredState): void {
     ownerOf(venue.accounts, r, 'conditionals').conditionals.set(rec.id, rec);
   });
   stored.deals.forEach((r, i) => ownerOf(venue.accounts, r, 'deals').deals.push(readDeal(Fields.parse(`deals[${i}]`, r.json))));
+  for (const a of venue.accounts.values()) a.dealsRestored();
   stored.flexLedger.forEach((r, i) => ownerOf(venue.accounts, r, 'flex_ledger').flexLedger.push(readFlexRecord(Fields.parse(`flex_ledger[${i}]`, r.json))));
 }
 

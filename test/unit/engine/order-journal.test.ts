@@ -111,4 +111,22 @@ describe('OrderJournal', () => {
     journal.orphansToUnknown();
     expect(store.orders.get(cid)?.state).toBe('UNKNOWN');
   });
+
+  it('opens no transaction when every PENDING row has its request in flight (the usual pass)', () => {
+    const { store, journal, cid } = setup();
+    journal.begin([cid]);
+    let txs = 0;
+    const tx = store.tx.bind(store);
+    store.tx = ((fn: () => unknown) => {
+      txs++;
+      return tx(fn);
+    }) as typeof store.tx;
+    journal.orphansToUnknown();
+    expect(txs).toBe(0);
+    expect(store.orders.get(cid)?.state).toBe('PENDING');
+    journal.end([cid]);
+    journal.orphansToUnknown();
+    expect(txs).toBe(1);
+    expect(store.orders.get(cid)?.state).toBe('UNKNOWN');
+  });
 });
