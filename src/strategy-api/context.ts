@@ -146,6 +146,8 @@ const frozenPrices = new WeakMap<Record<string, PriceView>, Readonly<Record<stri
 const frozenBalances = new WeakMap<Record<string, Decimal>, Readonly<Record<string, Decimal>>>();
 
 function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, PriceView>> {
+  // Frozen through and through (the engine's, src/engine/market-data.ts): handed on, nothing to copy or keep.
+  if (Object.isFrozen(source) && Object.values(source).every(isFrozen)) return source;
   let frozen = frozenPrices.get(source);
   if (frozen === undefined) {
     const prices: Record<string, PriceView> = {};
