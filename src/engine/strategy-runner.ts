@@ -148,12 +148,13 @@ export class StrategyRunner {
     if (defines(this.options.strategy, 'init')) await this.run('init');
   }
 
-  async tick(): Promise<void> {
-    await this.run('onTick');
+  /** The call's own promise, not one more around it. */
+  tick(): Promise<void> {
+    return this.run('onTick');
   }
 
   async fill(fill: FillView): Promise<void> {
-    if (defines(this.options.strategy, 'onFill')) await this.run('onFill', { fill });
+    if (defines(this.options.strategy, 'onFill')) return this.run('onFill', { fill });
   }
 
   /** Whether the module defines `onOrder` (an instance without it spends its order events at once). */

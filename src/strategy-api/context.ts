@@ -174,6 +174,8 @@ export function buildContext<P>(
   state: StrategyState,
   log: StrategyLogger,
 ): StrategyContext<P> {
+  const readers = data.candles === undefined || data.candles.length === 0 ? NO_CANDLES : candleReaders(data.candles);
+  // The readers' fields named one by one (a spread builds the object on a slow path), in the same order.
   return Object.freeze({
     instanceId,
     params,
@@ -184,7 +186,9 @@ export function buildContext<P>(
     positions: frozenList(data.positions, positionSettled, positionCopy),
     recentFills: freezeAll(data.recentFills),
     flex: flexOf(data.flex),
-    ...(data.candles === undefined || data.candles.length === 0 ? NO_CANDLES : candleReaders(data.candles)),
+    candles: readers.candles,
+    openCandle: readers.openCandle,
+    history: readers.history,
     state,
     log,
   });
