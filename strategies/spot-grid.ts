@@ -46,6 +46,8 @@ interface Rungs {
   /** The price range past which the grid re-centres. */
   low: Decimal;
   high: Decimal;
+  /** Per open order (the engine hands the same frozen view while the order is unchanged): the levels its price takes. */
+  takes: WeakMap<object, readonly boolean[]>;
 }
 
 /** Per instance, the rungs of its last centre: the centre moves on a re-centring only, the price every tick. */
@@ -61,9 +63,19 @@ function rungsOf(ctx: StrategyContext<SpotGridParams>, centreText: string, centr
   const outside = c.mul(spacing).div(100);
   const low = (levels[0] ?? c).minus(outside);
   const high = (levels[levels.length - 1] ?? c).plus(outside);
-  const rungs = { params, centreText, centre: c, levels, halfGap: c.mul(spacing).div(200), low, high };
+  const rungs = { params, centreText, centre: c, levels, halfGap: c.mul(spacing).div(200), low, high, takes: new WeakMap() };
   kept.set(ctx.instanceId, rungs);
   return rungs;
+}
+
+/** Which levels an order's price takes (within half a gap): the same answer for the same order and ladder. */
+function levelsTaken(rungs: Rungs, order: { price: Decimal }): readonly boolean[] {
+  let taken = rungs.takes.get(order);
+  if (taken === undefined) {
+    taken = rungs.levels.map((lvl) => order.price.minus(lvl).abs().lte(rungs.halfGap));
+    rungs.takes.set(order, taken);
+  }
+  return taken;
 }
 
 /** The intents that bring the ladder in line with the open orders and the price. */
@@ -78,7 +90,8 @@ export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[
   const stored = typeof storedCentre === 'string';
   const centreText = stored ? storedCentre : price.toFixed();
   if (!stored) ctx.state.set('centre', centreText);
-  const { centre, levels, halfGap, low, high } = rungsOf(ctx, centreText, () => (stored ? new Decimal(centreText) : price));
+  const rungs = rungsOf(ctx, centreText, () => (stored ? new Decimal(centreText) : price));
+  const { centre, levels, low, high } = rungs;
   if (price.lt(low) || price.gt(high)) {
     ctx.log.info({ market: params.market, centre: centre.toFixed(), price: price.toFixed() }, 're-centring the grid');
     ctx.state.set('centre', price.toFixed());
@@ -94,7 +107,7 @@ export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[
   const orders: { market: string; side: Side; amount: Decimal; price: Decimal; postOnly: boolean }[] = [];
   levels.forEach((lvl, i) => {
     if (i === nearest) return;
-    const taken = mine.some((o) => o.price.minus(lvl).abs().lte(halfGap));
+    const taken = mine.some((o) => levelsTaken(rungs, o)[i] === true);
     if (taken) return;
     orders.push({ market: params.market, side: lvl.lt(price) ? 'buy' : 'sell', amount: params.orderAmount, price: lvl, postOnly: params.postOnly });
   });

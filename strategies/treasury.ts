@@ -16,11 +16,29 @@ export const treasuryParams = z.strictObject({
 });
 export type TreasuryParams = z.output<typeof treasuryParams>;
 
-function reportEarnings(ctx: StrategyContext<TreasuryParams>): void {
+/** The earnings as reported, and their JSON, per earnings object: the engine hands the same frozen one until the ledger changes. */
+const written = new WeakMap<object, Reported>();
+
+interface Reported {
+  earnings: Readonly<Record<string, string>>;
+  json: string;
+}
+
+function earningsOf(ctx: StrategyContext<TreasuryParams>): Reported {
+  const source = ctx.flex.earnings;
+  const kept = Object.isFrozen(source) ? written.get(source) : undefined;
+  if (kept !== undefined) return kept;
   const earnings: Record<string, string> = {};
-  for (const [currency, amount] of Object.entries(ctx.flex.earnings)) earnings[currency] = amount.toFixed();
+  for (const [currency, amount] of Object.entries(source)) earnings[currency] = amount.toFixed();
+  const made = { earnings: Object.freeze(earnings), json: JSON.stringify(earnings) };
+  if (Object.isFrozen(source)) written.set(source, made);
+  return made;
+}
+
+function reportEarnings(ctx: StrategyContext<TreasuryParams>): void {
+  const { earnings, json } = earningsOf(ctx);
   const last = JSON.stringify(ctx.state.get('reported') ?? {});
-  if (JSON.stringify(earnings) !== last) {
+  if (json !== last) {
     ctx.log.info({ earnings }, 'flex earnings');
     ctx.state.set('reported', earnings);
   }

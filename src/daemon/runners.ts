@@ -54,7 +54,11 @@ function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, { accepting, ob
     clock: b.clock,
     logger: b.logger,
     orders: engine.orders,
-    snapshot: async (id) => engine.inputs.snapshot(id, await engine.market.get()),
+    // At once when the kept prices and balances are recent enough (no await: a turn of the queue).
+    snapshot: (id) => {
+      const kept = engine.market.current();
+      return kept !== undefined ? engine.inputs.snapshot(id, kept) : engine.market.get().then((venue) => engine.inputs.snapshot(id, venue));
+    },
     risk: (id) => engine.inputs.risk(id),
     onDrawdown: () => engine.halt('drawdown kill switch (risk gate)'),
     state: b.store.strategyState(s.id) as StateBackend,

@@ -21,6 +21,11 @@ export class MarketData {
     private readonly maxAgeMs: number,
   ) {}
 
+  /** What `get()` would answer without reading the venue, or undefined when it would read it. */
+  current(): { prices: Record<string, PriceView>; balances: Record<string, Decimal> } | undefined {
+    return this.clock.now() - this.atMs > this.maxAgeMs ? undefined : { prices: this.prices, balances: this.balances };
+  }
+
   async get(): Promise<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }> {
     if (this.clock.now() - this.atMs > this.maxAgeMs) {
       this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
@@ -62,21 +67,24 @@ function sameDecimals(kept: Readonly<Record<string, Decimal>>, now: ReadonlyMap<
   return true;
 }
 
-/** A market's prices as strategies see them (a new object each time: each key has its own). */
+/**
+ * A market's prices as strategies see them (a new object each time: each key has its own), frozen:
+ * the strategies' contexts take frozen views as they are (src/strategy-api/context.ts).
+ */
 function priceView(f: FuturesMarket): PriceView {
   const view: PriceView = { ticker: f.tickerId, base: f.base, quote: f.quote, last: f.lastPrice, bid: f.bid, ask: f.ask };
   if (f.indexPrice !== undefined) view.index = f.indexPrice;
-  return view;
+  return Object.freeze(view);
 }
 
 
 /** Prices by ticker and by `BASE_QUOTE` (the perpetual's price is the reference of its spot market). */
-export function pricesFromListing(futures: readonly FuturesMarket[]): Record<string, PriceView> {
+export function pricesFromListing(futures: readonly FuturesMarket[]): Readonly<Record<string, PriceView>> {
   const out: Record<string, PriceView> = {};
   for (const f of futures) {
     out[f.tickerId] = priceView(f);
     const spot = pairName(f.base, f.quote);
     if (out[spot] === undefined) out[spot] = priceView(f);
   }
-  return out;
+  return Object.freeze(out);
 }

@@ -150,9 +150,14 @@ export function compareFills(a: PositionFill, b: PositionFill): number {
  */
 export class PositionBooks {
   private readonly books = new Map<string, { strategyId: string | null; market: string; book: Book; last: PositionFill; frozen?: Position }>();
+  /** The sorted lists `kept` handed out, by owner, while no book changed (`changes`). */
+  private readonly lists = new Map<string, readonly Position[]>();
+  private listsAt = 0;
+  private changes = 0;
 
   reset(): void {
     this.books.clear();
+    this.changes++;
   }
 
   apply(f: PositionFill): boolean {
@@ -162,13 +167,30 @@ export class PositionBooks {
       const book = new Book();
       book.apply(f);
       this.books.set(key, { strategyId: f.strategyId, market: f.market, book, last: f });
+      this.changes++;
       return true;
     }
     if (compareFills(f, entry.last) <= 0) return false;
     entry.book.apply(f);
     entry.last = f;
     delete entry.frozen;
+    this.changes++;
     return true;
+  }
+
+  /**
+   * As `positions`, not to be edited: the same frozen list while no book changed (the sort by
+   * owner and market compares locale strings, the most of a read with nothing new).
+   */
+  kept(strategyId?: string | null): readonly Position[] {
+    if (this.listsAt !== this.changes) {
+      this.lists.clear();
+      this.listsAt = this.changes;
+    }
+    const key = strategyId === undefined ? '' : strategyId === null ? '\u0000' : `\u0001${strategyId}`;
+    let list = this.lists.get(key);
+    if (list === undefined) this.lists.set(key, (list = Object.freeze(this.positions(strategyId))));
+    return list;
   }
 
   /** Positions sorted by strategy then market; `strategyId` given: that strategy's only. */

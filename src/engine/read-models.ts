@@ -93,7 +93,7 @@ export class ReadModels {
     const provisional = this.provisionalFills().filter((f) => f.strategyId === strategyId);
     if (provisional.length > 0) return derivePositions([...this.store.fills.byStrategy(strategyId), ...provisional]);
     if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.byStrategy(strategyId));
-    return this.books.positions(strategyId);
+    return this.books.kept(strategyId);
   }
 
   /** Every position (strategies and external fills, `strategyId` null), provisional fills included. */
@@ -106,7 +106,7 @@ export class ReadModels {
     const provisional = this.provisionalFills();
     if (provisional.length > 0) return derivePositions([...this.store.fills.all(), ...provisional]);
     if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.all());
-    return this.books.positions();
+    return this.books.kept();
   }
 
   /**

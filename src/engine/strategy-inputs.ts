@@ -310,8 +310,7 @@ export class StrategyInputs {
     const flex = this.flex.get(this.outsideTx(store.flex.version), '', () => flexView(store.flex.all()));
     const nowMs = this.deps.clock.now();
     const candles = this.deps.candles?.snapshot(strategyId, nowMs) ?? [];
-    return {
-      ...(candles.length === 0 ? {} : { candles }),
+    const data: SnapshotData = {
       nowMs,
       prices: venue.prices,
       balances: venue.balances,
@@ -320,5 +319,7 @@ export class StrategyInputs {
       recentFills: this.recentFillViews(strategyId),
       flex,
     };
+    if (candles.length > 0) data.candles = candles;
+    return data;
   }
 }

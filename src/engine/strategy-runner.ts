@@ -10,15 +10,16 @@
  * root can halt trading; the other intents of the call are not attempted after one.
  */
 import type { Clock, TimerHandle } from '../core/clock.js';
-import { roundToTick, truncateToStep, type Decimal } from '../core/decimal.js';
-import type { Side } from '../core/orders.js';
 import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { BufferedState, HookGuard, parseIntents, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
+import { BufferedState, HookGuard, parseIntents, type GuardedResult, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
 import type { FillView, Intent, LoadedStrategy, OrderEventView, PlaceCollateralIntent, PlaceLimitsIntent } from '../strategy-api/host.js';
 import { InlineExecutor, type HookExecutor, type HookName } from './sandbox-worker/executor.js';
-import { checkOrders, checkStanding, type GateDecision, type GateOrder, type MarketRules, type RiskSnapshot } from './risk-gate.js';
+import { checkOrders, checkStanding, type GateDecision, type RiskSnapshot } from './risk-gate.js';
+import { collateralOrder, normalise, rules } from './intent-specs.js';
 import type { CancelOutcome, CollateralOrderSpec, FlexCloseOutcome, LimitOrderSpec, PlaceOutcome } from './order-manager.js';
+
+export { normalise } from './intent-specs.js';
 
 /** The order manager as the runner uses it (OrderManager implements it). */
 export interface OrderPort {
@@ -45,8 +46,11 @@ export interface StrategyRunnerOptions {
   clock: Clock;
   logger: Logger;
   orders: OrderPort;
-  /** The instance's snapshot data (store read models, cached prices and balances). */
-  snapshot: (strategyId: string) => Promise<SnapshotData>;
+  /**
+   * The instance's snapshot data (store read models, cached prices and balances); at once when
+   * nothing needs reading from the venue, else a promise.
+   */
+  snapshot: (strategyId: string) => SnapshotData | Promise<SnapshotData>;
   /** Fresh risk inputs for this instance (called before each intent). */
   risk: (strategyId: string) => RiskSnapshot;
   /** Called when the gate reports the drawdown kill switch. */
@@ -74,6 +78,9 @@ export interface StrategyRunnerOptions {
 
 type Hook = Exclude<HookName, 'onStop'>;
 
+/** A guarded call's result, at once when the hook answered at once. */
+type Guarded = GuardedResult<unknown> | Promise<GuardedResult<unknown>>;
+
 /** What a hook gets besides the snapshot. */
 interface HookInput {
   fill?: FillView;
@@ -89,16 +96,6 @@ const NO_EVENT = (): void => undefined;
 /** Whether the instance's module defines `hook`: from the sandbox's report, or the in-process definition. */
 function defines(s: LoadedStrategy, hook: 'init' | 'onFill' | 'onOrder' | 'onStop'): boolean {
   return s.hooks !== undefined ? s.hooks[hook] : s.definition?.[hook] !== undefined;
-}
-
-function rules(snap: RiskSnapshot, market: string): MarketRules | undefined {
-  return snap.markets[market];
-}
-
-/** Rounds an order to the market: amount truncated to step, price by side to tick. */
-export function normalise<T extends { market: string; side: Side; amount: Decimal; price: Decimal }>(o: T, r: MarketRules | undefined): T {
-  if (r === undefined) return o;
-  return { ...o, amount: truncateToStep(o.amount, r.step), price: roundToTick(o.price, r.tick, o.side) };
 }
 
 export class StrategyRunner {
@@ -151,12 +148,13 @@ export class StrategyRunner {
     if (defines(this.options.strategy, 'init')) await this.run('init');
   }
 
-  async tick(): Promise<void> {
-    await this.run('onTick');
+  /** The call's own promise, not one more around it. */
+  tick(): Promise<void> {
+    return this.run('onTick');
   }
 
   async fill(fill: FillView): Promise<void> {
-    if (defines(this.options.strategy, 'onFill')) await this.run('onFill', { fill });
+    if (defines(this.options.strategy, 'onFill')) return this.run('onFill', { fill });
   }
 
   /** Whether the module defines `onOrder` (an instance without it spends its order events at once). */
@@ -188,6 +186,15 @@ export class StrategyRunner {
     }
   }
 
+  /**
+   * The call's snapshot once the executor can take it: at once when it can and no venue read is
+   * due (each await is a turn of the microtask queue), else a promise.
+   */
+  private snapshotNow(): SnapshotData | Promise<SnapshotData> {
+    if (this.executor.isPrepared?.() === true) return this.options.snapshot(this.id);
+    return this.prepared().then(() => this.options.snapshot(this.id));
+  }
+
   /** Waits (bounded) until the executor can take a call, so a worker's start is not charged to the hook's deadline. */
   private async prepared(): Promise<void> {
     if (this.executor.isPrepared?.() === true) return;
@@ -201,34 +208,27 @@ export class StrategyRunner {
     if (timer !== undefined) clock.clearTimeout(timer);
   }
 
-  private guarded(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput = {}): ReturnType<HookGuard['call']> {
+  /**
+   * The guarded call: through `runNow` when the executor runs hooks in this thread (a hook that
+   * returns at once is answered at once, no timer or promise), else through `run`.
+   */
+  private guarded(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput = {}): Guarded {
     const request = { hook, data, state, ...input };
-    return this.guard.call(hook, () => this.executor.run(request), () => this.executor.abandon());
+    const abandon = (): void => this.executor.abandon();
+    const { executor } = this;
+    if (executor.runNow !== undefined) return this.guard.callNow(hook, () => executor.runNow?.(request), abandon);
+    return this.guard.call(hook, () => executor.run(request), abandon);
   }
 
   /** `spent` (onOrder's delivery mark) runs once the call is over for the event: after the commit, or on failure. */
   private async run(hook: Hook, input: HookInput = {}, spent: () => void = NO_EVENT): Promise<void> {
     if (this.guard.quarantined) return spent();
-    await this.prepared();
-    const data = await this.options.snapshot(this.id);
+    const snapshot = this.snapshotNow();
+    const data = snapshot instanceof Promise ? await snapshot : snapshot;
     const state = new BufferedState(this.options.state);
-    const result = await this.guarded(hook, data, state, input);
-    if (!result.ok) spent();
-    if (!result.ok) {
-      this.log.warn({ err: result.error, hook }, 'strategy hook failed');
-      this.options.events.strategyError(this.id, result.error.code);
-      return;
-    }
-    let intents: Intent[];
-    try {
-      intents = parseIntents(result.value, this.id);
-    } catch (err) {
-      const e = err instanceof StrategyError ? err : new StrategyError('bad_intent', errorMessage(err), { instanceId: this.id });
-      this.log.warn({ err: e, hook }, 'strategy returned invalid intents');
-      this.options.events.strategyError(this.id, e.code);
-      this.guard.recordFailure(e);
-      return spent();
-    }
+    const called = this.guarded(hook, data, state, input);
+    const intents = this.intentsOf(hook, called instanceof Promise ? await called : called, spent);
+    if (intents === undefined) return;
     this.land(state, spent);
     if (!this.options.accepting()) {
       if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
@@ -243,6 +243,26 @@ export class StrategyRunner {
         this.options.events.engineError(this.id, err);
         return;
       }
+    }
+  }
+
+  /** The intents of a call; undefined when it failed or returned garbage (reported, its budget spent, its event spent). */
+  private intentsOf(hook: Hook, result: GuardedResult<unknown>, spent: () => void): Intent[] | undefined {
+    if (!result.ok) {
+      spent();
+      this.log.warn({ err: result.error, hook }, 'strategy hook failed');
+      this.options.events.strategyError(this.id, result.error.code);
+      return undefined;
+    }
+    try {
+      return parseIntents(result.value, this.id);
+    } catch (err) {
+      const e = err instanceof StrategyError ? err : new StrategyError('bad_intent', errorMessage(err), { instanceId: this.id });
+      this.log.warn({ err: e, hook }, 'strategy returned invalid intents');
+      this.options.events.strategyError(this.id, e.code);
+      this.guard.recordFailure(e);
+      spent();
+      return undefined;
     }
   }
 
@@ -321,21 +341,9 @@ export class StrategyRunner {
 
   private async placeCollateral(intent: PlaceCollateralIntent): Promise<void> {
     const snap = this.snap();
-    const r = rules(snap, intent.market);
-    const base = normalise(intent, r);
-    // Protective legs execute on the other side: round them so they protect at least as asked.
-    const legSide = intent.side === 'buy' ? 'sell' : 'buy';
-    const leg = (p: Decimal | undefined): Decimal | undefined => (p === undefined || r === undefined ? p : roundToTick(p, r.tick, legSide));
-    const gateOrder: GateOrder = { market: base.market, side: base.side, amount: base.amount, price: base.price, exit: intent.exit === true };
-    const [d] = checkOrders([gateOrder], snap);
-    if (d !== undefined && !d.ok) return this.refuse(d, `collateral ${base.side} ${base.market}`);
-    const spec: CollateralOrderSpec = { market: base.market, side: base.side, amount: base.amount, price: base.price };
-    const sl = leg(intent.stopLoss);
-    const tp = leg(intent.takeProfit);
-    if (sl !== undefined) spec.stopLoss = sl;
-    if (tp !== undefined) spec.takeProfit = tp;
-    if (intent.postOnly !== undefined) spec.postOnly = intent.postOnly;
-    if (intent.ioc !== undefined) spec.ioc = intent.ioc;
+    const { gate, spec } = collateralOrder(intent, snap);
+    const [d] = checkOrders([gate], snap);
+    if (d !== undefined && !d.ok) return this.refuse(d, `collateral ${gate.side} ${gate.market}`);
     const out = await this.options.orders.placeCollateralOrder(this.id, spec);
     this.options.events.placed(this.id, out.status);
   }

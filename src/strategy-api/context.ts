@@ -146,6 +146,8 @@ const frozenPrices = new WeakMap<Record<string, PriceView>, Readonly<Record<stri
 const frozenBalances = new WeakMap<Record<string, Decimal>, Readonly<Record<string, Decimal>>>();
 
 function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, PriceView>> {
+  // Frozen through and through (the engine's, src/engine/market-data.ts): handed on, nothing to copy or keep.
+  if (Object.isFrozen(source) && Object.values(source).every(isFrozen)) return source;
   let frozen = frozenPrices.get(source);
   if (frozen === undefined) {
     const prices: Record<string, PriceView> = {};
@@ -172,6 +174,8 @@ export function buildContext<P>(
   state: StrategyState,
   log: StrategyLogger,
 ): StrategyContext<P> {
+  const readers = data.candles === undefined || data.candles.length === 0 ? NO_CANDLES : candleReaders(data.candles);
+  // The readers' fields named one by one (a spread builds the object on a slow path), in the same order.
   return Object.freeze({
     instanceId,
     params,
@@ -182,7 +186,9 @@ export function buildContext<P>(
     positions: frozenList(data.positions, positionSettled, positionCopy),
     recentFills: freezeAll(data.recentFills),
     flex: flexOf(data.flex),
-    ...(data.candles === undefined || data.candles.length === 0 ? NO_CANDLES : candleReaders(data.candles)),
+    candles: readers.candles,
+    openCandle: readers.openCandle,
+    history: readers.history,
     state,
     log,
   });

@@ -24,6 +24,11 @@ export interface HookGuardOptions {
 type Outcome<T> = { kind: 'ok'; value: T } | { kind: 'threw'; err: unknown } | { kind: 'deadline' };
 const DEADLINE = { kind: 'deadline' } as const;
 
+/** What a promise's resolution would treat as a thenable: an object or function with a callable `then`. */
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
 export type GuardedResult<T> = { ok: true; value: T } | { ok: false; error: StrategyError };
 
 export class HookGuard {
@@ -48,16 +53,44 @@ export class HookGuard {
    * that hangs is abandoned, not cancelled, and its result ignored.
    */
   async call<T>(hook: string, fn: () => T | Promise<T>, onDeadline?: () => void): Promise<GuardedResult<T>> {
-    const { instanceId } = this.options;
-    if (this.quarantinedBy !== null) {
-      return { ok: false, error: new StrategyError('quarantined', `strategy ${instanceId} is quarantined`, { instanceId, hook }) };
+    if (this.quarantinedBy !== null) return this.refusedQuarantined(hook);
+    return this.timed(hook, fn, onDeadline, this.options.clock.now());
+  }
+
+  /**
+   * As `call`, for a hook that runs in this thread: `fn` is called at once, and a result that is
+   * not a promise (nor any thenable) is the outcome without a timer or a promise (nothing can
+   * interrupt a synchronous call, so `call` gives it the same outcome: its deadline timer cannot
+   * fire before the call's continuation). A thenable is awaited against the deadline, counted from
+   * the call's start, as `call` does.
+   */
+  callNow<T>(hook: string, fn: () => T | PromiseLike<T>, onDeadline?: () => void): GuardedResult<T> | Promise<GuardedResult<T>> {
+    if (this.quarantinedBy !== null) return this.refusedQuarantined(hook);
+    const startMs = this.options.clock.now();
+    let value: T | PromiseLike<T>;
+    try {
+      value = fn();
+      if (!isThenable(value)) return { ok: true, value };
+    } catch (err) {
+      return this.failed(hook, { kind: 'threw', err });
     }
+    const pending = value;
+    return this.timed(hook, () => pending, onDeadline, startMs);
+  }
+
+  private refusedQuarantined(hook: string): GuardedResult<never> {
+    const { instanceId } = this.options;
+    return { ok: false, error: new StrategyError('quarantined', `strategy ${instanceId} is quarantined`, { instanceId, hook }) };
+  }
+
+  /** Runs `fn` against the deadline, due `deadlineMs` after `startMs`. */
+  private async timed<T>(hook: string, fn: () => T | PromiseLike<T>, onDeadline: (() => void) | undefined, startMs: number): Promise<GuardedResult<T>> {
     const { clock } = this.options;
     // A bare timer, cleared once the call is over: an aborted sleep would build a DOMException per
     // call. The first of the call and the deadline settles the outcome; the later one is ignored.
     let timer: TimerHandle | undefined;
     const outcome = await new Promise<Outcome<T>>((settle) => {
-      timer = clock.setTimeout(() => settle(DEADLINE), this.options.deadlineMs);
+      timer = clock.setTimeout(() => settle(DEADLINE), Math.max(0, startMs + this.options.deadlineMs - clock.now()));
       Promise.resolve()
         .then(fn)
         .then(
@@ -68,6 +101,12 @@ export class HookGuard {
     if (timer !== undefined) clock.clearTimeout(timer);
     if (outcome.kind === 'deadline') onDeadline?.();
     if (outcome.kind === 'ok') return { ok: true, value: outcome.value };
+    return this.failed(hook, outcome);
+  }
+
+  /** The failure of a call that threw or passed its deadline, counted against the budget. */
+  private failed(hook: string, outcome: Exclude<Outcome<unknown>, { kind: 'ok' }>): GuardedResult<never> {
+    const { instanceId } = this.options;
     const error =
       outcome.kind === 'threw'
         ? new StrategyError('threw', `strategy ${instanceId} ${hook} threw: ${errorMessage(outcome.err).slice(0, 200)}`, { instanceId, hook })

@@ -28,6 +28,12 @@ export interface HookExecutor {
   isPrepared?(): boolean;
   /** Runs a hook and resolves with its raw return value; rejects when the hook throws. */
   run(request: HookRequest): Promise<unknown>;
+  /**
+   * Calls a hook in this thread and returns its raw return value at once (a promise when the hook
+   * is async); throws when the hook throws. Optional: only executors whose hooks run in the
+   * caller's thread have it (a worker's answer always comes later).
+   */
+  runNow?(request: HookRequest): unknown;
   /** The call in flight passed its deadline: stop it (the next call starts afresh). */
   abandon(): void;
   /** `listener` hears of a fault raised outside any hook's result (an uncaught error in a timer). */
@@ -70,6 +76,10 @@ export class InlineExecutor implements HookExecutor {
   ) {}
 
   async run(r: HookRequest): Promise<unknown> {
+    return this.runNow(r);
+  }
+
+  runNow(r: HookRequest): unknown {
     const d = this.strategy.definition;
     if (d === undefined) throw new Error(`strategy ${this.strategy.id}: no in-process definition (its hooks run in the sandbox)`);
     const ctx = buildContext(this.strategy.id, this.strategy.params, r.data, r.state, this.log);

@@ -57,6 +57,10 @@ export class SandboxThreadExecutor implements HookExecutor {
   }
 
   async run(r: HookRequest): Promise<unknown> {
+    return this.runNow(r);
+  }
+
+  runNow(r: HookRequest): unknown {
     const { definition: d, params } = this.load();
     const ctx = buildContext(this.init.instanceId, params, r.data, r.state, this.log);
     return callHook(d, ctx, r);

@@ -39,6 +39,33 @@ describe('MarketData', () => {
     }
   });
 
+  it('answers at once what get() would answer while the kept read is recent, and nothing once it is older than its age', async () => {
+    const clock = new ManualClock(0);
+    let reads = 0;
+    const gateway = { markets: async () => (reads++, listing(String(50 + reads))), balances: async () => new Map([['USDT', dec('100')]]) };
+    const market = new MarketData(gateway, clock, 1_000);
+    expect(market.current()).toBeUndefined();
+    const read = await market.get();
+    const now = market.current();
+    expect(now?.prices).toBe(read.prices);
+    expect(now?.balances).toBe(read.balances);
+    clock.advance(1_000);
+    expect(market.current()?.prices).toBe(read.prices);
+    expect((await market.get()).prices).toBe(read.prices);
+    clock.advance(1);
+    expect(market.current()).toBeUndefined();
+    const next = await market.get();
+    expect(next.prices).not.toBe(read.prices);
+    expect(market.current()?.prices).toBe(next.prices);
+    expect(reads).toBe(2);
+  });
+
+  it('hands out frozen price views in a frozen record', () => {
+    const prices = pricesFromListing(listing('50'));
+    expect(Object.isFrozen(prices)).toBe(true);
+    expect(Object.values(prices).every((v) => Object.isFrozen(v))).toBe(true);
+  });
+
   it('lists each market under its ticker and its spot name, each view its own object', () => {
     const prices = pricesFromListing(listing('50'));
     expect(Object.keys(prices)).toEqual(['BTC_PERP', 'BTC_USDT']);

@@ -87,6 +87,34 @@ describe('spot-grid', () => {
     expect(coldState.get('centre')).toBe('105.1');
   });
 
+  it('the same order views kept across ticks give what fresh copies give, on random prices and open orders', () => {
+    const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    // The engine hands the same frozen view while an order is unchanged: a pool reused across ticks.
+    const pool = ['97', '98', '98.5', '99', '99.01', '100', '100.49', '101', '102', '103.5', '104.0001'].map((p, i) =>
+      Object.freeze(order(i % 2 === 0 ? 'buy' : 'sell', p, `o${i}`)),
+    );
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const warmState = new MemoryState();
+    const coldState = new MemoryState();
+    for (let i = 0; i < 300; i++) {
+      const last = (95 + rand(1_200) / 100).toFixed(2);
+      const open = pool.filter(() => rand(3) === 0);
+      const warm = new BufferedState(warmState);
+      const cold = new BufferedState(coldState);
+      const kept = parseIntents(maintainGrid(buildContext('warm', params, snapshot({ prices: { BTC_USDT: price('BTC_USDT', last) }, openOrders: open }), warm, log)), 'w');
+      const copies = open.map((o) => ({ ...o }));
+      const data = snapshot({ prices: { BTC_USDT: price('BTC_USDT', last) }, openOrders: copies });
+      const fresh = parseIntents(maintainGrid(buildContext(`cold-${i}`, params, data, cold, log)), 'c');
+      expect(kept, `tick ${i} at ${last}`).toEqual(fresh);
+      warm.commit();
+      cold.commit();
+    }
+  });
+
   it('waits when there is no price', () => {
     const { ctx } = ctxOf(params, snapshot());
     expect(maintainGrid(ctx)).toEqual([]);

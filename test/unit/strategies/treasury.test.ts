@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { parseIntents } from '../../../src/strategy-api/host.js';
+import { BufferedState, buildContext, parseIntents } from '../../../src/strategy-api/host.js';
 import { review, treasuryParams } from '../../../strategies/treasury.js';
 import { ctxOf, MemoryState, snapshot } from '../../support/daemon-ctx.js';
 
@@ -34,5 +34,27 @@ describe('treasury', () => {
     expect(run(backend, '10', 0)).toHaveLength(1);
     expect(run(backend, '10', 30_000)).toEqual([]);
     expect(run(backend, '10', 61_000)).toHaveLength(1);
+  });
+
+  it('reports from the state as stored: the same earnings object again after a call whose state was not committed is reported again', () => {
+    const backend = new MemoryState();
+    const logged: unknown[] = [];
+    const log = { debug: () => undefined, info: (o: unknown) => logged.push(o), warn: () => undefined, error: () => undefined };
+    const earnings = Object.freeze({ USDT: new Decimal('1.5') });
+    const tick = (e: Readonly<Record<string, Decimal>>, commit: boolean): void => {
+      const state = new BufferedState(backend);
+      const data = snapshot({ balances: { USDT: new Decimal('5000') }, flex: Object.freeze({ investments: Object.freeze([]), earnings: e }) });
+      review(buildContext('t1', params, data, state, log));
+      if (commit) state.commit();
+    };
+    tick(earnings, false);
+    expect(backend.get('reported')).toBeUndefined();
+    tick(earnings, true);
+    expect(backend.get('reported')).toEqual({ USDT: '1.5' });
+    tick(earnings, true);
+    expect(logged).toHaveLength(2);
+    tick(Object.freeze({ USDT: new Decimal('2') }), true);
+    expect(backend.get('reported')).toEqual({ USDT: '2' });
+    expect(logged).toHaveLength(3);
   });
 });

@@ -38,6 +38,20 @@ describe('strategy context', () => {
     expect(first.prices['BTC_USDT']?.last.toFixed()).toBe('100');
   });
 
+  it('hands prices frozen through and through on as they are (the engine views); copies them when a view is not frozen', () => {
+    const view = Object.freeze(price('BTC_USDT', '100'));
+    const frozen = Object.freeze({ BTC_USDT: view });
+    const ctx = ctxOf({}, snapshot({ prices: frozen })).ctx;
+    expect(ctx.prices).toBe(frozen);
+    const open = { ...price('BTC_USDT', '100') };
+    const mixed = Object.freeze({ BTC_USDT: view, BTC_PERP: open });
+    const copied = ctxOf({}, snapshot({ prices: mixed })).ctx;
+    expect(copied.prices).not.toBe(mixed);
+    expect(Object.isFrozen(copied.prices['BTC_PERP'])).toBe(true);
+    expect(copied.prices['BTC_PERP']).not.toBe(open);
+    expect(copied.prices['BTC_PERP']?.last.toFixed()).toBe('100');
+  });
+
   it('hands a frozen list of frozen views on as it is, the same list to every context; copies any other list', () => {
     const order = (id: string): never => Object.freeze({ clientOrderId: id, market: 'BTC_USDT', side: 'buy' }) as never;
     const kept = Object.freeze([order('a'), order('b')]);
