@@ -175,7 +175,10 @@ export function settler(clock: VirtualClock, venue: BacktestVenue, state: { wire
       // Work that finishes on promise continuations alone (the in-process venue, no fault) ends
       // before the next event-loop turn: wait for it first, so `until` needs one turn, not two.
       // Work waiting on a timer (a rate-limit pool, a back-off) is left to `until` after one turn.
-      await Promise.race([tracked.then(noop, noop), nextTurn()]);
+      let turn: NodeJS.Immediate | undefined;
+      await Promise.race([tracked.then(noop, noop), new Promise<void>((resolve) => (turn = setImmediate(resolve)))]);
+      // The work won: its turn would only resolve what no one waits for any more.
+      clearImmediate(turn);
       await until(() => finished);
       return tracked;
     },
