@@ -15,13 +15,6 @@ import type { Account } from '../simulator/account.js';
 import type { Venue } from '../simulator/venue.js';
 import { activeFlex, positionsValue, termsOf, type EquityTerm } from './equity.js';
 
-/** What the kept terms were built from: each map's entries and each flex record's status and amount, in order. */
-interface Seen {
-  balances: unknown[];
-  locked: unknown[];
-  flex: unknown[];
-}
-
 function entriesOf(map: ReadonlyMap<string, Decimal>): unknown[] {
   const out: unknown[] = [];
   for (const [k, v] of map) out.push(k, v);
@@ -58,10 +51,17 @@ function total(terms: readonly EquityTerm[]): Decimal {
   return sum;
 }
 
+/** One group of the sum (balances, held amounts, flex): its terms and what they were built from. */
+interface Group {
+  seen: unknown[];
+  terms: EquityTerm[];
+}
+
 export class EquitySampler {
-  private seen: Seen | undefined;
-  private terms: { balances: EquityTerm[]; locked: EquityTerm[]; flex: EquityTerm[] } = { balances: [], locked: [], flex: [] };
-  /** The prices the last total was taken at (each priced term's market, in term order). */
+  private balances: Group | undefined;
+  private locked: Group | undefined;
+  private flex: Group | undefined;
+  /** The prices the last total was taken at (each priced term's market, in term order); undefined after a rebuild. */
   private prices: Decimal[] | undefined;
   private last: Decimal = ZERO;
 
@@ -74,34 +74,46 @@ export class EquitySampler {
   /** The account's equity now: `accountEquity(venue, account, equityAsset)`. */
   equity(): Decimal {
     const { account, venue, equityAsset } = this;
-    if (!this.unchanged()) {
-      this.seen = { balances: entriesOf(account.balances), locked: entriesOf(account.locked), flex: flexOf(account) };
-      this.terms = {
-        balances: termsOf(venue, account.balances, equityAsset),
-        locked: termsOf(venue, account.locked, equityAsset),
-        flex: termsOf(venue, activeFlex(account), equityAsset),
-      };
-      this.prices = undefined;
-    } else if (account.positions.size === 0 && this.pricesUnmoved()) return this.last;
-    const { balances, locked, flex } = this.terms;
+    // Each group is built again only when its own amounts changed (a fill moves balances, a placement held amounts).
+    const rebuilt = [this.balancesNow(), this.lockedNow(), this.flexNow()].some((fresh) => fresh);
+    if (rebuilt) this.prices = undefined;
+    else if (account.positions.size === 0 && this.pricesUnmoved()) return this.last;
+    const [balances, locked, flex] = this.groups();
     this.last = total(balances).plus(total(locked)).plus(positionsValue(venue, account, equityAsset)).plus(total(flex));
     this.prices = this.pricesNow();
     return this.last;
   }
 
-  private unchanged(): boolean {
-    const seen = this.seen;
-    const a = this.account;
-    return seen !== undefined && sameEntries(a.balances, seen.balances) && sameEntries(a.locked, seen.locked) && sameList(flexOf(a), seen.flex);
+  /** True when the balances' terms had to be built again. */
+  private balancesNow(): boolean {
+    const map = this.account.balances;
+    if (this.balances !== undefined && sameEntries(map, this.balances.seen)) return false;
+    this.balances = { seen: entriesOf(map), terms: termsOf(this.venue, map, this.equityAsset) };
+    return true;
   }
 
-  private pricedTerms(): EquityTerm[][] {
-    return [this.terms.balances, this.terms.locked, this.terms.flex];
+  private lockedNow(): boolean {
+    const map = this.account.locked;
+    if (this.locked !== undefined && sameEntries(map, this.locked.seen)) return false;
+    this.locked = { seen: entriesOf(map), terms: termsOf(this.venue, map, this.equityAsset) };
+    return true;
+  }
+
+  private flexNow(): boolean {
+    const seen = flexOf(this.account);
+    if (this.flex !== undefined && sameList(seen, this.flex.seen)) return false;
+    this.flex = { seen, terms: termsOf(this.venue, activeFlex(this.account), this.equityAsset) };
+    return true;
+  }
+
+  /** The terms of the balances, the held amounts and the flex investments, in the sum's order. */
+  private groups(): [EquityTerm[], EquityTerm[], EquityTerm[]] {
+    return [this.balances?.terms ?? [], this.locked?.terms ?? [], this.flex?.terms ?? []];
   }
 
   private pricesNow(): Decimal[] {
     const out: Decimal[] = [];
-    for (const terms of this.pricedTerms()) for (const t of terms) if (t.market !== undefined) out.push(t.market.price);
+    for (const terms of this.groups()) for (const t of terms) if (t.market !== undefined) out.push(t.market.price);
     return out;
   }
 
@@ -110,7 +122,7 @@ export class EquitySampler {
     const prices = this.prices;
     if (prices === undefined) return false;
     let i = 0;
-    for (const terms of this.pricedTerms()) for (const t of terms) if (t.market !== undefined && t.market.price !== prices[i++]) return false;
+    for (const terms of this.groups()) for (const t of terms) if (t.market !== undefined && t.market.price !== prices[i++]) return false;
     return i === prices.length;
   }
 }
