@@ -44,10 +44,20 @@ function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
   return true;
 }
 
+/**
+ * `a.plus(b)` where adding a positive zero changes nothing: every value summed here is a product
+ * or a sum already rounded to the context, so decimal.js's sum would be the other part itself.
+ */
+function plus(a: Decimal, b: Decimal): Decimal {
+  if (b.isZero() && !b.isNeg()) return a;
+  if (a.isZero() && !a.isNeg() && !b.isZero()) return b;
+  return a.plus(b);
+}
+
 /** Σ of the terms' values, in order (equity.ts `accountEquity`'s `sum`). */
 function total(terms: readonly EquityTerm[]): Decimal {
   let sum = ZERO;
-  for (const t of terms) sum = sum.plus(t.market === undefined ? t.fixed : t.amount.mul(t.market.price));
+  for (const t of terms) sum = plus(sum, t.market === undefined ? t.fixed : t.amount.mul(t.market.price));
   return sum;
 }
 
@@ -79,7 +89,7 @@ export class EquitySampler {
     if (rebuilt) this.prices = undefined;
     else if (account.positions.size === 0 && this.pricesUnmoved()) return this.last;
     const [balances, locked, flex] = this.groups();
-    this.last = total(balances).plus(total(locked)).plus(positionsValue(venue, account, equityAsset)).plus(total(flex));
+    this.last = plus(plus(plus(total(balances), total(locked)), positionsValue(venue, account, equityAsset)), total(flex));
     this.prices = this.pricesNow();
     return this.last;
   }
