@@ -149,7 +149,7 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
     equityAsset: config.risk.equityAsset,
     sources: equitySources,
     fresh: () => market.fresh(),
-    unappliedDeals: async () => !pipeline.reconciler.noDealSinceScan() && (await venueHasUnappliedDeals(gateway, store, clock)),
+    unappliedDeals: () => !pipeline.reconciler.noDealSinceScan() && venueHasUnappliedDeals(gateway, store, clock),
     reconcile: () => pipeline.reconciler.reconcileOnce(),
     valuation,
   };

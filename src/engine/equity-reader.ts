@@ -13,7 +13,7 @@ import type { Decimal } from '../core/decimal.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Store } from '../store/index.js';
 import type { PriceView } from '../strategy-api/host.js';
-import { equityOf, type Equity } from './equity.js';
+import { planEquity, priceEquity, type Equity, type EquityPlan } from './equity.js';
 import type { EquitySources, JournalParts } from './equity-sources.js';
 import { HISTORY_CHECKPOINT } from './reconciler.js';
 
@@ -35,8 +35,11 @@ export interface ReadEquityDeps {
   sources: Pick<EquitySources, 'read'>;
   /** Prices and balances requested now (never a cached read). */
   fresh: () => Promise<VenueReading>;
-  /** True when the venue holds deals the journal has not applied; absent: not asked. */
-  unappliedDeals?: () => Promise<boolean>;
+  /**
+   * True when the venue holds deals the journal has not applied; absent: not asked. A plain
+   * boolean when it is known without asking the venue (no deal since the last scan).
+   */
+  unappliedDeals?: () => boolean | Promise<boolean>;
   /** Applies them (a reconciliation pass). */
   reconcile?: () => Promise<unknown>;
   attempts?: number;
@@ -73,7 +76,9 @@ export async function readEquity(d: ReadEquityDeps): Promise<EquityReading> {
   for (let n = 1; ; n++) {
     const before = d.sources.read();
     const venue = await d.fresh();
-    const unapplied = (await d.unappliedDeals?.()) === true;
+    const probe = d.unappliedDeals?.();
+    // Awaited only when the venue is asked: a known answer costs no turn.
+    const unapplied = (typeof probe === 'object' ? await probe : probe) === true;
     if (unapplied) await d.reconcile?.();
     const after = d.sources.read();
     const settled = !unapplied && before.fingerprint === after.fingerprint && after.pending === 0;
@@ -94,78 +99,58 @@ function sameAmounts(a: Readonly<Record<string, Decimal>>, b: Readonly<Record<st
   return keys.every((k) => b[k]?.eq(a[k] as Decimal) === true);
 }
 
-/**
- * Every market whose price the equity rule can look up for these inputs (equity.ts):
- * `<ASSET>_<equityAsset>` of each asset with a non-zero amount in the balances, the holds or flex
- * (a zero amount is not priced), and of each position's settlement asset, and each position's
- * market (its mark). A superset is harmless: it only values afresh more often.
- */
-function marketsPriced(equityAsset: string, journal: JournalParts, balances: Readonly<Record<string, Decimal>>): string[] {
-  const markets = new Set<string>();
-  for (const amounts of [balances, journal.held.byAsset, journal.flex]) {
-    for (const asset of Object.keys(amounts)) if (asset !== equityAsset && !(amounts[asset] as Decimal).isZero()) markets.add(`${asset}_${equityAsset}`);
-  }
-  for (const p of journal.positions) {
-    markets.add(p.market);
-    if (p.settleAsset !== equityAsset) markets.add(`${p.settleAsset}_${equityAsset}`);
-  }
-  return [...markets];
-}
-
 /** The last price of `market` (undefined: none listed). */
 function lastOf(prices: Readonly<Record<string, PriceView>>, market: string): Decimal | undefined {
   return Object.hasOwn(prices, market) ? prices[market]?.last : undefined;
 }
 
-/** Each price looked up is still there and equal, and none that was missing appeared. */
-function samePrices(markets: readonly string[], was: readonly (Decimal | undefined)[], prices: Readonly<Record<string, PriceView>>): boolean {
+/** Last prices by index (undefined: none listed). */
+type Lasts = readonly (Decimal | undefined)[];
+
+/** The last price of each of `markets`, and whether each equals the one in `was` (none: not compared). */
+function pricesAt(markets: readonly string[], prices: Readonly<Record<string, PriceView>>, was?: Lasts): { at: (Decimal | undefined)[]; same: boolean } {
+  const at: (Decimal | undefined)[] = new Array<Decimal | undefined>(markets.length);
+  let same = was !== undefined;
   for (let i = 0; i < markets.length; i++) {
-    const before = was[i];
     const now = lastOf(prices, markets[i] as string);
-    if (now === before) continue;
-    if (now === undefined || before === undefined || !now.eq(before)) return false;
+    at[i] = now;
+    if (!same) continue;
+    const before = (was as Lasts)[i];
+    same = now === before || (now !== undefined && before !== undefined && now.eq(before));
   }
-  return true;
+  return { at, same };
 }
 
 interface Valued {
   journal: JournalParts;
   balances: Readonly<Record<string, Decimal>>;
-  /** The markets the rule prices for this journal reading and these balances, and their last prices then. */
-  markets: readonly string[];
-  used: readonly (Decimal | undefined)[];
+  /** The rule's plan for this journal reading and these balances (equity.ts planEquity). */
+  plan: EquityPlan;
+  /** The last prices of the plan's markets it was valued at. */
+  used: Lasts;
   equity: Equity;
 }
 
 /**
  * The last valuation and what it was valued from. The equity rule is a pure function of the
- * journal's parts, the balances and the prices it looks up; the journal reading is the same
- * object while nothing was written (equity-sources.ts), so the same reading with equal balances
- * and equal prices at every market the rule prices (marketsPriced) has the same equity, and the
- * kept one is the answer: a market whose asset the account does not hold can move freely. A fill
- * or a new order is a new journal reading, a moved balance or a moved price of a held asset or of
- * a position's market a different input: each is valued afresh (the markets priced are found
- * again only when the journal reading or the balances changed).
+ * journal's parts, the balances and the prices it looks up (equity.ts: the plan of the first two,
+ * priced at the third); the journal reading is the same object while nothing was written
+ * (equity-sources.ts), so the same reading with equal balances keeps its plan, and only the prices
+ * are looked up and multiplied in again; with equal prices at every market the plan looks up too,
+ * the kept equity is the answer: a market whose asset the account does not hold can move freely.
+ * A fill, a new order, flex earned or a moved balance is a new input: planned afresh.
  */
 export class KeptValuation {
   private last: Valued | null = null;
 
   value(equityAsset: string, journal: JournalParts, balances: Record<string, Decimal>, prices: Readonly<Record<string, PriceView>>): Equity {
     const l = this.last;
-    const sameInputs = l !== null && l.journal === journal && l.equity.equityAsset === equityAsset && sameAmounts(l.balances, balances);
-    if (sameInputs && samePrices(l.markets, l.used, prices)) return l.equity;
-    const markets = sameInputs ? l.markets : marketsPriced(equityAsset, journal, balances);
-    const used = markets.map((m) => lastOf(prices, m));
-    // Only the markets the rule prices: it looks up no other (marketsPriced), so the equity is the
-    // one of the whole listing's last prices.
-    const priced: Record<string, Decimal> = {};
-    markets.forEach((m, i) => {
-      const last = used[i];
-      if (last !== undefined) priced[m] = last;
-    });
-    const { held, positions, flex } = journal;
-    const equity = equityOf({ equityAsset, balances, held: held.byAsset, positions, flex, prices: priced });
-    this.last = { journal, balances, markets, used, equity };
+    const sameInputs = l !== null && l.journal === journal && l.plan.equityAsset === equityAsset && sameAmounts(l.balances, balances);
+    const plan = sameInputs ? l.plan : planEquity({ equityAsset, balances, held: journal.held.byAsset, positions: journal.positions, flex: journal.flex });
+    const { at, same } = pricesAt(plan.markets, prices, sameInputs ? l.used : undefined);
+    if (sameInputs && same) return l.equity;
+    const equity = priceEquity(plan, at);
+    this.last = { journal, balances, plan, used: at, equity };
     return equity;
   }
 }

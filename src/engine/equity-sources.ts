@@ -35,6 +35,12 @@ export interface JournalParts {
   fingerprint: string;
 }
 
+/** The collateral positions with their settlement asset, and the markets without a hold rule. */
+interface Folded {
+  positions: JournalParts['positions'];
+  unruled: string[];
+}
+
 const SIDES: readonly string[] = ['LONG', 'SHORT', 'BOTH'];
 
 /** A fill counts as collateral when its order was a collateral order (or the market is a perpetual, where only collateral trades). */
@@ -74,6 +80,8 @@ export function activeFlex(rows: readonly FlexRecordRow[]): Record<string, Decim
 class CollateralFold implements IncrementalFold {
   private book: CollateralBook;
   private readonly last = new Map<string, FillRecord>();
+  /** The book's result with each position's settlement asset, until a collateral fill moves the book. */
+  private settledKept: Folded | null = null;
 
   constructor(
     private readonly leverageOf: (market: string) => Decimal | undefined,
@@ -85,19 +93,39 @@ class CollateralFold implements IncrementalFold {
   reset(): void {
     this.book = new CollateralBook(this.leverageOf);
     this.last.clear();
+    this.settledKept = null;
   }
 
   apply(f: FillRecord): boolean {
     const last = this.last.get(f.market);
     if (last !== undefined && compareFills(f, last) <= 0) return false;
     this.last.set(f.market, f);
-    for (const c of collateralFillsOf([f], this.orderOf)) this.book.apply(c);
+    for (const c of collateralFillsOf([f], this.orderOf)) {
+      this.book.apply(c);
+      this.settledKept = null;
+    }
     return true;
   }
 
-  result(): ReturnType<CollateralBook['result']> {
-    return this.book.result();
+  /**
+   * The positions with their settlement asset (`settleOf`, fixed rules) and the unruled markets.
+   * A fill that is no collateral fill (a spot fill) leaves the book as it was: the last answer.
+   */
+  settled(settleOf: (market: string) => string): Folded {
+    this.settledKept ??= settle(this.book.result(), settleOf);
+    return this.settledKept;
   }
+}
+
+/** The book's positions, each with its settlement asset. */
+function settle(r: ReturnType<CollateralBook['result']>, settleOf: (market: string) => string): Folded {
+  const positions = r.positions.map((p) => {
+    // A copy, then the field: a spread followed by a field takes V8's slow path.
+    const s = { ...p } as CollateralPosition & { settleAsset: string };
+    s.settleAsset = settleOf(p.market);
+    return s;
+  });
+  return { positions, unruled: r.unruled };
 }
 
 /** The markets without a hold rule of both parts, once each, sorted. */
@@ -211,15 +239,9 @@ export class EquitySources {
     return flex;
   }
 
-  private fold(): Omit<NonNullable<typeof this.cache>, 'key'> {
-    const { positions, unruled } = this.feed.sync(this.collateral) ? this.collateral.result() : this.foldAll();
-    const settled = positions.map((p) => {
-      // A copy, then the field: a spread followed by a field takes V8's slow path.
-      const s = { ...p } as CollateralPosition & { settleAsset: string };
-      s.settleAsset = this.rules(p.market)?.quote ?? '';
-      return s;
-    });
-    return { positions: settled, unruled };
+  private fold(): Folded {
+    const settleOf = (market: string): string => this.rules(market)?.quote ?? '';
+    return this.feed.sync(this.collateral) ? this.collateral.settled(settleOf) : settle(this.foldAll(), settleOf);
   }
 
   /** Inside a transaction: every fill folded again, nothing kept. */

@@ -15,7 +15,9 @@
  * `unmarked`.
  *
  * Pure: the caller gathers the inputs (the daemon from the venue and the journal, the backtest from
- * the simulator's own state).
+ * the simulator's own state). The rule is two steps: `planEquity` orders the inputs without the
+ * prices (each part's assets sorted, the markets it looks up) and `priceEquity` values that plan at
+ * the prices; `equityOf` is both. A caller whose inputs stand still keeps the plan and re-prices it.
  */
 import { Decimal, ZERO } from '../core/decimal.js';
 import { pairName } from '../model/markets.js';
@@ -54,13 +56,6 @@ export interface Equity {
 
 const ONE = new Decimal(1);
 
-
-/** The price of one unit of `asset` in the equity asset, or undefined when none is known. */
-export function assetPrice(asset: string, equityAsset: string, prices: EquityInputs['prices']): Decimal | undefined {
-  if (asset === equityAsset) return ONE;
-  return prices[pairName(asset, equityAsset)];
-}
-
 /** Margin plus unrealised PnL at `mark` (margin only without a mark), in the position's settlement asset. */
 export function positionValue(p: CollateralPosition, mark: Decimal | undefined): Decimal {
   if (mark === undefined || p.amount.isZero()) return p.margin;
@@ -69,36 +64,109 @@ export function positionValue(p: CollateralPosition, mark: Decimal | undefined):
   return p.margin.plus(p.amount.mul(mark).minus(signedCost));
 }
 
+/** An amount the rule values, with the index of its price in `EquityPlan.markets` (-1: the equity asset, at 1). */
+interface PlannedAmount {
+  asset: string;
+  amount: Decimal;
+  price: number;
+  /** The equity asset's: its value (the amount times 1), the same at every price. */
+  atOne?: Decimal;
+}
+
+/** A position the rule values: its settlement asset's price index and its mark's (`markets`). */
+interface PlannedPosition {
+  position: CollateralPosition;
+  settle: { asset: string; price: number };
+  mark: number;
+  name: string;
+}
+
+/**
+ * The rule's inputs without the prices, in the order it values them: each part's assets sorted
+ * (a zero amount left out: it adds zero), and every market whose price it looks up, once each.
+ * A pure function of the inputs, so a caller whose inputs stand still (equity-reader.ts
+ * KeptValuation) keeps it and re-prices it alone: what no price moves is worked out here once.
+ */
+export interface EquityPlan {
+  readonly equityAsset: string;
+  /** The markets the rule looks up for these inputs, in the order it first looks each up. */
+  readonly markets: readonly string[];
+  readonly positions: readonly PlannedPosition[];
+  readonly balances: readonly PlannedAmount[];
+  readonly held: readonly PlannedAmount[];
+  readonly flex: readonly PlannedAmount[];
+}
+
+/** Plans the rule for inputs without prices (`equityOf` is `priceEquity(planEquity(i), …)`). */
+export function planEquity(i: Omit<EquityInputs, 'prices'>): EquityPlan {
+  const markets: string[] = [];
+  const index = new Map<string, number>();
+  const priceOf = (market: string): number => {
+    let n = index.get(market);
+    if (n === undefined) index.set(market, (n = markets.push(market) - 1));
+    return n;
+  };
+  const of = (asset: string): number => (asset === i.equityAsset ? -1 : priceOf(pairName(asset, i.equityAsset)));
+  const positions = i.positions.map((p) => ({
+    position: p,
+    mark: priceOf(p.market),
+    settle: { asset: p.settleAsset, price: of(p.settleAsset) },
+    name: `${p.market}|${p.positionSide}`,
+  }));
+  // A zero amount adds zero (it is never priced nor named unvalued): left out, its market unpriced.
+  const part = (amounts: AssetAmounts): PlannedAmount[] => {
+    const out: PlannedAmount[] = [];
+    for (const asset of Object.keys(amounts).sort()) {
+      const amount = amounts[asset] as Decimal;
+      if (amount.isZero()) continue;
+      const price = of(asset);
+      out.push(price < 0 ? { asset, amount, price, atOne: amount.mul(ONE) } : { asset, amount, price });
+    }
+    return out;
+  };
+  return { equityAsset: i.equityAsset, markets, positions, balances: part(i.balances), held: part(i.held), flex: part(i.flex) };
+}
+
+/** Values planned amounts at `prices` (indexed as the plan's markets), naming those without one. */
 class Valuer {
   readonly unvalued: Record<string, Decimal> = {};
-  constructor(private readonly i: EquityInputs) {}
+  constructor(private readonly prices: readonly (Decimal | undefined)[]) {}
 
-  value(asset: string, amount: Decimal): Decimal {
+  value(asset: string, price: number, amount: Decimal): Decimal {
     if (amount.isZero()) return ZERO;
-    const price = assetPrice(asset, this.i.equityAsset, this.i.prices);
-    if (price !== undefined) return amount.mul(price);
+    const p = price < 0 ? ONE : this.prices[price];
+    if (p !== undefined) return amount.mul(p);
     this.unvalued[asset] = (this.unvalued[asset] ?? ZERO).plus(amount);
     return ZERO;
   }
 
-  sum(amounts: AssetAmounts): Decimal {
+  sum(amounts: readonly PlannedAmount[]): Decimal {
     let total = ZERO;
-    for (const asset of Object.keys(amounts).sort()) total = total.plus(this.value(asset, amounts[asset] as Decimal));
+    for (const a of amounts) total = total.plus(a.atOne ?? this.value(a.asset, a.price, a.amount));
     return total;
   }
 }
 
-/** Values the account by the one rule. */
-export function equityOf(i: EquityInputs): Equity {
-  const v = new Valuer(i);
+/**
+ * Values a plan at the last price of each of its markets (`prices[k]` of `plan.markets[k]`,
+ * undefined: none known). The same products and sums, in the same order, as `equityOf`.
+ */
+export function priceEquity(plan: EquityPlan, prices: readonly (Decimal | undefined)[]): Equity {
+  const v = new Valuer(prices);
   const unmarked: string[] = [];
   let positions = ZERO;
-  for (const p of i.positions) {
-    const mark = i.prices[p.market];
-    if (mark === undefined && !p.amount.isZero()) unmarked.push(`${p.market}|${p.positionSide}`);
-    positions = positions.plus(v.value(p.settleAsset, positionValue(p, mark)));
+  for (const p of plan.positions) {
+    const mark = prices[p.mark];
+    if (mark === undefined && !p.position.amount.isZero()) unmarked.push(p.name);
+    positions = positions.plus(v.value(p.settle.asset, p.settle.price, positionValue(p.position, mark)));
   }
-  const parts = { balances: v.sum(i.balances), held: v.sum(i.held), positions, flex: v.sum(i.flex) };
+  const parts = { balances: v.sum(plan.balances), held: v.sum(plan.held), positions, flex: v.sum(plan.flex) };
   const total = parts.balances.plus(parts.held).plus(parts.positions).plus(parts.flex);
-  return { equityAsset: i.equityAsset, total, parts, unvalued: v.unvalued, unmarked };
+  return { equityAsset: plan.equityAsset, total, parts, unvalued: v.unvalued, unmarked };
+}
+
+/** Values the account by the one rule. */
+export function equityOf(i: EquityInputs): Equity {
+  const plan = planEquity(i);
+  return priceEquity(plan, plan.markets.map((m) => i.prices[m]));
 }

@@ -176,7 +176,11 @@ describe('persistent paper account', () => {
       expect(j2.orders.find((x) => x.clientOrderId === o.clientOrderId)?.state).toBe('OPEN');
       expect(v2Status.get(o.orderId as number)).toBe('NEW');
     }
-    expect(j2.orders.filter((o) => o.strategyId === 'wide').length).toBe(2);
+    // Not placed again: no other order of the wide grid at one of their levels. (A drift of more
+    // than half a spacing makes the centre level the farther one, so the grid may quote it: that
+    // order is a new level, not a copy.)
+    const again = j2.orders.filter((o) => o.strategyId === 'wide' && !wide1.some((w) => w.clientOrderId === o.clientOrderId) && wide1.some((w) => w.price.eq(o.price)));
+    expect(again.map((o) => o.clientOrderId)).toEqual([]);
     // The orders open at the first stop were the venue's to fill or keep, not the restart's to cancel.
     for (const o of open1) {
       const now = j2.orders.find((x) => x.clientOrderId === o.clientOrderId);
