@@ -226,6 +226,8 @@ export function writeResultFiles(state: RunState, inputs: ResultInputs, outDir: 
     firstTrades: pass.firstTrades,
     fillMarkets: pass.fillMarkets,
     marketFills: (market) => ofMarket(resultFills(state), market),
+    // One reading of the store for every market's markers (the fills are in time order there).
+    fillsInOrder: () => resultFills(state),
   };
   writeFileInPieces(path.join(outDir, 'report.html'), (w) => writeReport(w, report));
   writeFileInPieces(path.join(outDir, 'venue-fills.json'), (w) => writeListFile(w, truthFillsInOrder(state)));
