@@ -6,8 +6,15 @@
  */
 import { Decimal } from '../core/decimal.js';
 import { EquityCurve } from './metrics.js';
+import { decimalOfPlain } from './plain-row.js';
+import { isPlain } from './price-check.js';
 import type { BacktestFill } from './result.js';
 import type { Samples } from './samples.js';
+
+/** A fill's decimal text read once (a plain one straight from its digits: the same Decimal). */
+function decimalOf(text: string): Decimal {
+  return isPlain(text) ? decimalOfPlain(text) : new Decimal(text);
+}
 
 interface Lot {
   amount: Decimal;
@@ -42,13 +49,14 @@ class Replay {
   private openSince: number | null = null;
 
   apply(f: BacktestFill): void {
-    const amount = new Decimal(f.amount);
+    const amount = decimalOf(f.amount);
+    const price = decimalOf(f.price);
     const signed = f.side === 'buy' ? amount : amount.neg();
-    const quote = amount.mul(f.price);
-    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(f.fee);
+    const quote = amount.mul(price);
+    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(decimalOf(f.fee));
     this.pos.set(f.market, (this.pos.get(f.market) ?? new Decimal(0)).plus(signed));
     const lots = this.lots.get(f.market) ?? [];
-    addToLots(lots, signed, new Decimal(f.price));
+    addToLots(lots, signed, price);
     this.lots.set(f.market, lots);
     const open = [...this.pos.values()].some((p) => !p.isZero());
     if (open && this.openSince === null) this.openSince = f.timeMs;
