@@ -94,7 +94,7 @@ function accountCurve(samples: Samples): EquityCurve {
 
 /** A sampled column thinned for the report (downsample.ts), as the result's points. */
 function thinned<T>(samples: Samples, column: DecimalColumn, point: (timeMs: number, value: string) => T): T[] {
-  return keptIndexes(column.length, SERIES_MAX, (i) => column.at(i)).map((i) => point(samples.timeAt(i), column.at(i).toFixed()));
+  return keptIndexes(column.length, SERIES_MAX, (i, j) => column.compare(i, j)).map((i) => point(samples.timeAt(i), column.at(i).toFixed()));
 }
 
 /** The run's fills as the result lists them, read from the store one at a time (time, then deal id). */
@@ -226,6 +226,8 @@ export function writeResultFiles(state: RunState, inputs: ResultInputs, outDir: 
     firstTrades: pass.firstTrades,
     fillMarkets: pass.fillMarkets,
     marketFills: (market) => ofMarket(resultFills(state), market),
+    // One reading of the store for every market's markers (the fills are in time order there).
+    fillsInOrder: () => resultFills(state),
   };
   writeFileInPieces(path.join(outDir, 'report.html'), (w) => writeReport(w, report));
   writeFileInPieces(path.join(outDir, 'venue-fills.json'), (w) => writeListFile(w, truthFillsInOrder(state)));

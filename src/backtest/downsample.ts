@@ -11,14 +11,23 @@ import type { EquityPoint, PricePoint } from './result.js';
 
 /** At most `max` points of `points` (max ≥ 2); the series itself when it is short enough. */
 export function downsample<T>(points: readonly T[], max: number, valueOf: (p: T) => string): T[] {
-  return keptIndexes(points.length, max, (i) => dec(valueOf(points[i] as T))).map((i) => points[i] as T);
+  return keptIndexes(points.length, max, byValue((i) => dec(valueOf(points[i] as T)))).map((i) => points[i] as T);
+}
+
+/** Negative, zero or positive as the value at `i` is below, equal to or above the value at `j`. */
+export type CompareAt = (i: number, j: number) => number;
+
+/** The comparison of the values `valueAt` reads. */
+export function byValue(valueAt: (i: number) => Decimal): CompareAt {
+  return (i, j) => valueAt(i).cmp(valueAt(j));
 }
 
 /**
- * The indexes downsample keeps of a series of `length` values read by `valueAt`, ascending: the
- * series need not be held as points (the run keeps its samples as compact columns).
+ * The indexes downsample keeps of a series of `length` values compared by `compare`, ascending:
+ * the series need not be held as points, nor its values built (the run keeps its samples as
+ * compact columns, which compare most values as the numbers they hold: DecimalColumn.compare).
  */
-export function keptIndexes(length: number, max: number, valueAt: (i: number) => Decimal): number[] {
+export function keptIndexes(length: number, max: number, compare: CompareAt): number[] {
   if (!Number.isInteger(max) || max < 2) throw new RangeError(`downsample: max must be an integer ≥ 2, got ${max}`);
   if (length <= max) return Array.from({ length }, (_, i) => i);
   const inner = length - 2;
@@ -27,28 +36,20 @@ export function keptIndexes(length: number, max: number, valueAt: (i: number) =>
   for (let b = 0; b < buckets; b++) {
     const lo = 1 + Math.floor((b * inner) / buckets);
     const hi = 1 + Math.floor(((b + 1) * inner) / buckets);
-    out.push(...extremes(lo, hi, valueAt));
+    out.push(...extremes(lo, hi, compare));
   }
   out.push(length - 1);
   return out;
 }
 
 /** Indexes of the lowest and highest value in [lo, hi), ascending, one index when they coincide. */
-function extremes(lo: number, hi: number, valueAt: (i: number) => Decimal): number[] {
+function extremes(lo: number, hi: number, compare: CompareAt): number[] {
   if (hi <= lo) return [];
   let minI = lo;
   let maxI = lo;
-  let min: Decimal = valueAt(lo);
-  let max: Decimal = min;
   for (let i = lo + 1; i < hi; i++) {
-    const v = valueAt(i);
-    if (v.lt(min)) {
-      min = v;
-      minI = i;
-    } else if (v.gt(max)) {
-      max = v;
-      maxI = i;
-    }
+    if (compare(i, minI) < 0) minI = i;
+    else if (compare(i, maxI) > 0) maxI = i;
   }
   if (minI === maxI) return [minI];
   return minI < maxI ? [minI, maxI] : [maxI, minI];

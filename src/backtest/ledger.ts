@@ -6,8 +6,15 @@
  */
 import { Decimal } from '../core/decimal.js';
 import { EquityCurve } from './metrics.js';
+import { decimalOfPlain } from './plain-row.js';
+import { isPlain } from './price-check.js';
 import type { BacktestFill } from './result.js';
 import type { Samples } from './samples.js';
+
+/** A fill's decimal text read once (a plain one straight from its digits: the same Decimal). */
+function decimalOf(text: string): Decimal {
+  return isPlain(text) ? decimalOfPlain(text) : new Decimal(text);
+}
 
 interface Lot {
   amount: Decimal;
@@ -42,13 +49,14 @@ class Replay {
   private openSince: number | null = null;
 
   apply(f: BacktestFill): void {
-    const amount = new Decimal(f.amount);
+    const amount = decimalOf(f.amount);
+    const price = decimalOf(f.price);
     const signed = f.side === 'buy' ? amount : amount.neg();
-    const quote = amount.mul(f.price);
-    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(f.fee);
+    const quote = amount.mul(price);
+    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(decimalOf(f.fee));
     this.pos.set(f.market, (this.pos.get(f.market) ?? new Decimal(0)).plus(signed));
     const lots = this.lots.get(f.market) ?? [];
-    addToLots(lots, signed, new Decimal(f.price));
+    addToLots(lots, signed, price);
     this.lots.set(f.market, lots);
     const open = [...this.pos.values()].some((p) => !p.isZero());
     if (open && this.openSince === null) this.openSince = f.timeMs;
@@ -62,11 +70,19 @@ class Replay {
     if (this.openSince !== null && endMs > this.openSince) this.spans.push({ fromMs: this.openSince, toMs: endMs });
   }
 
-  /** The book's value at sample `i`: `start`, the cash flow, and the positions at that step's prices. */
-  valueAt(samples: Samples, i: number, start: Decimal): Decimal {
-    let value = start.plus(this.cashNow);
+  /** `start` plus the cash flow, as last worked out (it changes with a fill only). */
+  private base: { start: Decimal; cash: Decimal; value: Decimal } | undefined;
+
+  /** The book's value at the current sample: `start`, the cash flow, and the positions at that step's prices. */
+  valueAt(prices: StepPrices, start: Decimal): Decimal {
+    let base = this.base;
+    if (base === undefined || base.start !== start || base.cash !== this.cashNow) {
+      base = { start, cash: this.cashNow, value: start.plus(this.cashNow) };
+      this.base = base;
+    }
+    let value = base.value;
     // A closed position (zero) adds nothing: no price needs reading for it.
-    for (const [market, p] of this.pos) if (!p.isZero()) value = value.plus(p.mul(samples.prices.get(market)?.at(i) ?? 0));
+    for (const [market, p] of this.pos) if (!p.isZero()) value = value.plus(p.mul(prices.of(market) ?? 0));
     return value;
   }
 
@@ -79,6 +95,29 @@ class Replay {
       for (const lot of lots) out = out.plus(lot.amount.mul(last.minus(lot.price)));
     }
     return out;
+  }
+}
+
+/**
+ * The prices of one sample, each read once for all the books that mark a position in its market
+ * (a read builds the Decimal from the sample's column).
+ */
+class StepPrices {
+  private i = -1;
+  private readonly read = new Map<string, Decimal | undefined>();
+
+  constructor(private readonly samples: Samples) {}
+
+  moveTo(i: number): void {
+    this.i = i;
+    this.read.clear();
+  }
+
+  of(market: string): Decimal | undefined {
+    if (this.read.has(market)) return this.read.get(market);
+    const price = this.samples.prices.get(market)?.at(this.i);
+    this.read.set(market, price);
+    return price;
   }
 }
 
@@ -114,10 +153,12 @@ export function replayBooks(
   };
   const it = fills[Symbol.iterator]();
   let next = it.next();
+  const prices = new StepPrices(samples);
   for (let i = 0; i < samples.length; i++) {
     const t = samples.timeAt(i);
     for (; next.done !== true && next.value.timeMs <= t; next = it.next()) apply(next.value);
-    for (const b of books) if (b.spec.curve) b.equity.add(t, b.r.valueAt(samples, i, b.spec.start));
+    prices.moveTo(i);
+    for (const b of books) if (b.spec.curve) b.equity.add(t, b.r.valueAt(prices, b.spec.start));
   }
   for (; next.done !== true; next = it.next()) apply(next.value);
   const endMs = samples.length === 0 ? 0 : samples.timeAt(samples.length - 1);

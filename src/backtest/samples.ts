@@ -96,6 +96,19 @@ export class DecimalColumn {
     return new Decimal(text ?? this.nums.at(i));
   }
 
+  /**
+   * The values at `i` and `j` compared exactly (negative, zero, positive as `i`'s is below, equal,
+   * above), as numbers when both are held as numbers: each such number is the double nearest its
+   * decimal, and no two different decimals held so are the same double (push), so rounding to the
+   * nearest double, which never reverses an order, keeps theirs. Others are compared as Decimals.
+   */
+  compare(i: number, j: number): number {
+    const a = this.nums.at(i);
+    const b = this.nums.at(j);
+    if (Number.isNaN(a) || Number.isNaN(b)) return this.at(i).cmp(this.at(j));
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
   /** The last value, or undefined when empty. */
   last(): Decimal | undefined {
     return this.length === 0 ? undefined : this.at(this.length - 1);

@@ -115,6 +115,11 @@ export interface ReportInput {
   /** The markets with fills (any order, repeats allowed). */
   fillMarkets: Iterable<string>;
   marketFills(market: string): Iterable<BacktestFill>;
+  /**
+   * Every fill in time order (fills of one time in the result's order), when one reading serves
+   * all markets' markers: each market's fills are then its subsequence, as `marketFills` gives them.
+   */
+  fillsInOrder?(): Iterable<BacktestFill>;
 }
 
 /** The report input of a whole result held in memory. */
@@ -144,14 +149,29 @@ export function chartData(result: BacktestResult): ChartData {
   return chartDataOf(reportInputOf(result));
 }
 
+/** Each market's markers: from one reading of every fill when the input offers it, else market by market. */
+function markersOf(input: ReportInput, names: readonly string[], points: ReadonlyArray<readonly ChartPoint[]>): ChartMarker[][] {
+  if (input.fillsInOrder === undefined) return names.map((name, i) => markersFor(points[i] ?? [], input.marketFills(name)));
+  const out = names.map((): ChartMarker[] => []);
+  const at = new Map(names.map((name, i) => [name, i]));
+  for (const f of input.fillsInOrder()) {
+    const i = at.get(f.market);
+    const line = i === undefined ? undefined : points[i];
+    if (i === undefined || line === undefined || line.length === 0) continue;
+    (out[i] as ChartMarker[]).push([(line[snap(line, sec(f.timeMs))] as ChartPoint)[0], f.side === 'buy' ? 'b' : 's']);
+  }
+  return out;
+}
+
 export function chartDataOf(input: ReportInput): ChartData {
   const { head } = input;
   const names = namesOf(input);
-  const markets = names.map((name): MarketChart => {
+  const lines = names.map((name) => {
     const prices = downsamplePrices(Object.hasOwn(head.prices, name) ? (head.prices[name] ?? []) : [], MAX_CHART_POINTS);
-    const points = perSecond(prices, (p) => p.price);
-    return { precision: precisionOf(prices), points, markers: markersFor(points, input.marketFills(name)) };
+    return { precision: precisionOf(prices), points: perSecond(prices, (p) => p.price) };
   });
+  const markers = markersOf(input, names, lines.map((l) => l.points));
+  const markets = lines.map((l, i): MarketChart => ({ ...l, markers: markers[i] ?? [] }));
   const equity = downsampleEquity(head.equity, MAX_CHART_POINTS);
   return { colours: REPORT_COLOURS, equity: perSecond(equity, (p) => p.equity), hold: holdLineOf(head, names), drawdown: drawdownPercent(equity), markets };
 }

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { keptIndexes } from '../../../src/backtest/downsample.js';
+import { byValue, keptIndexes } from '../../../src/backtest/downsample.js';
 import { EquityCurve } from '../../../src/backtest/metrics.js';
 import { DecimalColumn, Samples } from '../../../src/backtest/samples.js';
 
@@ -95,11 +95,31 @@ describe('EquityCurve', () => {
   });
 });
 
+describe('DecimalColumn.compare', () => {
+  it('property: orders any two values as their Decimals do, and thins a column as the Decimals would be', () => {
+    // Near neighbours too: values one unit of their last place apart, where a double could tie them.
+    const near = fc.tuple(decimal, fc.integer({ min: -2, max: 2 }), fc.integer({ min: 0, max: 18 })).map(([d, k, dp]) => d.plus(new Decimal(k).div(new Decimal(10).pow(dp))));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(decimal, near), { minLength: 1, maxLength: 400 }), fc.integer({ min: 2, max: 40 }), (values, max) => {
+        const column = new DecimalColumn();
+        for (const v of values) column.push(v);
+        for (let i = 0; i < values.length; i++) {
+          const j = (i * 7 + 3) % values.length;
+          expect(Math.sign(column.compare(i, j))).toBe((values[i] as Decimal).cmp(values[j] as Decimal));
+        }
+        const fast = keptIndexes(values.length, max, (i, j) => column.compare(i, j));
+        expect(fast).toEqual(keptIndexes(values.length, max, byValue((i) => values[i] as Decimal)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('keptIndexes', () => {
   it('keeps the first and last point and each bucket\'s lowest and highest, earliest on ties', () => {
     const values = [5, 1, 9, 9, 1, 3, 7, 2, 8, 4].map((n) => new Decimal(n));
     // 8 inner points in 2 buckets of 4: [1..4] lowest 1 at 1, highest 9 at 2; [5..8] lowest 2 at 7, highest 8 at 8.
-    expect(keptIndexes(values.length, 6, (i) => values[i] as Decimal)).toEqual([0, 1, 2, 7, 8, 9]);
-    expect(keptIndexes(3, 6, () => new Decimal(0))).toEqual([0, 1, 2]);
+    expect(keptIndexes(values.length, 6, byValue((i) => values[i] as Decimal))).toEqual([0, 1, 2, 7, 8, 9]);
+    expect(keptIndexes(3, 6, byValue(() => new Decimal(0)))).toEqual([0, 1, 2]);
   });
 });
