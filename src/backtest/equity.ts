@@ -8,7 +8,6 @@
 import { Decimal, ZERO } from '../core/decimal.js';
 import { equityOf, positionValue, type Equity, type EquityInputs } from '../engine/equity.js';
 import type { Account } from '../simulator/account.js';
-import type { Market } from '../simulator/market.js';
 import type { Venue } from '../simulator/venue.js';
 
 /** The equity rule's inputs from the simulator's state of `account`. */
@@ -46,55 +45,22 @@ const ONE = new Decimal(1);
  * building its inputs and parts. An amount without a price counts nothing there and here.
  */
 export function accountEquity(venue: Venue, account: Account, equityAsset: string): Decimal {
-  const value = valuer(venue, equityAsset);
+  const priceOf = (market: string): Decimal | undefined => venue.markets.get(market)?.price;
+  const value = (asset: string, amount: Decimal): Decimal => {
+    if (amount.isZero()) return ZERO;
+    const price = asset === equityAsset ? ONE : priceOf(`${asset}_${equityAsset}`);
+    return price === undefined ? ZERO : amount.mul(price);
+  };
   const sum = (amounts: ReadonlyMap<string, Decimal>): Decimal => {
     let total = ZERO;
     for (const asset of [...amounts.keys()].sort()) total = total.plus(value(asset, amounts.get(asset) as Decimal));
     return total;
   };
-  return sum(account.balances).plus(sum(account.locked)).plus(positionsValue(venue, account, equityAsset)).plus(sum(activeFlex(account)));
-}
-
-/** An amount of an asset in the equity asset: at its `<ASSET>_<EQUITY>` market's price, nothing without one. */
-function valuer(venue: Venue, equityAsset: string): (asset: string, amount: Decimal) => Decimal {
-  return (asset, amount) => {
-    if (amount.isZero()) return ZERO;
-    const price = asset === equityAsset ? ONE : venue.markets.get(`${asset}_${equityAsset}`)?.price;
-    return price === undefined ? ZERO : amount.mul(price);
-  };
-}
-
-/** The open positions at margin plus unrealised PnL at their market's price, in the equity asset. */
-export function positionsValue(venue: Venue, account: Account, equityAsset: string): Decimal {
-  const value = valuer(venue, equityAsset);
   let positions = ZERO;
   for (const p of account.positions.values()) {
-    const market = venue.markets.get(p.market);
-    positions = positions.plus(value(market?.money ?? equityAsset, positionValue(p, market?.price)));
+    positions = positions.plus(value(venue.markets.get(p.market)?.money ?? equityAsset, positionValue(p, priceOf(p.market))));
   }
-  return positions;
-}
-
-/** The active flex investments' amounts per currency, in the account's order. */
-export function activeFlex(account: Account): Map<string, Decimal> {
   const flex = new Map<string, Decimal>();
   for (const f of account.flex) if (f.status === 'ACTIVE') flex.set(f.currency, (flex.get(f.currency) ?? ZERO).plus(f.amount));
-  return flex;
-}
-
-/** One term of a sum: a fixed value, or an amount at a market's current price. */
-export interface EquityTerm {
-  fixed: Decimal;
-  amount: Decimal;
-  market: Market | undefined;
-}
-
-/** The terms of `accountEquity`'s sum over `amounts` (sorted by asset), each valued as there. */
-export function termsOf(venue: Venue, amounts: ReadonlyMap<string, Decimal>, equityAsset: string): EquityTerm[] {
-  return [...amounts.keys()].sort().map((asset) => {
-    const amount = amounts.get(asset) as Decimal;
-    const market = amount.isZero() || asset === equityAsset ? undefined : venue.markets.get(`${asset}_${equityAsset}`);
-    // Without a market the value does not move with any price: it is worked out once.
-    return { amount, market, fixed: market === undefined ? valuer(venue, equityAsset)(asset, amount) : ZERO };
-  });
+  return sum(account.balances).plus(sum(account.locked)).plus(positions).plus(sum(flex));
 }

@@ -6,15 +6,9 @@
  */
 import { Decimal } from '../core/decimal.js';
 import { EquityCurve } from './metrics.js';
-import { decimalOfPlain } from './plain-row.js';
-import { isPlain } from './price-check.js';
 import type { BacktestFill } from './result.js';
 import type { Samples } from './samples.js';
 
-/** A fill's decimal text read once (a plain one straight from its digits: the same Decimal). */
-function decimalOf(text: string): Decimal {
-  return isPlain(text) ? decimalOfPlain(text) : new Decimal(text);
-}
 
 interface Lot {
   amount: Decimal;
@@ -49,11 +43,11 @@ class Replay {
   private openSince: number | null = null;
 
   apply(f: BacktestFill): void {
-    const amount = decimalOf(f.amount);
-    const price = decimalOf(f.price);
+    const amount = new Decimal(f.amount);
+    const price = new Decimal(f.price);
     const signed = f.side === 'buy' ? amount : amount.neg();
     const quote = amount.mul(price);
-    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(decimalOf(f.fee));
+    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(new Decimal(f.fee));
     this.pos.set(f.market, (this.pos.get(f.market) ?? new Decimal(0)).plus(signed));
     const lots = this.lots.get(f.market) ?? [];
     addToLots(lots, signed, price);

@@ -19,7 +19,7 @@ import { CandleBatches } from './candle-batch.js';
 import { BacktestCandleFeed } from './candle-input.js';
 import { CronTimes } from './cron-times.js';
 import { backtestConfig, startUp, wireEngine, type StrategiesIn, type Wired } from './engine-wiring.js';
-import { EquitySampler } from './equity-sampler.js';
+import { accountEquity } from './equity.js';
 import type { FillModel } from './fill-model.js';
 import type { PriceSet } from './load-prices.js';
 import { startBacktestVenue, type BacktestVenue, type VenueKind } from './sim-venue.js';
@@ -67,8 +67,6 @@ export interface RunState {
   wired: Wired;
   venue: BacktestVenue;
   samples: Samples;
-  /** The account's equity at each price step, re-priced while its amounts stay (equity-sampler.ts). */
-  equity: EquitySampler;
   /** Times the clock jumped to a timer because the engine waited on it (rate limits, back-offs). */
   timerJumps: number;
   /** Scheduled job fires the run loop triggered (start-up steps not counted). */
@@ -225,7 +223,7 @@ function finerThan(jobs: readonly Job[], stepMs: number): string[] {
 function sample(state: RunState, t: number): void {
   const { venue, samples } = state;
   venue.venue.catchUp();
-  samples.push(t, state.equity.equity(), (m) => venue.venue.requireMarket(m).price);
+  samples.push(t, accountEquity(venue.venue, venue.account, state.wired.b.config.risk.equityAsset), (m) => venue.venue.requireMarket(m).price);
 }
 
 async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, settle: Settle, jobs: Job[], feed: BacktestCandleFeed): Promise<void> {
@@ -296,8 +294,7 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
     holder.wired = wired;
     const markets = Object.keys(config.markets).sort();
     const samples = new Samples(markets);
-    const equity = new EquitySampler(venue.venue, venue.account, config.risk.equityAsset);
-    const state: RunState = { wired, venue, samples, equity, timerJumps: 0, jobsRun: 0, finerJobs: [], candleTicks: 0 };
+    const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [], candleTicks: 0 };
     // The declared windows hold the input's candles up to the start (the warm-up: candle-input.ts).
     feed = new BacktestCandleFeed(wired.engine.candles, series);
     feed.advanceTo(span.fromMs);
