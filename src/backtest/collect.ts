@@ -201,11 +201,6 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
   return { ...head, fills, trades: [...tradesOf(fills)] };
 }
 
-/** A market's fills of an iteration, in its order. */
-function* ofMarket(fills: Iterable<BacktestFill>, market: string): Generator<BacktestFill> {
-  for (const f of fills) if (f.market === market) yield f;
-}
-
 /**
  * Writes result.json, report.html and venue-fills.json into `outDir` from the store and the
  * venue as they stand (both are open until the run returns): one pass for the figures, then the
@@ -225,7 +220,6 @@ export function writeResultFiles(state: RunState, inputs: ResultInputs, outDir: 
     firstFills: pass.firstFills,
     firstTrades: pass.firstTrades,
     fillMarkets: pass.fillMarkets,
-    marketFills: (market) => ofMarket(resultFills(state), market),
     // One reading of the store for every market's markers (the fills are in time order there).
     fillsInOrder: () => resultFills(state),
   };

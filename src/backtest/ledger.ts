@@ -9,7 +9,6 @@ import { EquityCurve } from './metrics.js';
 import type { BacktestFill } from './result.js';
 import type { Samples } from './samples.js';
 
-
 interface Lot {
   amount: Decimal;
   price: Decimal;

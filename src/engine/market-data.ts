@@ -23,11 +23,15 @@ export class MarketData {
 
   /** What `get()` would answer without reading the venue, or undefined when it would read it. */
   current(): { prices: Record<string, PriceView>; balances: Record<string, Decimal> } | undefined {
-    return this.clock.now() - this.atMs > this.maxAgeMs ? undefined : { prices: this.prices, balances: this.balances };
+    return this.stale() ? undefined : { prices: this.prices, balances: this.balances };
+  }
+
+  private stale(): boolean {
+    return this.clock.now() - this.atMs > this.maxAgeMs;
   }
 
   async get(): Promise<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }> {
-    if (this.clock.now() - this.atMs > this.maxAgeMs) {
+    if (this.stale()) {
       this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
       await this.inFlight;
     }

@@ -94,13 +94,6 @@ function snap(points: readonly ChartPoint[], t: number): number {
 }
 
 /** Markers of a market's fills given in time order (fills of one time in the result's order). */
-function markersFor(points: readonly ChartPoint[], fills: Iterable<BacktestFill>): ChartMarker[] {
-  if (points.length === 0) return [];
-  const out: ChartMarker[] = [];
-  for (const f of fills) out.push([(points[snap(points, sec(f.timeMs))] as ChartPoint)[0], f.side === 'buy' ? 'b' : 's']);
-  return out;
-}
-
 /**
  * What the report reads of a run: the result without its lists, the lists' lengths and first
  * rows, and each market's fills in time order from any iteration (a long run's need not be held).
@@ -114,12 +107,8 @@ export interface ReportInput {
   firstTrades: readonly BacktestTrade[];
   /** The markets with fills (any order, repeats allowed). */
   fillMarkets: Iterable<string>;
-  marketFills(market: string): Iterable<BacktestFill>;
-  /**
-   * Every fill in time order (fills of one time in the result's order), when one reading serves
-   * all markets' markers: each market's fills are then its subsequence, as `marketFills` gives them.
-   */
-  fillsInOrder?(): Iterable<BacktestFill>;
+  /** Every fill in time order (fills of one time in the result's order), read once for all markets' markers. */
+  fillsInOrder(): Iterable<BacktestFill>;
 }
 
 /** The report input of a whole result held in memory. */
@@ -132,7 +121,7 @@ export function reportInputOf(result: BacktestResult): ReportInput {
     firstTrades: result.trades,
     fillMarkets: result.fills.map((f) => f.market),
     // The library wants markers in time order; the sort is stable, so fills of one time keep theirs.
-    marketFills: (market) => result.fills.filter((f) => f.market === market).sort((a, b) => a.timeMs - b.timeMs),
+    fillsInOrder: () => [...result.fills].sort((a, b) => a.timeMs - b.timeMs),
   };
 }
 
@@ -149,9 +138,8 @@ export function chartData(result: BacktestResult): ChartData {
   return chartDataOf(reportInputOf(result));
 }
 
-/** Each market's markers: from one reading of every fill when the input offers it, else market by market. */
+/** Each market's markers (a fill snapped to its line's nearest point), from one reading of every fill. */
 function markersOf(input: ReportInput, names: readonly string[], points: ReadonlyArray<readonly ChartPoint[]>): ChartMarker[][] {
-  if (input.fillsInOrder === undefined) return names.map((name, i) => markersFor(points[i] ?? [], input.marketFills(name)));
   const out = names.map((): ChartMarker[] => []);
   const at = new Map(names.map((name, i) => [name, i]));
   for (const f of input.fillsInOrder()) {
