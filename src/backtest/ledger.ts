@@ -7,7 +7,9 @@
 import { Decimal } from '../core/decimal.js';
 import { EquityCurve } from './metrics.js';
 import type { BacktestFill } from './result.js';
-import type { Samples } from './samples.js';
+import { parseFill, type ParsedFill } from './round-trips.js';
+import type { DecimalColumn, Samples } from './samples.js';
+import { SteppedCurve } from './curve-steps.js';
 
 interface Lot {
   amount: Decimal;
@@ -34,24 +36,26 @@ function addToLots(lots: Lot[], signed: Decimal, price: Decimal): void {
 }
 
 class Replay {
-  readonly cash: Decimal[] = [];
   cashNow = new Decimal(0);
   readonly pos = new Map<string, Decimal>();
   readonly lots = new Map<string, Lot[]>();
   readonly spans: Array<{ fromMs: number; toMs: number }> = [];
+  /** Counts the fills applied: the value's stretch (curve-steps.ts) ends with each. */
+  fills = 0;
   private openSince: number | null = null;
 
-  apply(f: BacktestFill): void {
-    const amount = new Decimal(f.amount);
-    const price = new Decimal(f.price);
+  apply(p: ParsedFill): void {
+    const f = p.fill;
+    const { amount, price } = p;
     const signed = f.side === 'buy' ? amount : amount.neg();
     const quote = amount.mul(price);
-    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(new Decimal(f.fee));
+    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(p.fee);
     this.pos.set(f.market, (this.pos.get(f.market) ?? new Decimal(0)).plus(signed));
     const lots = this.lots.get(f.market) ?? [];
     addToLots(lots, signed, price);
     this.lots.set(f.market, lots);
-    const open = [...this.pos.values()].some((p) => !p.isZero());
+    this.fills++;
+    const open = [...this.pos.values()].some((q) => !q.isZero());
     if (open && this.openSince === null) this.openSince = f.timeMs;
     if (!open && this.openSince !== null) {
       this.spans.push({ fromMs: this.openSince, toMs: f.timeMs });
@@ -63,20 +67,29 @@ class Replay {
     if (this.openSince !== null && endMs > this.openSince) this.spans.push({ fromMs: this.openSince, toMs: endMs });
   }
 
-  /** `start` plus the cash flow, as last worked out (it changes with a fill only). */
-  private base: { start: Decimal; cash: Decimal; value: Decimal } | undefined;
-
-  /** The book's value at the current sample: `start`, the cash flow, and the positions at that step's prices. */
-  valueAt(prices: StepPrices, start: Decimal): Decimal {
-    let base = this.base;
-    if (base === undefined || base.start !== start || base.cash !== this.cashNow) {
-      base = { start, cash: this.cashNow, value: start.plus(this.cashNow) };
-      this.base = base;
-    }
-    let value = base.value;
+  /** The book's value at sample `i`: `start`, the cash flow, and the positions at that step's prices. */
+  valueAt(samples: Samples, i: number, start: Decimal): Decimal {
+    let value = start.plus(this.cashNow);
     // A closed position (zero) adds nothing: no price needs reading for it.
-    for (const [market, p] of this.pos) if (!p.isZero()) value = value.plus(p.mul(prices.of(market) ?? 0));
+    for (const [market, p] of this.pos) if (!p.isZero()) value = value.plus(p.mul(samples.prices.get(market)?.at(i) ?? 0));
     return value;
+  }
+
+  /**
+   * How the value moves from step to step until the next fill (SteppedCurve.stretch): not at
+   * all with no position open, with one market's price and the position's sign with one open, in
+   * no known order with several.
+   */
+  stretchOf(samples: Samples): { column: DecimalColumn | undefined; sign: number } {
+    let open: [string, Decimal] | undefined;
+    for (const entry of this.pos) {
+      if (entry[1].isZero()) continue;
+      if (open !== undefined) return { column: undefined, sign: 1 };
+      open = entry;
+    }
+    const column = open === undefined ? undefined : samples.prices.get(open[0]);
+    // Without a sampled price the position is valued at zero: the value does not move either.
+    return open === undefined || column === undefined ? { column: undefined, sign: 0 } : { column, sign: open[1].isNeg() ? -1 : 1 };
   }
 
   /** The open lots marked at each market's last sampled price. */
@@ -91,29 +104,6 @@ class Replay {
   }
 }
 
-/**
- * The prices of one sample, each read once for all the books that mark a position in its market
- * (a read builds the Decimal from the sample's column).
- */
-class StepPrices {
-  private i = -1;
-  private readonly read = new Map<string, Decimal | undefined>();
-
-  constructor(private readonly samples: Samples) {}
-
-  moveTo(i: number): void {
-    this.i = i;
-    this.read.clear();
-  }
-
-  of(market: string): Decimal | undefined {
-    if (this.read.has(market)) return this.read.get(market);
-    const price = this.samples.prices.get(market)?.at(this.i);
-    this.read.set(market, price);
-    return price;
-  }
-}
-
 /** Replays `fills` (time order) against the samples; `start` is the curve's starting value. */
 export function replayBook(fills: readonly BacktestFill[], samples: Samples, start: Decimal): Book {
   return replayBooks(fills, samples, new Map([['', { start, curve: true }]]), () => [''], () => undefined).get('') as Book;
@@ -125,12 +115,7 @@ export interface BookSpec {
   curve: boolean;
 }
 
-/**
- * Several books replayed in one pass over `fills` (time order, any iteration: a long run's fills
- * need not be held): each fill goes to the books `keysOf` names, each book sees exactly what
- * replayBook of its own fills would, and `onFill` sees every fill once, in order. A book whose
- * curve is not wanted is not valued at each step.
- */
+/** replayParsed of fills given as text (each parsed once for all the books). */
 export function replayBooks(
   fills: Iterable<BacktestFill>,
   samples: Samples,
@@ -138,20 +123,67 @@ export function replayBooks(
   keysOf: (f: BacktestFill) => readonly string[],
   onFill: (f: BacktestFill) => void,
 ): Map<string, Book> {
-  const books = [...specs].map(([key, spec]) => ({ key, spec, r: new Replay(), equity: new EquityCurve() }));
+  function* parsed(): Generator<ParsedFill> {
+    let i = 0;
+    for (const f of fills) yield parseFill(f, i++);
+  }
+  return replayParsed(parsed(), samples, specs, keysOf, (p) => onFill(p.fill));
+}
+
+interface Replayed {
+  key: string;
+  spec: BookSpec;
+  r: Replay;
+  equity: EquityCurve;
+  steps: SteppedCurve;
+  /** The book's fill count when its stretch was last set. */
+  seen: number;
+}
+
+/**
+ * Several books replayed in one pass over `fills` (time order, any iteration: a long run's fills
+ * need not be held): each fill goes to the books `keysOf` names, each book sees exactly what
+ * replayBook of its own fills would, and `onFill` sees every fill once, in order. A book whose
+ * curve is not wanted is not valued at each step; one that is, only at the steps that can move
+ * its figures (curve-steps.ts).
+ */
+export function replayParsed(
+  fills: Iterable<ParsedFill>,
+  samples: Samples,
+  specs: ReadonlyMap<string, BookSpec>,
+  keysOf: (f: BacktestFill) => readonly string[],
+  onFill: (f: ParsedFill) => void,
+): Map<string, Book> {
+  const books = [...specs].map(([key, spec]): Replayed => {
+    const r = new Replay();
+    const equity = new EquityCurve();
+    return { key, spec, r, equity, steps: new SteppedCurve(equity, (i) => r.valueAt(samples, i, spec.start)), seen: -1 };
+  });
+  const curves = books.filter((b) => b.spec.curve);
   const byKey = new Map(books.map((b) => [b.key, b]));
-  const apply = (f: BacktestFill): void => {
+  const apply = (f: ParsedFill): void => {
     onFill(f);
-    for (const key of keysOf(f)) byKey.get(key)?.r.apply(f);
+    for (const key of keysOf(f.fill)) {
+      const b = byKey.get(key);
+      if (b === undefined) continue;
+      // The last point's value, if not worked out yet, is the book's before this fill.
+      b.equity.settle();
+      b.r.apply(f);
+    }
   };
   const it = fills[Symbol.iterator]();
   let next = it.next();
-  const prices = new StepPrices(samples);
   for (let i = 0; i < samples.length; i++) {
     const t = samples.timeAt(i);
-    for (; next.done !== true && next.value.timeMs <= t; next = it.next()) apply(next.value);
-    prices.moveTo(i);
-    for (const b of books) if (b.spec.curve) b.equity.add(t, b.r.valueAt(prices, b.spec.start));
+    for (; next.done !== true && next.value.fill.timeMs <= t; next = it.next()) apply(next.value);
+    for (const b of curves) {
+      if (b.seen !== b.r.fills) {
+        const { column, sign } = b.r.stretchOf(samples);
+        b.steps.stretch(column, sign);
+        b.seen = b.r.fills;
+      }
+      b.steps.add(i, t);
+    }
   }
   for (; next.done !== true; next = it.next()) apply(next.value);
   const endMs = samples.length === 0 ? 0 : samples.timeAt(samples.length - 1);

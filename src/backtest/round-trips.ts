@@ -55,7 +55,8 @@ export interface FifoResult {
   spans: Array<{ fromMs: number; toMs: number }>;
 }
 
-interface ParsedFill {
+/** A fill with its amounts parsed (once, for every fold that reads them). */
+export interface ParsedFill {
   fill: BacktestFill;
   direction: Direction;
   price: Decimal;
@@ -63,7 +64,8 @@ interface ParsedFill {
   fee: Decimal;
 }
 
-function parseFill(fill: BacktestFill, index: number): ParsedFill {
+/** `fill` parsed and checked; `index`, its place in its list, names it in the error a malformed fill raises. */
+export function parseFill(fill: BacktestFill, index: number): ParsedFill {
   const where = `fill ${index} (order ${fill.orderId})`;
   const price = parseField(fill.price, `${where}: price`);
   const amount = parseField(fill.amount, `${where}: amount`);
@@ -166,8 +168,13 @@ export class FifoFold {
 
   /** `index`: the fill's place in its list, for the error a malformed fill raises. */
   add(fill: BacktestFill, index = this.index): ClosedTrade | null {
+    return this.addParsed(parseFill(fill, index), index);
+  }
+
+  /** `add` of a fill parsed already (parseFill). */
+  addParsed(parsed: ParsedFill, index = this.index): ClosedTrade | null {
     this.index = index + 1;
-    const parsed = parseFill(fill, index);
+    const { fill } = parsed;
     const key = `${fill.strategy}\u0000${fill.market}`;
     const book = this.books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs };
     this.books.set(key, book);

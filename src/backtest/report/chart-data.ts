@@ -9,6 +9,7 @@ import { downsampleEquity, downsamplePrices } from '../downsample.js';
 import type { BacktestFill, BacktestResult, BacktestTrade, EquityPoint, PricePoint } from '../result.js';
 import type { ResultHead } from '../result-file.js';
 import { REPORT_COLOURS } from './colours.js';
+import type { FillMark } from './fill-marks.js';
 
 /**
  * Points per chart at most. The run downsamples already (result.json stays small); this keeps a
@@ -108,7 +109,7 @@ export interface ReportInput {
   /** The markets with fills (any order, repeats allowed). */
   fillMarkets: Iterable<string>;
   /** Every fill in time order (fills of one time in the result's order), read once for all markets' markers. */
-  fillsInOrder(): Iterable<BacktestFill>;
+  fillsInOrder(): Iterable<FillMark>;
 }
 
 /** The report input of a whole result held in memory. */
