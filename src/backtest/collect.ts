@@ -76,8 +76,8 @@ export function truthFills(state: RunState): TruthFill[] {
 /** The account's curve: its figures from every sampled equity (each value built only where it can move them: curve-steps.ts). */
 function accountCurve(samples: Samples): EquityCurve {
   const curve = new EquityCurve();
-  const steps = new SteppedCurve(curve, (i) => samples.equity.at(i));
-  steps.stretch(samples.equity, 1);
+  const steps = new SteppedCurve(curve);
+  steps.stretch({ valueAt: (i) => samples.equity.at(i), column: samples.equity, sign: 1 });
   for (let i = 0; i < samples.length; i++) steps.add(i, samples.timeAt(i));
   return curve;
 }

@@ -8,8 +8,9 @@ import { Decimal } from '../core/decimal.js';
 import { EquityCurve } from './metrics.js';
 import type { BacktestFill } from './result.js';
 import { parseFill, type ParsedFill } from './round-trips.js';
-import type { DecimalColumn, Samples } from './samples.js';
-import { SteppedCurve } from './curve-steps.js';
+import type { Samples } from './samples.js';
+import { SteppedCurve, type Stretch } from './curve-steps.js';
+import { addNear, bookStretch, OP_ERR, type Near, type OpenPosition } from './book-stretch.js';
 
 interface Lot {
   amount: Decimal;
@@ -43,19 +44,32 @@ class Replay {
   /** Counts the fills applied: the value's stretch (curve-steps.ts) ends with each. */
   fills = 0;
   private openSince: number | null = null;
+  /** Markets with a non-zero position. */
+  private openMarkets = 0;
+
+  /** `curve`: the book's value is wanted at each step (else its cash is not kept: it only marks what is open). */
+  constructor(private readonly curve: boolean) {}
+
+  /** Doubles tracking the cash and each position, for the stretches' estimates (book-stretch.ts). */
+  private readonly cashNear: Near = { value: 0, err: 0 };
+  private readonly posNear = new Map<string, Near>();
 
   apply(p: ParsedFill): void {
     const f = p.fill;
     const { amount, price } = p;
-    const signed = f.side === 'buy' ? amount : amount.neg();
-    const quote = amount.mul(price);
-    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(p.fee);
-    this.pos.set(f.market, (this.pos.get(f.market) ?? new Decimal(0)).plus(signed));
+    const buy = f.side === 'buy';
+    const signed = buy ? amount : amount.neg();
+    if (this.curve) {
+      const quote = amount.mul(price);
+      this.cashNow = this.cashNow.plus(buy ? quote.neg() : quote).minus(p.fee);
+      this.track(f, buy);
+    }
+    this.move(f.market, signed);
     const lots = this.lots.get(f.market) ?? [];
     addToLots(lots, signed, price);
     this.lots.set(f.market, lots);
     this.fills++;
-    const open = [...this.pos.values()].some((q) => !q.isZero());
+    const open = this.openMarkets > 0;
     if (open && this.openSince === null) this.openSince = f.timeMs;
     if (!open && this.openSince !== null) {
       this.spans.push({ fromMs: this.openSince, toMs: f.timeMs });
@@ -63,33 +77,42 @@ class Replay {
     }
   }
 
+  /** The position in `market` moved by `signed`, and the count of open markets with it. */
+  private move(market: string, signed: Decimal): void {
+    const was = this.pos.get(market) ?? new Decimal(0);
+    const now = was.plus(signed);
+    this.pos.set(market, now);
+    this.openMarkets += (now.isZero() ? 0 : 1) - (was.isZero() ? 0 : 1);
+  }
+
+  /** The doubles' share of a fill: each text read as its nearest double, each operation's rounding bounded. */
+  private track(f: BacktestFill, buy: boolean): void {
+    const amount = Number(f.amount);
+    const quote = amount * Number(f.price);
+    const fee = Number(f.fee);
+    addNear(this.cashNear, buy ? -quote : quote, OP_ERR * (Math.abs(quote) + Math.abs(fee)));
+    addNear(this.cashNear, -fee, 0);
+    let pos = this.posNear.get(f.market);
+    if (pos === undefined) {
+      pos = { value: 0, err: 0 };
+      this.posNear.set(f.market, pos);
+    }
+    addNear(pos, buy ? amount : -amount, OP_ERR * Math.abs(amount));
+  }
+
   close(endMs: number): void {
     if (this.openSince !== null && endMs > this.openSince) this.spans.push({ fromMs: this.openSince, toMs: endMs });
   }
 
-  /** The book's value at sample `i`: `start`, the cash flow, and the positions at that step's prices. */
-  valueAt(samples: Samples, i: number, start: Decimal): Decimal {
-    let value = start.plus(this.cashNow);
-    // A closed position (zero) adds nothing: no price needs reading for it.
-    for (const [market, p] of this.pos) if (!p.isZero()) value = value.plus(p.mul(samples.prices.get(market)?.at(i) ?? 0));
-    return value;
-  }
-
-  /**
-   * How the value moves from step to step until the next fill (SteppedCurve.stretch): not at
-   * all with no position open, with one market's price and the position's sign with one open, in
-   * no known order with several.
-   */
-  stretchOf(samples: Samples): { column: DecimalColumn | undefined; sign: number } {
-    let open: [string, Decimal] | undefined;
-    for (const entry of this.pos) {
-      if (entry[1].isZero()) continue;
-      if (open !== undefined) return { column: undefined, sign: 1 };
-      open = entry;
+  /** The book's value from now until the next fill (a closed position, zero, adds nothing and reads no price). */
+  stretch(samples: Samples, start: Decimal, startNear: number): Stretch {
+    const open: OpenPosition[] = [];
+    for (const [market, size] of this.pos) {
+      if (size.isZero()) continue;
+      const near = this.posNear.get(market) as Near;
+      open.push({ column: samples.prices.get(market), size, near: near.value, nearErr: near.err });
     }
-    const column = open === undefined ? undefined : samples.prices.get(open[0]);
-    // Without a sampled price the position is valued at zero: the value does not move either.
-    return open === undefined || column === undefined ? { column: undefined, sign: 0 } : { column, sign: open[1].isNeg() ? -1 : 1 };
+    return bookStretch(start, startNear, this.cashNow, { ...this.cashNear }, open);
   }
 
   /** The open lots marked at each market's last sampled price. */
@@ -138,6 +161,8 @@ interface Replayed {
   steps: SteppedCurve;
   /** The book's fill count when its stretch was last set. */
   seen: number;
+  /** The double nearest the curve's starting value. */
+  startNear: number;
 }
 
 /**
@@ -155,21 +180,15 @@ export function replayParsed(
   onFill: (f: ParsedFill) => void,
 ): Map<string, Book> {
   const books = [...specs].map(([key, spec]): Replayed => {
-    const r = new Replay();
+    const r = new Replay(spec.curve);
     const equity = new EquityCurve();
-    return { key, spec, r, equity, steps: new SteppedCurve(equity, (i) => r.valueAt(samples, i, spec.start)), seen: -1 };
+    return { key, spec, r, equity, steps: new SteppedCurve(equity), seen: -1, startNear: spec.start.toNumber() };
   });
   const curves = books.filter((b) => b.spec.curve);
   const byKey = new Map(books.map((b) => [b.key, b]));
   const apply = (f: ParsedFill): void => {
     onFill(f);
-    for (const key of keysOf(f.fill)) {
-      const b = byKey.get(key);
-      if (b === undefined) continue;
-      // The last point's value, if not worked out yet, is the book's before this fill.
-      b.equity.settle();
-      b.r.apply(f);
-    }
+    for (const key of keysOf(f.fill)) byKey.get(key)?.r.apply(f);
   };
   const it = fills[Symbol.iterator]();
   let next = it.next();
@@ -178,8 +197,7 @@ export function replayParsed(
     for (; next.done !== true && next.value.fill.timeMs <= t; next = it.next()) apply(next.value);
     for (const b of curves) {
       if (b.seen !== b.r.fills) {
-        const { column, sign } = b.r.stretchOf(samples);
-        b.steps.stretch(column, sign);
+        b.steps.stretch(b.r.stretch(samples, b.spec.start, b.startNear));
         b.seen = b.r.fills;
       }
       b.steps.add(i, t);

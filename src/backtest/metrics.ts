@@ -144,8 +144,8 @@ export class EquityCurve {
    * Adds a point the caller knows to be neither above the peak nor below the trough since it
    * (never the first point): `add` would change nothing but the daily closes, which need its
    * value only when it closes a day or the curve. So the value, `valueAt(i)`, is worked out then
-   * only (a year of one-minute points is half a million values otherwise), or at `settle`, which
-   * the caller runs before what `valueAt` reads changes.
+   * only (a year of one-minute points is half a million values otherwise); `valueAt` must give
+   * the same value whenever it is asked.
    */
   addInside(timeMs: number, valueAt: (i: number) => Decimal, i: number): void {
     if (this.peak === null) throw new Error('equity curve: the first point must be added with add');
@@ -155,10 +155,22 @@ export class EquityCurve {
     this.lastIndex = i;
   }
 
-  /** Works out the last point's value now if it was added inside (before what `valueAt` reads changes). */
-  settle(): void {
-    if (this.count > 0) this.lastEquity();
+  /**
+   * The peak and the trough as the doubles nearest them (NaN before the first point), worked out
+   * when they change: a caller compares an estimate of a value against them (curve-steps.ts).
+   */
+  bounds(): { peak: number; trough: number } {
+    if (this.boundsOf !== this.peak || this.boundsTrough !== this.trough) {
+      this.boundsOf = this.peak;
+      this.boundsTrough = this.trough;
+      this.boundNumbers = this.peak === null ? { peak: Number.NaN, trough: Number.NaN } : { peak: this.peak.toNumber(), trough: this.trough.toNumber() };
+    }
+    return this.boundNumbers;
   }
+
+  private boundsOf: Decimal | null = null;
+  private boundsTrough: Decimal = ZERO;
+  private boundNumbers = { peak: Number.NaN, trough: Number.NaN };
 
   /**
    * Largest (peak − equity) / peak, with peak the running maximum. Points while the peak is not

@@ -64,21 +64,27 @@ export interface ParsedFill {
   fee: Decimal;
 }
 
-/** `fill` parsed and checked; `index`, its place in its list, names it in the error a malformed fill raises. */
-export function parseFill(fill: BacktestFill, index: number): ParsedFill {
-  const where = `fill ${index} (order ${fill.orderId})`;
-  const price = parseField(fill.price, `${where}: price`);
-  const amount = parseField(fill.amount, `${where}: amount`);
-  if (!amount.gt(0)) throw new RangeError(`${where}: amount must be > 0, got ${fill.amount}`);
-  if (!price.gt(0)) throw new RangeError(`${where}: price must be > 0, got ${fill.price}`);
-  return { fill, direction: fill.side === 'buy' ? 'long' : 'short', price, amount, fee: parseField(fill.fee, `${where}: fee`) };
+/**
+ * `fill` parsed and checked; `index`, its place in its list, names it in the error a malformed
+ * fill raises. `read` parses a field: `dec`, or one that gives what `dec` gives (a cache of it).
+ */
+export function parseFill(fill: BacktestFill, index: number, read: (s: string) => Decimal = dec): ParsedFill {
+  const price = parseField(fill.price, read, fill, index, 'price');
+  const amount = parseField(fill.amount, read, fill, index, 'amount');
+  if (!amount.gt(0)) throw new RangeError(`${where(fill, index)}: amount must be > 0, got ${fill.amount}`);
+  if (!price.gt(0)) throw new RangeError(`${where(fill, index)}: price must be > 0, got ${fill.price}`);
+  return { fill, direction: fill.side === 'buy' ? 'long' : 'short', price, amount, fee: parseField(fill.fee, read, fill, index, 'fee') };
 }
 
-function parseField(value: string, what: string): Decimal {
+function where(fill: BacktestFill, index: number): string {
+  return `fill ${index} (order ${fill.orderId})`;
+}
+
+function parseField(value: string, read: (s: string) => Decimal, fill: BacktestFill, index: number, field: string): Decimal {
   try {
-    return dec(value);
+    return read(value);
   } catch {
-    throw new RangeError(`${what} is not a decimal string: ${JSON.stringify(value.slice(0, 40))}`);
+    throw new RangeError(`${where(fill, index)}: ${field} is not a decimal string: ${JSON.stringify(value.slice(0, 40))}`);
   }
 }
 
@@ -117,8 +123,9 @@ function consumeLots(book: Book, amount: Decimal, exit: Decimal): Consumed {
 }
 
 function openAmount(book: Book): Decimal {
-  return sum(book.lots.map((l) => l.amount));
+  return book.lots.length === 1 ? (book.lots[0] as Lot).amount : sum(book.lots.map((l) => l.amount));
 }
+
 
 /** Applies one fill to its book; returns the trade it closed, if any. */
 function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {

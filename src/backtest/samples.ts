@@ -109,6 +109,11 @@ export class DecimalColumn {
     return a < b ? -1 : a > b ? 1 : 0;
   }
 
+  /** The double nearest the value at `i` (held as such), or NaN when the value is held as text. */
+  numberAt(i: number): number {
+    return this.nums.at(i);
+  }
+
   /** The last value, or undefined when empty. */
   last(): Decimal | undefined {
     return this.length === 0 ? undefined : this.at(this.length - 1);

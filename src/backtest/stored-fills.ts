@@ -44,5 +44,6 @@ export function* resultFillsOf(rows: Iterable<FillRow>): Generator<BacktestFill>
 /** The rows in the result's shape, parsed (the index of each is its place among the rows). */
 export function* parsedFillsOf(rows: Iterable<FillRow>): Generator<ParsedFill> {
   let i = 0;
-  for (const r of rows) yield parseFill(resultFillOf(r), i++);
+  // The store's cache of parsed text: a grid's prices and amounts recur from fill to fill.
+  for (const r of rows) yield parseFill(resultFillOf(r), i++, storedDecimal);
 }

@@ -152,7 +152,8 @@ function markersOf(input: ReportInput, names: readonly string[], points: Readonl
   return out;
 }
 
-export function chartDataOf(input: ReportInput): ChartData {
+/** `hold`: the hold line of the input's head and market names when worked out already (the page's legend reads it too). */
+export function chartDataOf(input: ReportInput, hold?: HoldLine | null): ChartData {
   const { head } = input;
   const names = namesOf(input);
   const lines = names.map((name) => {
@@ -162,7 +163,8 @@ export function chartDataOf(input: ReportInput): ChartData {
   const markers = markersOf(input, names, lines.map((l) => l.points));
   const markets = lines.map((l, i): MarketChart => ({ ...l, markers: markers[i] ?? [] }));
   const equity = downsampleEquity(head.equity, MAX_CHART_POINTS);
-  return { colours: REPORT_COLOURS, equity: perSecond(equity, (p) => p.equity), hold: holdLineOf(head, names), drawdown: drawdownPercent(equity), markets };
+  const holdLine = hold === undefined ? holdLineOf(head, names) : hold;
+  return { colours: REPORT_COLOURS, equity: perSecond(equity, (p) => p.equity), hold: holdLine, drawdown: drawdownPercent(equity), markets };
 }
 
 /**
