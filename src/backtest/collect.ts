@@ -89,7 +89,7 @@ function thinned<T>(samples: Samples, column: DecimalColumn, point: (timeMs: num
 
 /** The run's fills as the result lists them, read from the store one at a time (time, then deal id). */
 export function resultFills(state: RunState): Generator<BacktestFill> {
-  return resultFillsOf(state.wired.store.fills.rowsInOrder());
+  return resultFillsOf(state.wired.store.fills.resultRowsInOrder());
 }
 
 /** Where the pass hands each fill and each closed trade as it reads them (the result's lists, the report's markers). */
@@ -129,7 +129,7 @@ function feeder(pass: Omit<ResultPass, 'head'>, acc: Accounts, sink: ListSink | 
     sink?.trade(closed.trade);
     for (const m of own === undefined ? [acc.total] : [acc.total, own]) {
       m.addGross(closed.gross);
-      m.addTrade(closed.trade);
+      m.addTrade(closed.trade, closed.pnl);
     }
     if (pass.firstTrades.length < ROW_LIMIT) pass.firstTrades.push(closed.trade);
   };
@@ -155,8 +155,10 @@ export function resultPass(state: RunState, inputs: ResultInputs, sink?: ListSin
   // The account's own book is not valued per step: its curve is the sampled equity itself.
   const own = enabled.map((s): [string, BookSpec] => [s.id, { start: s.budgetQuote, curve: true }]);
   const specs = new Map<string, BookSpec>([[TOTAL, { start: startEquity, curve: false }], ...own]);
-  const keysOf = (f: BacktestFill): string[] => (acc.own.has(f.strategy) ? [TOTAL, f.strategy] : [TOTAL]);
-  const books = replayParsed(parsedFillsOf(store.fills.rowsInOrder()), samples, specs, keysOf, feeder(pass, acc, sink));
+  const keys = new Map(enabled.map((s) => [s.id, [TOTAL, s.id]]));
+  const totalOnly = [TOTAL];
+  const keysOf = (f: BacktestFill): readonly string[] => keys.get(f.strategy) ?? totalOnly;
+  const books = replayParsed(parsedFillsOf(store.fills.resultRowsInOrder()), samples, specs, keysOf, feeder(pass, acc, sink));
   const span = { fromMs: inputs.fromMs, toMs: inputs.toMs };
   const totalBook = books.get(TOTAL) as Book;
   const total = acc.total.finish({

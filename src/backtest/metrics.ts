@@ -72,9 +72,10 @@ export class MetricsFold {
     this.realised = this.realised.plus(gross);
   }
 
-  addTrade(t: BacktestTrade): void {
+  /** `pnl`: the trade's PnL parsed already (its `pnl` text). */
+  addTrade(t: BacktestTrade, pnl: Decimal = dec(t.pnl)): void {
     this.trades++;
-    if (dec(t.pnl).gt(0)) this.wins++;
+    if (pnl.gt(0)) this.wins++;
   }
 
   finish(rest: MetricsRest): BacktestMetrics {

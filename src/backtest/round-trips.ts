@@ -35,6 +35,8 @@ export interface ClosedTrade {
   gross: Decimal;
   /** Opening and closing fees charged to this trade. */
   fees: Decimal;
+  /** The trade's PnL after fees (its `pnl`, exact). */
+  pnl: Decimal;
 }
 
 /** A book still holding a position at the end. */
@@ -71,9 +73,14 @@ export interface ParsedFill {
 export function parseFill(fill: BacktestFill, index: number, read: (s: string) => Decimal = dec): ParsedFill {
   const price = parseField(fill.price, read, fill, index, 'price');
   const amount = parseField(fill.amount, read, fill, index, 'amount');
-  if (!amount.gt(0)) throw new RangeError(`${where(fill, index)}: amount must be > 0, got ${fill.amount}`);
-  if (!price.gt(0)) throw new RangeError(`${where(fill, index)}: price must be > 0, got ${fill.price}`);
+  if (!above0(amount)) throw new RangeError(`${where(fill, index)}: amount must be > 0, got ${fill.amount}`);
+  if (!above0(price)) throw new RangeError(`${where(fill, index)}: price must be > 0, got ${fill.price}`);
   return { fill, direction: fill.side === 'buy' ? 'long' : 'short', price, amount, fee: parseField(fill.fee, read, fill, index, 'fee') };
+}
+
+/** `d.gt(0)` without building the zero to compare with (a parsed decimal is finite: no NaN). */
+function above0(d: Decimal): boolean {
+  return !d.isNeg() && !d.isZero();
 }
 
 function where(fill: BacktestFill, index: number): string {
@@ -105,7 +112,7 @@ interface Consumed {
 function consumeLots(book: Book, amount: Decimal, exit: Decimal): Consumed {
   const out: Consumed = { openedMs: book.lots[0]?.timeMs ?? 0, entryCost: ZERO, gross: ZERO, fees: ZERO };
   let left = amount;
-  while (left.gt(0)) {
+  while (above0(left)) {
     const lot = book.lots[0];
     if (lot === undefined) throw new Error('round trips: closing more than the open position');
     const take = Decimal.min(lot.amount, left);
@@ -139,12 +146,13 @@ function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {
   const closedDirection = book.direction;
   const used = consumeLots(book, closeAmount, f.price);
   const rest = f.amount.minus(closeAmount);
-  if (rest.gt(0)) {
+  if (above0(rest)) {
     // A flip: the rest of the fill opens a position the other way, with the rest of its fee.
     book.direction = f.direction;
     book.lots.push({ timeMs: f.fill.timeMs, price: f.price, amount: rest, fee: f.fee.minus(closeFee) });
   }
   const fees = used.fees.plus(closeFee);
+  const pnl = used.gross.minus(fees);
   const trade: BacktestTrade = {
     strategy: f.fill.strategy,
     market: f.fill.market,
@@ -154,9 +162,9 @@ function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {
     amount: toWire(closeAmount),
     entryPrice: toWire(used.entryCost.div(closeAmount).toDecimalPlaces(PRICE_DP, Decimal.ROUND_HALF_EVEN)),
     exitPrice: toWire(f.price),
-    pnl: toWire(used.gross.minus(fees)),
+    pnl: toWire(pnl),
   };
-  return { trade, gross: used.gross, fees };
+  return { trade, gross: used.gross, fees, pnl };
 }
 
 /** Fills in time order; fills of the same millisecond keep their given order (stable sort). */

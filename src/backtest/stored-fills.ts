@@ -5,7 +5,7 @@
  * reads them (round-trips.ts parseFill).
  */
 import { toWire } from '../core/decimal.js';
-import type { FillRow } from '../store/fills-repo.js';
+import type { ResultFillRow } from '../store/fills-repo.js';
 import { storedDecimal } from '../store/stored-decimal.js';
 import type { BacktestFill } from './result.js';
 import { parseFill, type ParsedFill } from './round-trips.js';
@@ -23,7 +23,7 @@ export function fixedText(text: string): string {
 }
 
 /** A stored row as the result lists it (strategy "unattributed" when the fill has no owner). */
-export function resultFillOf(r: FillRow): BacktestFill {
+export function resultFillOf(r: ResultFillRow): BacktestFill {
   return {
     timeMs: r.time_ms,
     strategy: r.strategy_id ?? 'unattributed',
@@ -37,12 +37,12 @@ export function resultFillOf(r: FillRow): BacktestFill {
 }
 
 /** The rows in the result's shape, in their order. */
-export function* resultFillsOf(rows: Iterable<FillRow>): Generator<BacktestFill> {
+export function* resultFillsOf(rows: Iterable<ResultFillRow>): Generator<BacktestFill> {
   for (const r of rows) yield resultFillOf(r);
 }
 
 /** The rows in the result's shape, parsed (the index of each is its place among the rows). */
-export function* parsedFillsOf(rows: Iterable<FillRow>): Generator<ParsedFill> {
+export function* parsedFillsOf(rows: Iterable<ResultFillRow>): Generator<ParsedFill> {
   let i = 0;
   // The store's cache of parsed text: a grid's prices and amounts recur from fill to fill.
   for (const r of rows) yield parseFill(resultFillOf(r), i++, storedDecimal);
