@@ -6,8 +6,9 @@
  * (DecimalColumn.compare, exact). A step whose value lies between the lowest and the highest of
  * its stretch so far (the lowest taken since the last peak) can set neither a new peak nor a new
  * trough: it is added inside (EquityCurve.addInside), its value worked out only if it closes a
- * day. A stretch's first step is added inside too when an estimate of its value, with a bound on
- * the estimate's error, lies surely between the trough and the peak. The account's curve is its
+ * day. A step that is a new high or low of its stretch, or its first, is added inside too when an
+ * estimate of its value, with a bound on the estimate's error, lies surely between the trough and
+ * the peak. The account's curve is its
  * sampled equity column itself: one stretch of sign +1.
  */
 import type { Decimal } from '../core/decimal.js';
@@ -58,14 +59,20 @@ export class SteppedCurve {
       this.first(s, i, timeMs);
       return;
     }
-    if (this.order(s, i, this.hi) > 0) {
-      if (this.curve.add(timeMs, s.valueAt(i))) this.lo = i;
-      this.hi = i;
-    } else if (this.order(s, i, this.lo) < 0) {
-      this.curve.add(timeMs, s.valueAt(i));
-      this.lo = i;
-    } else {
+    const up = this.order(s, i, this.hi) > 0;
+    if (!up && this.order(s, i, this.lo) >= 0) {
       this.curve.addInside(timeMs, s.valueAt, i);
+      return;
+    }
+    // A new high or low of the stretch: still inside the peak and the trough when the estimate says so surely.
+    const inside = this.surelyInside(s, i);
+    if (inside) this.curve.addInside(timeMs, s.valueAt, i);
+    if (up) {
+      if (!inside && this.curve.add(timeMs, s.valueAt(i))) this.lo = i;
+      this.hi = i;
+    } else {
+      if (!inside) this.curve.add(timeMs, s.valueAt(i));
+      this.lo = i;
     }
   }
 
