@@ -119,7 +119,9 @@ export class EquityCurve {
   private worst: Decimal = ZERO;
   private readonly closes: Decimal[] = [];
   /** The last point: its time, and its value or how to work it out (addInside). */
-  private lastMs = 0;
+  /** The last point's UTC day, [dayStart, dayEnd) in ms (empty before the first point). */
+  private dayStart = 0;
+  private dayEnd = 0;
   private lastValue: Decimal | undefined;
   private lastAt: ((i: number) => Decimal) | undefined;
   private lastIndex = 0;
@@ -190,8 +192,12 @@ export class EquityCurve {
 
   /** The day bookkeeping of a new point at `timeMs`: the previous point closes its day when the day changes. */
   private step(timeMs: number): void {
-    if (this.count > 1 && dayOf(timeMs) !== dayOf(this.lastMs)) this.closes.push(this.lastEquity());
-    this.lastMs = timeMs;
+    // The last point's UTC day is [dayStart, dayEnd): a point outside it is of another day.
+    if (this.count > 1 && (timeMs < this.dayStart || timeMs >= this.dayEnd)) this.closes.push(this.lastEquity());
+    if (timeMs < this.dayStart || timeMs >= this.dayEnd) {
+      this.dayStart = dayOf(timeMs) * DAY_MS;
+      this.dayEnd = this.dayStart + DAY_MS;
+    }
     this.count++;
   }
 
