@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Decimal } from '../core/decimal.js';
 import type { Deal } from '../simulator/types.js';
 import { replayParsed, type Book, type BookSpec } from './ledger.js';
-import { keptIndexes } from './downsample.js';
+import { keptIndexes, keptNumberIndexes } from './downsample.js';
 import { SteppedCurve } from './curve-steps.js';
 import { EquityCurve, MetricsFold } from './metrics.js';
 import { ROW_LIMIT } from './report/tables.js';
@@ -84,7 +84,9 @@ function accountCurve(samples: Samples): EquityCurve {
 
 /** A sampled column thinned for the report (downsample.ts), as the result's points. */
 function thinned<T>(samples: Samples, column: DecimalColumn, point: (timeMs: number, value: string) => T): T[] {
-  return keptIndexes(column.length, SERIES_MAX, (i, j) => column.compare(i, j)).map((i) => point(samples.timeAt(i), column.at(i).toFixed()));
+  const numbers = column.numbers();
+  const kept = numbers === undefined ? keptIndexes(column.length, SERIES_MAX, (i, j) => column.compare(i, j)) : keptNumberIndexes(numbers, SERIES_MAX);
+  return kept.map((i) => point(samples.timeAt(i), column.at(i).toFixed()));
 }
 
 /** The run's fills as the result lists them, read from the store one at a time (time, then deal id). */
