@@ -26,6 +26,22 @@ interface Lot {
 interface Book {
   direction: Direction;
   lots: Lot[];
+  /**
+   * The lots' amount, kept as they change while every amount the book met was below 10^21 with
+   * at most 20 places: then every sum and difference of them spans under 60 digits, so Decimal
+   * keeps it exactly, equal to the lots' sum. Undefined once an amount was outside that.
+   */
+  open?: Decimal | undefined;
+}
+
+/** An amount below 10^21 with at most 20 places (Book.open). */
+function short(amount: Decimal): boolean {
+  return amount.e < 21 && amount.decimalPlaces() <= 20;
+}
+
+/** `book.open` moved by `delta` while it is kept. */
+function keepOpen(book: Book, delta: Decimal): void {
+  if (book.open !== undefined) book.open = book.open.plus(delta);
 }
 
 /** A closed trade with the figures the report's trade list does not carry. */
@@ -122,6 +138,7 @@ function consumeLots(book: Book, amount: Decimal, exit: Decimal): Consumed {
     out.gross = out.gross.plus(move.mul(take));
     out.fees = out.fees.plus(fee);
     lot.amount = lot.amount.minus(take);
+    keepOpen(book, take.neg());
     lot.fee = lot.fee.minus(fee);
     left = left.minus(take);
     if (lot.amount.isZero()) book.lots.shift();
@@ -130,15 +147,19 @@ function consumeLots(book: Book, amount: Decimal, exit: Decimal): Consumed {
 }
 
 function openAmount(book: Book): Decimal {
+  if (book.open !== undefined) return book.open;
   return book.lots.length === 1 ? (book.lots[0] as Lot).amount : sum(book.lots.map((l) => l.amount));
 }
 
 
 /** Applies one fill to its book; returns the trade it closed, if any. */
 function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {
+  // Every amount a book's lots take or give is this fill's or an earlier one's, or a difference of them.
+  if (book.open !== undefined && !short(f.amount)) book.open = undefined;
   if (book.lots.length === 0 || book.direction === f.direction) {
     book.direction = f.direction;
     book.lots.push({ timeMs: f.fill.timeMs, price: f.price, amount: f.amount, fee: f.fee });
+    keepOpen(book, f.amount);
     return null;
   }
   const closeAmount = Decimal.min(f.amount, openAmount(book));
@@ -150,6 +171,7 @@ function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {
     // A flip: the rest of the fill opens a position the other way, with the rest of its fee.
     book.direction = f.direction;
     book.lots.push({ timeMs: f.fill.timeMs, price: f.price, amount: rest, fee: f.fee.minus(closeFee) });
+    keepOpen(book, rest);
   }
   const fees = used.fees.plus(closeFee);
   const pnl = used.gross.minus(fees);
@@ -191,7 +213,7 @@ export class FifoFold {
     this.index = index + 1;
     const { fill } = parsed;
     const key = `${fill.strategy}\u0000${fill.market}`;
-    const book = this.books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs };
+    const book = this.books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs, open: ZERO };
     this.books.set(key, book);
     if (book.lots.length === 0) book.since = fill.timeMs;
     const t = applyFill(book, parsed);
