@@ -27,10 +27,13 @@ function addToLots(lots: Lot[], signed: Decimal, price: Decimal): void {
   let rest = signed;
   while (!rest.isZero() && lots.length > 0 && (lots[0] as Lot).amount.isNeg() !== rest.isNeg()) {
     const lot = lots[0] as Lot;
-    const take = Decimal.min(lot.amount.abs(), rest.abs());
-    const sign = rest.isNeg() ? -1 : 1;
-    lot.amount = lot.amount.plus(take.mul(sign));
-    rest = rest.minus(take.mul(sign));
+    const lotSize = lot.amount.abs();
+    const restSize = rest.abs();
+    // The smaller size, signed as `rest` (a sign flip, not a multiplication by ±1: the same value).
+    const take = lotSize.lt(restSize) ? lotSize : restSize;
+    const signed = rest.isNeg() ? take.neg() : take;
+    lot.amount = lot.amount.plus(signed);
+    rest = rest.minus(signed);
     if (lot.amount.isZero()) lots.shift();
   }
   if (!rest.isZero()) lots.push({ amount: rest, price });
