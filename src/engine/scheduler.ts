@@ -79,9 +79,21 @@ export class Scheduler {
   /** Jobs whose last trigger a pause held back (cleared by the next real run). */
   private readonly held = new Set<string>();
   private stopped = false;
+  /** Runs that went well leave no record (recordFailuresOnly). */
+  private failuresOnly = false;
 
   constructor(private readonly options: SchedulerOptions) {
     this.global = new PQueue({ concurrency: options.maxConcurrent });
+  }
+
+  /**
+   * From now on a run that went well (or a pause held back) leaves no record: `lastRun`, `report`
+   * and the `onRun` events hear only of failures, which are recorded and reported as always. For a
+   * caller that fires jobs at a high rate and reads none of it (the backtest: src/backtest/run.ts);
+   * the daemon never calls this, its `/healthz`, metrics and logs read every run.
+   */
+  recordFailuresOnly(): void {
+    this.failuresOnly = true;
   }
 
   add(job: JobSpec): void {
@@ -128,6 +140,7 @@ export class Scheduler {
         const startedMs = clock.now();
         try {
           const r = await fn();
+          if (this.failuresOnly) return r === 'paused' ? 'paused' : 'ran';
           const endedMs = clock.now();
           if (r === 'paused') return this.heldBack(name, startedMs, endedMs);
           this.held.delete(name);
