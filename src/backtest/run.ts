@@ -85,6 +85,13 @@ interface Job {
   next: number;
 }
 
+/** The earliest of the next price step and the jobs' next fires. */
+function nextEvent(nextStep: number, jobs: readonly Job[]): number {
+  let t = nextStep;
+  for (const j of jobs) if (j.next < t) t = j.next;
+  return t;
+}
+
 /** The cron-scheduled jobs (a candle schedule has no cron: the candle feed fires it, candleTicks below). */
 function jobsOf(w: Wired, fromMs: number): Job[] {
   return w.scheduler.jobNames.flatMap((name) => {
@@ -98,7 +105,10 @@ function jobsOf(w: Wired, fromMs: number): Job[] {
 /** The input's minutes that ended by `t` go to the candle windows; each candle closed ticks the strategies that follow it. */
 async function candleTicks(state: RunState, feed: BacktestCandleFeed, settle: Settle, t: number): Promise<void> {
   const { engine, scheduler } = state.wired;
-  for (const id of engine.candles.due(feed.advanceTo(t))) {
+  const closed = feed.advanceTo(t);
+  // Most steps close no candle of a followed timeframe (and a run without candle schedules, none).
+  if (closed.length === 0) return;
+  for (const id of engine.candles.due(closed)) {
     await settle.drive(scheduler.trigger(laneOf(id)));
     state.jobsRun++;
     state.candleTicks++;
@@ -127,7 +137,7 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
   for (;;) {
     // A job that waited on a rate-limit pool may have moved the clock past due events: they run
     // now, and missed cron fires of one job coalesce into one (as a busy lane skips ticks).
-    const t = Math.max(clock.now(), Math.min(nextStep, ...jobs.map((j) => j.next)));
+    const t = Math.max(clock.now(), nextEvent(nextStep, jobs));
     if (t > toMs) break;
     batches.begin();
     clock.advanceTo(t);
