@@ -12,7 +12,9 @@
  *
  * The first kind is drained without an event-loop turn: a `process.nextTick` queued from a promise
  * continuation runs only once the microtask queue is empty (Node runs every pending continuation,
- * and those they queue, before its tick queue), and before any timer, I/O or `setImmediate`. The
+ * and those they queue, before its tick queue), and before any timer, I/O or `setImmediate`. (A
+ * tick queued earlier by other code would run first and its continuations after ours: nothing on
+ * the engine's in-process path queues work from a tick.) The
  * second kind is visible (scheduler lanes busy, venue requests in flight, pool queues not empty):
  * then, and only then, the settler waits real event-loop turns as the wire path needs.
  */
