@@ -46,8 +46,6 @@ interface Rungs {
   /** The price range past which the grid re-centres. */
   low: Decimal;
   high: Decimal;
-  /** Each level above or at the one before (a centre above zero): what `nearestLevel` relies on. */
-  ascending: boolean;
   /** Per open order (the engine hands the same frozen view while the order is unchanged): the levels its price takes. */
   takes: WeakMap<object, readonly boolean[]>;
 }
@@ -65,8 +63,7 @@ function rungsOf(ctx: StrategyContext<SpotGridParams>, centreText: string, centr
   const outside = c.mul(spacing).div(100);
   const low = (levels[0] ?? c).minus(outside);
   const high = (levels[levels.length - 1] ?? c).plus(outside);
-  const ascending = levels.every((lvl, i) => i === 0 || (levels[i - 1] as Decimal).lte(lvl));
-  const rungs = { params, centreText, centre: c, levels, halfGap: c.mul(spacing).div(200), low, high, ascending, takes: new WeakMap() };
+  const rungs = { params, centreText, centre: c, levels, halfGap: c.mul(spacing).div(200), low, high, takes: new WeakMap() };
   kept.set(ctx.instanceId, rungs);
   return rungs;
 }
@@ -102,52 +99,19 @@ export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[
   }
 
   const mine = ctx.openOrders.filter((o) => o.market === params.market && o.state !== 'PENDING_CANCEL');
-  // What every level's distance and side would say, from the levels next to the price alone.
-  const below = rungs.ascending ? levelsBelow(levels, price) : -1;
-  const nearest = rungs.ascending ? nearestLevel(levels, price, below) : nearestByScan(levels, price);
+  const distance = levels.map((lvl) => lvl.minus(price).abs());
+  let nearest = 0;
+  distance.forEach((d, i) => {
+    if (d.lt(distance[nearest] ?? d)) nearest = i;
+  });
   const orders: { market: string; side: Side; amount: Decimal; price: Decimal; postOnly: boolean }[] = [];
   levels.forEach((lvl, i) => {
     if (i === nearest) return;
     const taken = mine.some((o) => levelsTaken(rungs, o)[i] === true);
     if (taken) return;
-    const buy = rungs.ascending ? i < below : lvl.lt(price);
-    orders.push({ market: params.market, side: buy ? 'buy' : 'sell', amount: params.orderAmount, price: lvl, postOnly: params.postOnly });
+    orders.push({ market: params.market, side: lvl.lt(price) ? 'buy' : 'sell', amount: params.orderAmount, price: lvl, postOnly: params.postOnly });
   });
   return orders.length === 0 ? [] : [intents.placeLimits(orders)];
-}
-
-/** How many levels lie below `price` (the ladder ascends: they are the first ones). */
-function levelsBelow(levels: readonly Decimal[], price: Decimal): number {
-  let n = 0;
-  while (n < levels.length && (levels[n] as Decimal).lt(price)) n++;
-  return n;
-}
-
-const distance = (levels: readonly Decimal[], i: number, price: Decimal): Decimal => (levels[i] as Decimal).minus(price).abs();
-
-/** The first level of those nearest `price`, each level's distance worked out (any ladder). */
-export function nearestByScan(levels: readonly Decimal[], price: Decimal): number {
-  const distances = levels.map((lvl) => lvl.minus(price).abs());
-  let nearest = 0;
-  distances.forEach((d, i) => {
-    if (d.lt(distances[nearest] ?? d)) nearest = i;
-  });
-  return nearest;
-}
-
-/**
- * The first level of those nearest `price`, as `nearestByScan` finds it, on an ascending ladder
- * whose first `below` levels lie below the price. The distance falls up to the price and rises
- * after it: the nearest is the last level below or the first one above (the lower one on a tie),
- * and among equal distances below the price the first one. Only those distances are worked out.
- */
-export function nearestLevel(levels: readonly Decimal[], price: Decimal, below: number): number {
-  if (below === 0) return 0;
-  const under = distance(levels, below - 1, price);
-  if (below < levels.length && distance(levels, below, price).lt(under)) return below;
-  let i = below - 1;
-  while (i > 0 && distance(levels, i - 1, price).eq(under)) i--;
-  return i;
 }
 
 export default defineStrategy<SpotGridParams>({
