@@ -5,7 +5,7 @@
  *   strategy's tick and its fill handling never overlap.
  * - A tick that finds its lane still busy is skipped and counted, never queued: a slow strategy
  *   must not build a backlog of stale ticks.
- * - A global bound (run-bound.ts) limits how many lanes run at once.
+ * - A global p-queue bounds how many lanes run at once.
  * - `stop()` refuses new work; `drain(ms)` waits for in-flight work, bounded on the injected clock.
  *
  * Tests call `trigger(name)` (the cron callback) directly instead of waiting for cron.
@@ -14,7 +14,6 @@ import { createTask, type ScheduledTask } from 'node-cron';
 import PQueue from 'p-queue';
 import type { Clock } from '../core/clock.js';
 import { errorCode } from '../core/errors.js';
-import { RunBound } from './run-bound.js';
 
 /** A scheduled job. */
 export interface JobSpec {
@@ -73,7 +72,7 @@ export interface LastRun {
 export class Scheduler {
   private readonly jobs = new Map<string, JobSpec>();
   private readonly lanes = new Map<string, PQueue>();
-  private readonly global: RunBound;
+  private readonly global: PQueue;
   private readonly tasks: ScheduledTask[] = [];
   private readonly last = new Map<string, LastRun>();
   private readonly skips = new Map<string, number>();
@@ -84,7 +83,7 @@ export class Scheduler {
   private failuresOnly = false;
 
   constructor(private readonly options: SchedulerOptions) {
-    this.global = new RunBound(options.maxConcurrent);
+    this.global = new PQueue({ concurrency: options.maxConcurrent });
   }
 
   /**
@@ -140,7 +139,7 @@ export class Scheduler {
 
   /** Through the lane, then the global bound: its outcome never rejects (failures are caught and recorded). */
   private runOn(lane: PQueue, name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
-    return lane.add(() => this.global.run(() => this.run(name, fn)));
+    return lane.add(() => this.global.add(() => this.run(name, fn)));
   }
 
   private async run(name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
