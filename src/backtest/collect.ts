@@ -116,8 +116,7 @@ interface Accounts {
 }
 
 /** Feeds one fill (and the trade it closes) to the total's and its strategy's figures; keeps the report's first rows. */
-function feeder(pass: Omit<ResultPass, 'head'>, acc: Accounts, sink: ListSink | undefined): (p: ParsedFill) => void {
-  const fifo = new FifoFold();
+function feeder(pass: Omit<ResultPass, 'head'>, acc: Accounts, fifo: FifoFold, sink: ListSink | undefined): (p: ParsedFill) => void {
   return (p) => {
     const f = p.fill;
     sink?.fill(f);
@@ -155,12 +154,14 @@ export function resultPass(state: RunState, inputs: ResultInputs, sink?: ListSin
   const acc: Accounts = { total: new MetricsFold(), own: new Map(enabled.map((s) => [s.id, new MetricsFold()])) };
   const pass = { fillMarkets: new Set<string>(), firstFills: [], firstTrades: [] };
   // The account's own book is not valued per step: its curve is the sampled equity itself.
-  const own = enabled.map((s): [string, BookSpec] => [s.id, { start: s.budgetQuote, curve: true }]);
+  const fifo = new FifoFold();
+  // A strategy's open lots are its round trips' FIFO books (the same fills, the same FIFO): not kept twice.
+  const own = enabled.map((s): [string, BookSpec] => [s.id, { start: s.budgetQuote, curve: true, lots: () => fifo.lotsOf(s.id) }]);
   const specs = new Map<string, BookSpec>([[TOTAL, { start: startEquity, curve: false }], ...own]);
   const keys = new Map(enabled.map((s) => [s.id, [TOTAL, s.id]]));
   const totalOnly = [TOTAL];
   const keysOf = (f: BacktestFill): readonly string[] => keys.get(f.strategy) ?? totalOnly;
-  const books = replayParsed(parsedFillsOf(store.fills.resultRowsInOrder()), samples, specs, keysOf, feeder(pass, acc, sink));
+  const books = replayParsed(parsedFillsOf(store.fills.resultRowsInOrder()), samples, specs, keysOf, feeder(pass, acc, fifo, sink));
   const span = { fromMs: inputs.fromMs, toMs: inputs.toMs };
   const totalBook = books.get(TOTAL) as Book;
   const total = acc.total.finish({

@@ -50,8 +50,14 @@ class Replay {
   /** Markets with a non-zero position. */
   private openMarkets = 0;
 
-  /** `curve`: the book's value is wanted at each step (else its cash is not kept: it only marks what is open). */
-  constructor(private readonly curve: boolean) {}
+  /**
+   * `curve`: the book's value is wanted at each step (else its cash is not kept: it only marks
+   * what is open). `keepLots`: its open lots are kept here (else they are given at the end: BookSpec.lots).
+   */
+  constructor(
+    private readonly curve: boolean,
+    private readonly keepLots: boolean,
+  ) {}
 
   /** Doubles tracking the cash and each position, for the stretches' estimates (book-stretch.ts). */
   private readonly cashNear: Near = { value: 0, err: 0 };
@@ -68,9 +74,11 @@ class Replay {
       this.track(f, buy);
     }
     this.move(f.market, signed);
-    const lots = this.lots.get(f.market) ?? [];
-    addToLots(lots, signed, price);
-    this.lots.set(f.market, lots);
+    if (this.keepLots) {
+      const lots = this.lots.get(f.market) ?? [];
+      addToLots(lots, signed, price);
+      this.lots.set(f.market, lots);
+    }
     this.fills++;
     const open = this.openMarkets > 0;
     if (open && this.openSince === null) this.openSince = f.timeMs;
@@ -118,16 +126,20 @@ class Replay {
     return bookStretch(start, startNear, this.cashNow, { ...this.cashNear }, open);
   }
 
-  /** The open lots marked at each market's last sampled price. */
-  unrealised(samples: Samples): Decimal {
-    let out = new Decimal(0);
-    for (const [market, lots] of this.lots) {
-      const last = samples.prices.get(market)?.last();
-      if (last === undefined) continue;
-      for (const lot of lots) out = out.plus(lot.amount.mul(last.minus(lot.price)));
-    }
-    return out;
+}
+
+/** Open lots per market (amounts signed: negative short), each market's in the order they opened. */
+export type OpenLots = Iterable<[string, Iterable<Lot>]>;
+
+/** The open lots marked at each market's last sampled price. */
+function unrealised(lotsByMarket: OpenLots, samples: Samples): Decimal {
+  let out = new Decimal(0);
+  for (const [market, lots] of lotsByMarket) {
+    const last = samples.prices.get(market)?.last();
+    if (last === undefined) continue;
+    for (const lot of lots) out = out.plus(lot.amount.mul(last.minus(lot.price)));
   }
+  return out;
 }
 
 /** Replays `fills` (time order) against the samples; `start` is the curve's starting value. */
@@ -139,6 +151,12 @@ export function replayBook(fills: readonly BacktestFill[], samples: Samples, sta
 export interface BookSpec {
   start: Decimal;
   curve: boolean;
+  /**
+   * The book's open lots at the end when they are kept elsewhere, per market in the order the
+   * book first traded each (a strategy's are its round trips' FIFO books: FifoFold.lotsOf); the
+   * replay then keeps none.
+   */
+  lots?: () => OpenLots;
 }
 
 /** replayParsed of fills given as text (each parsed once for all the books). */
@@ -183,7 +201,7 @@ export function replayParsed(
   onFill: (f: ParsedFill) => void,
 ): Map<string, Book> {
   const books = [...specs].map(([key, spec]): Replayed => {
-    const r = new Replay(spec.curve);
+    const r = new Replay(spec.curve, spec.lots === undefined);
     const equity = new EquityCurve();
     return { key, spec, r, equity, steps: new SteppedCurve(equity), seen: -1, startNear: spec.start.toNumber() };
   });
@@ -211,7 +229,7 @@ export function replayParsed(
   const out = new Map<string, Book>();
   for (const b of books) {
     b.r.close(endMs);
-    out.set(b.key, { equity: b.equity, unrealisedPnl: b.r.unrealised(samples), positionSpans: b.r.spans });
+    out.set(b.key, { equity: b.equity, unrealisedPnl: unrealised(b.spec.lots?.() ?? b.r.lots, samples), positionSpans: b.r.spans });
   }
   return out;
 }

@@ -199,7 +199,7 @@ function inTimeOrder(fills: readonly BacktestFill[]): Array<{ fill: BacktestFill
  * without holding the list or the trades. `add` returns the trade a fill closed, if any.
  */
 export class FifoFold {
-  private readonly books = new Map<string, Book & { since: number }>();
+  private readonly books = new Map<string, Book & { since: number; strategy: string; market: string }>();
   private index = 0;
   readonly spans: Array<{ fromMs: number; toMs: number }> = [];
 
@@ -213,12 +213,23 @@ export class FifoFold {
     this.index = index + 1;
     const { fill } = parsed;
     const key = `${fill.strategy}\u0000${fill.market}`;
-    const book = this.books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs, open: ZERO };
+    const book = this.books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs, open: ZERO, strategy: fill.strategy, market: fill.market };
     this.books.set(key, book);
     if (book.lots.length === 0) book.since = fill.timeMs;
     const t = applyFill(book, parsed);
     if (book.lots.length === 0) this.spans.push({ fromMs: book.since, toMs: fill.timeMs });
     return t;
+  }
+
+  /**
+   * The open lots of `strategy`'s books, per market in the order the books began, each lot's
+   * amount signed (negative short): what a replay of the strategy's own fills holds open.
+   */
+  *lotsOf(strategy: string): Generator<[string, Array<{ amount: Decimal; price: Decimal }>]> {
+    for (const book of this.books.values()) {
+      if (book.strategy !== strategy) continue;
+      yield [book.market, book.lots.map((l) => ({ amount: book.direction === 'long' ? l.amount : l.amount.neg(), price: l.price }))];
+    }
   }
 
   /** Books still open, per "strategy\u0000market". */
