@@ -1,9 +1,9 @@
 /**
  * Rows a backtest's scratch store writes late: a repository keeps each key's pending row here
  * and writes the pending rows together before any SQL read of its table and before each commit
- * of the run's batch (sqlite-store.ts). In a run, a statement costs far more among the run's
- * other work than in a loop of its own: a row rewritten many times within one batch (a
- * strategy's state key on every tick and fill) is then one statement at the batch's commit.
+ * of the run's batch (sqlite-store.ts): a row rewritten many times within one batch (a
+ * strategy's state key on every tick and fill, the reconciler's anchor with every fill batch) is
+ * then one statement at the batch's commit.
  * The daemon's store and a memory store write every row as it happens; this is a capability
  * only the scratch store (index.ts `openScratchStore`) uses.
  *

@@ -1,9 +1,11 @@
 /**
- * A backtest's scratch store writes some rows late (late-rows.ts): each key's pending row is
- * written before a read of its table and before each commit of the run's batch, and a failing
- * `store.tx` undoes what it buffered. On random writes, deletes, reads, failing transactions
- * (nested ones too) and batch commits, the scratch store must answer every read as a memory
- * store (which writes each row as it happens) answers, and hold the same rows once committed.
+ * A backtest's scratch store writes some rows late (late-rows.ts: a strategy's state, the
+ * checkpoints): each key's pending row is written at each commit of the run's batch (and, for
+ * a strategy's state, before a read of its table; a checkpoint read takes the pending value),
+ * and a failing `store.tx` undoes what it buffered. On random writes, deletes, reads, failing
+ * transactions (nested ones too) and batch commits, the scratch store must answer every read as
+ * a memory store (which writes each row as it happens) answers, and hold the same rows once
+ * committed.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -28,18 +30,25 @@ function attempt(fn: () => unknown): unknown {
   }
 }
 
-/** The table's rows as SQL holds them (read on the store's own connection). */
+/** The tables' rows as SQL holds them (read on the store's own connection). */
 function rows(store: Store): unknown[] {
   const db = (store as unknown as { db: { prepare(sql: string): { all(): unknown[] } } }).db;
-  return db.prepare('SELECT strategy_id, key, value_json, updated_ms FROM strategy_state ORDER BY strategy_id, key').all();
+  return [
+    db.prepare('SELECT strategy_id, key, value_json, updated_ms FROM strategy_state ORDER BY strategy_id, key').all(),
+    db.prepare('SELECT name, value, updated_ms FROM checkpoints ORDER BY name').all(),
+  ];
 }
 
-/** One random write or read of a strategy's state; the same draws on both stores. */
+const CHECKPOINTS = ['fills.scannedToMs', 'reconciledAt', 'flex.newestCreatedMs'];
+
+/** One random write or read of a strategy's state or a checkpoint; the same draws on both stores. */
 function op(store: Store, rng: Prng, clock: ManualClock): unknown {
   const state = store.strategyState(STRATEGIES[Math.floor(rng.next() * STRATEGIES.length)] as string);
   const key = KEYS[Math.floor(rng.next() * KEYS.length)] as string;
   const r = rng.next();
   clock.advance(1000);
+  const checkpoint = CHECKPOINTS[Math.floor(rng.next() * CHECKPOINTS.length)] as string;
+  if (rng.next() < 0.3) return rng.next() < 0.5 ? store.checkpoints.set(checkpoint, String(clock.now()), clock.now()) : store.checkpoints.get(checkpoint);
   if (r < 0.45) return state.set(key, { n: Math.floor(rng.next() * 5), at: clock.now() });
   if (r < 0.6) return state.delete(key);
   if (r < 0.8) return [state.get(key), state.holds(key, null)];
@@ -57,8 +66,9 @@ function failing(store: Store, rng: Prng, clock: ManualClock, nested: boolean): 
 }
 
 describe("the scratch store's late rows", () => {
-  it("answer a strategy's state as a memory store does, and hold the same rows at each commit, through rollbacks", () => {
+  it("answer a strategy's state and the checkpoints as a memory store does, and hold the same rows at each commit, through rollbacks", () => {
     let failed = 0;
+    let checkpointRows = 0;
     for (let seed = 1; seed <= 8; seed++) {
       const [c1, c2] = [new ManualClock(1_000), new ManualClock(1_000)];
       const full = openStore({ dataDir: '', clock: c1, logger: silentLogger(), durability: 'memory' });
@@ -82,9 +92,12 @@ describe("the scratch store's late rows", () => {
       }
       lean.batch.commit();
       expect(rows(lean)).toEqual(rows(full));
-      expect(rows(full).length).toBeGreaterThan(0);
+      const [states, checkpoints] = rows(full) as [unknown[], unknown[]];
+      expect(states.length).toBeGreaterThan(0);
+      checkpointRows += checkpoints.length;
     }
     expect(failed).toBeGreaterThan(10);
+    expect(checkpointRows).toBeGreaterThan(0);
   });
 
   it('writes nothing until a flush, undoes a failed transaction\'s puts and flushes, keeps a committed one\'s', () => {
