@@ -7,9 +7,8 @@
  * requests, the same venue state and byte-identical output.
  *
  * Waits on the virtual clock (a rate-limit pool out of budget) take no real time: the clock jumps
- * to the pool's refill (settler below).
+ * to the pool's refill (settle.ts).
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BotConfig } from '../config/index.js';
 import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
@@ -24,8 +23,11 @@ import type { FillModel } from './fill-model.js';
 import type { PriceSet } from './load-prices.js';
 import { startBacktestVenue, type BacktestVenue, type VenueKind } from './sim-venue.js';
 import { Samples } from './samples.js';
+import { settler, type Settle } from './settle.js';
 import type { RunSpan } from './span.js';
 import { VirtualClock } from './virtual-clock.js';
+
+export { settler, type Settle } from './settle.js';
 
 export interface RunInputs {
   config: BotConfig;
@@ -77,122 +79,17 @@ export interface RunState {
   candleTicks: number;
 }
 
-/**
- * Real time the engine may stay busy without sending the venue anything before the clock jumps
- * anyway (a retry back-off sleeping on the virtual clock; none happens without venue faults).
- */
-const WATCHDOG_MS = 10_000;
-
-/**
- * How long calls may sit queued in a rate-limit pool, with the venue idle and no new request
- * arriving, before they count as waiting for the pool's refill: at least this many event-loop
- * turns and this much real time. A call with tokens leaves the queue within a few turns; one
- * behind a request still being read takes less than this even on a loaded machine.
- */
-const QUEUED_TURNS = 50;
-const QUEUED_MS = 100;
-
-const noop = (): void => undefined;
-
-/** True when a rate-limit pool of the client has calls waiting in its queue while the venue has no request to answer. */
-function queuedOnLimits(w: Wired | undefined, venue: BacktestVenue): boolean {
-  if (w === undefined || venue.inFlight() > 0) return false;
-  // Polled every turn: the cheap count, not rateLimitStatus() (its bucket refresh was ~13% of a run's CPU).
-  return w.link.queued() > 0;
-}
-
-/** Turns and real time since the venue last received a request while calls sat queued. */
-class Stall {
-  turns = 0;
-  private quietSince = performance.now();
-  private queuedSince = performance.now();
-  private seen = -1;
-  /** Jumped already in this wait: the next refills follow without waiting real time again. */
-  private jumped = false;
-
-  observe(received: number, queued: boolean): void {
-    const now = performance.now();
-    if (received !== this.seen) {
-      this.seen = received;
-      this.jumped = false;
-      this.quietSince = now;
-      this.turns = 0;
-      this.queuedSince = now;
-    }
-    if (!queued) {
-      this.turns = 0;
-      this.queuedSince = now;
-    } else this.turns++;
-  }
-
-  waitingOnLimits(): boolean {
-    return this.turns > QUEUED_TURNS && (this.jumped || performance.now() - this.queuedSince > QUEUED_MS);
-  }
-
-  quietTooLong(): boolean {
-    return performance.now() - this.quietSince > WATCHDOG_MS;
-  }
-
-  /** After a jump: the wait goes on until the venue receives a request. */
-  jumpedNow(): void {
-    this.jumped = true;
-    this.turns = 0;
-    this.quietSince = performance.now();
-  }
-}
-
-/**
- * Waits until the engine is idle. Work waiting on the virtual clock cannot finish by itself: when
- * calls wait in a rate-limit pool the clock jumps to its next timer (the pool's refill).
- */
-export function settler(clock: VirtualClock, venue: BacktestVenue, state: { wired?: Wired; timerJumps: number }): Settle {
-  const idle = (): boolean => (state.wired?.scheduler.inFlight ?? 0) === 0;
-  const until = async (done: () => boolean): Promise<void> => {
-    const stall = new Stall();
-    for (;;) {
-      if (done() && idle()) {
-        // One more turn lets work queued by the last job (a fill's onFill) reach its lane.
-        await nextTurn();
-        if (done() && idle()) return;
-      }
-      await nextTurn();
-      stall.observe(venue.received(), queuedOnLimits(state.wired, venue));
-      const due = clock.nextDue();
-      if (due === undefined || !(stall.waitingOnLimits() || stall.quietTooLong())) continue;
-      clock.advanceTo(due);
-      state.timerJumps++;
-      stall.jumpedNow();
-    }
-  };
-  return {
-    idle: () => until(() => true),
-    drive: async <T>(work: Promise<T>): Promise<T> => {
-      let finished = false;
-      const tracked = work.finally(() => (finished = true));
-      tracked.catch(() => undefined);
-      // Work that finishes on promise continuations alone (the in-process venue, no fault) ends
-      // before the next event-loop turn: wait for it first, so `until` needs one turn, not two.
-      // Work waiting on a timer (a rate-limit pool, a back-off) is left to `until` after one turn.
-      let turn: NodeJS.Immediate | undefined;
-      await Promise.race([tracked.then(noop, noop), new Promise<void>((resolve) => (turn = setImmediate(resolve)))]);
-      // The work won: its turn would only resolve what no one waits for any more.
-      clearImmediate(turn);
-      await until(() => finished);
-      return tracked;
-    },
-  };
-}
-
-/** Waiting for the engine: until idle, or until a direct call (start-up steps) and what it queued is done. */
-export interface Settle {
-  idle(): Promise<void>;
-  drive<T>(work: Promise<T>): Promise<T>;
-}
-
 interface Job {
   name: string;
   cron: CronTimes;
   next: number;
+}
+
+/** The earliest of the next price step and the jobs' next fires. */
+function nextEvent(nextStep: number, jobs: readonly Job[]): number {
+  let t = nextStep;
+  for (const j of jobs) if (j.next < t) t = j.next;
+  return t;
 }
 
 /** The cron-scheduled jobs (a candle schedule has no cron: the candle feed fires it, candleTicks below). */
@@ -208,7 +105,10 @@ function jobsOf(w: Wired, fromMs: number): Job[] {
 /** The input's minutes that ended by `t` go to the candle windows; each candle closed ticks the strategies that follow it. */
 async function candleTicks(state: RunState, feed: BacktestCandleFeed, settle: Settle, t: number): Promise<void> {
   const { engine, scheduler } = state.wired;
-  for (const id of engine.candles.due(feed.advanceTo(t))) {
+  const closed = feed.advanceTo(t);
+  // Most steps close no candle of a followed timeframe (and a run without candle schedules, none).
+  if (closed.length === 0) return;
+  for (const id of engine.candles.due(closed)) {
     await settle.drive(scheduler.trigger(laneOf(id)));
     state.jobsRun++;
     state.candleTicks++;
@@ -237,7 +137,7 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
   for (;;) {
     // A job that waited on a rate-limit pool may have moved the clock past due events: they run
     // now, and missed cron fires of one job coalesce into one (as a busy lane skips ticks).
-    const t = Math.max(clock.now(), Math.min(nextStep, ...jobs.map((j) => j.next)));
+    const t = Math.max(clock.now(), nextEvent(nextStep, jobs));
     if (t > toMs) break;
     batches.begin();
     clock.advanceTo(t);
@@ -292,6 +192,8 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
     const strategiesIn = inputs.strategiesIn ?? 'worker';
     wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools, strategiesIn });
     holder.wired = wired;
+    // The run reads no job's last run or metrics: only failures are recorded (and logged) as in the daemon.
+    wired.scheduler.recordFailuresOnly();
     const markets = Object.keys(config.markets).sort();
     const samples = new Samples(markets);
     const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [], candleTicks: 0 };

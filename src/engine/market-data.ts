@@ -8,10 +8,15 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import { pairName, type FuturesMarket } from '../model/markets.js';
 import type { PriceView } from '../strategy-api/host.js';
 
+/** Prices and balances of one read, handed out as they are: nothing changes them (a read makes new ones). */
+export type MarketReading = Readonly<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }>;
+
 /** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
 export class MarketData {
   private prices: Record<string, PriceView> = {};
   private balances: Record<string, Decimal> = {};
+  /** The last read's prices and balances in one object, made once per read (not once per snapshot). */
+  private reading: MarketReading = Object.freeze({ prices: this.prices, balances: this.balances });
   private atMs = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
 
@@ -22,31 +27,31 @@ export class MarketData {
   ) {}
 
   /** What `get()` would answer without reading the venue, or undefined when it would read it. */
-  current(): { prices: Record<string, PriceView>; balances: Record<string, Decimal> } | undefined {
-    return this.stale() ? undefined : { prices: this.prices, balances: this.balances };
+  current(): MarketReading | undefined {
+    return this.stale() ? undefined : this.reading;
   }
 
   private stale(): boolean {
     return this.clock.now() - this.atMs > this.maxAgeMs;
   }
 
-  async get(): Promise<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }> {
+  async get(): Promise<MarketReading> {
     if (this.stale()) {
       this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
       await this.inFlight;
     }
-    return { prices: this.prices, balances: this.balances };
+    return this.reading;
   }
 
   /**
    * Prices and balances requested after this call began (never a cached or already running read):
    * the equity check pairs them with the journal read just before.
    */
-  async fresh(): Promise<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }> {
+  async fresh(): Promise<MarketReading> {
     if (this.inFlight !== undefined) await this.inFlight.catch(() => undefined);
     this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
     await this.inFlight;
-    return { prices: this.prices, balances: this.balances };
+    return this.reading;
   }
 
   private async refresh(): Promise<void> {
@@ -55,6 +60,7 @@ export class MarketData {
     // The same decimals as the last read (a venue that keeps its answer, in-process-reads.ts): the
     // same object, so what is kept per object downstream (the valuation, the contexts' copies) holds.
     if (!sameDecimals(this.balances, balances)) this.balances = Object.fromEntries(balances);
+    this.reading = Object.freeze({ prices: this.prices, balances: this.balances });
     this.atMs = this.clock.now();
   }
 }

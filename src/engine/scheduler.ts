@@ -79,9 +79,21 @@ export class Scheduler {
   /** Jobs whose last trigger a pause held back (cleared by the next real run). */
   private readonly held = new Set<string>();
   private stopped = false;
+  /** Runs that went well leave no record (recordFailuresOnly). */
+  private failuresOnly = false;
 
   constructor(private readonly options: SchedulerOptions) {
     this.global = new PQueue({ concurrency: options.maxConcurrent });
+  }
+
+  /**
+   * From now on a run that went well (or a pause held back) leaves no record: `lastRun`, `report`
+   * and the `onRun` events hear only of failures, which are recorded and reported as always. For a
+   * caller that fires jobs at a high rate and reads none of it (the backtest: src/backtest/run.ts);
+   * the daemon never calls this, its `/healthz`, metrics and logs read every run.
+   */
+  recordFailuresOnly(): void {
+    this.failuresOnly = true;
   }
 
   add(job: JobSpec): void {
@@ -98,16 +110,20 @@ export class Scheduler {
     return this.jobs.get(name)?.cron;
   }
 
-  /** Runs the job now unless its lane is busy (then skips and counts) or the scheduler stopped. */
-  async trigger(name: string): Promise<TriggerOutcome> {
+  /**
+   * Runs the job now unless its lane is busy (then skips and counts) or the scheduler stopped.
+   * Not `async`, as `enqueue` and `runOn`: the outcome is the lanes' own promise, without a
+   * wrapper adding its continuations to every fire.
+   */
+  trigger(name: string): Promise<TriggerOutcome> {
     const job = this.jobs.get(name);
-    if (job === undefined) throw new RangeError(`no job ${name}`);
-    if (this.stopped) return 'stopped';
+    if (job === undefined) return Promise.reject(new RangeError(`no job ${name}`));
+    if (this.stopped) return Promise.resolve('stopped');
     const lane = this.lane(job.lane ?? job.name);
     if (lane.size + lane.pending > 0) {
       this.skips.set(name, (this.skips.get(name) ?? 0) + 1);
       this.options.events?.onSkip?.(name);
-      return 'skipped';
+      return Promise.resolve('skipped');
     }
     return this.runOn(lane, name, job.run);
   }
@@ -116,34 +132,35 @@ export class Scheduler {
    * Queues work on a lane without skipping (fill handling: every fill must be handled). Returns
    * 'stopped' without running once the scheduler stopped.
    */
-  async enqueue(laneName: string, label: string, fn: () => Promise<void>): Promise<TriggerOutcome> {
-    if (this.stopped) return 'stopped';
+  enqueue(laneName: string, label: string, fn: () => Promise<void>): Promise<TriggerOutcome> {
+    if (this.stopped) return Promise.resolve('stopped');
     return this.runOn(this.lane(laneName), label, fn);
   }
 
-  private async runOn(lane: PQueue, name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
+  /** Through the lane, then the global bound: its outcome never rejects (failures are caught and recorded). */
+  private runOn(lane: PQueue, name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
+    return lane.add(() => this.global.add(() => this.run(name, fn)));
+  }
+
+  private async run(name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
     const { clock } = this.options;
-    const result = await lane.add(() =>
-      this.global.add(async (): Promise<TriggerOutcome> => {
-        const startedMs = clock.now();
-        try {
-          const r = await fn();
-          const endedMs = clock.now();
-          if (r === 'paused') return this.heldBack(name, startedMs, endedMs);
-          this.held.delete(name);
-          this.last.set(name, { startedMs, endedMs, outcome: 'ran' });
-          this.options.events?.onRun?.(name, 'ran', startedMs, endedMs);
-          return 'ran';
-        } catch (err) {
-          const endedMs = clock.now();
-          this.held.delete(name);
-          this.last.set(name, { startedMs, endedMs, outcome: 'failed', errorCode: errorCode(err) });
-          this.options.events?.onRun?.(name, 'failed', startedMs, endedMs, err);
-          return 'failed';
-        }
-      }),
-    );
-    return result ?? 'failed';
+    const startedMs = clock.now();
+    try {
+      const r = await fn();
+      if (this.failuresOnly) return r === 'paused' ? 'paused' : 'ran';
+      const endedMs = clock.now();
+      if (r === 'paused') return this.heldBack(name, startedMs, endedMs);
+      this.held.delete(name);
+      this.last.set(name, { startedMs, endedMs, outcome: 'ran' });
+      this.options.events?.onRun?.(name, 'ran', startedMs, endedMs);
+      return 'ran';
+    } catch (err) {
+      const endedMs = clock.now();
+      this.held.delete(name);
+      this.last.set(name, { startedMs, endedMs, outcome: 'failed', errorCode: errorCode(err) });
+      this.options.events?.onRun?.(name, 'failed', startedMs, endedMs, err);
+      return 'failed';
+    }
   }
 
   /** A trigger a pause held back: the last real run stays what it was, the job reads as paused. */

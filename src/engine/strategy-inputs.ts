@@ -137,6 +137,15 @@ function positionView(p: Position, by: Protection | null): PositionView {
   return Object.freeze({ market: p.market, kind: by === null ? 'spot' : 'collateral', base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection });
 }
 
+/** A strategy's snapshot lists and the write counters (its orders, legs and fills; the flex ledger) they were read at. */
+interface KeptLists {
+  orders: number;
+  legs: number;
+  fills: string;
+  flex: number;
+  lists: Pick<SnapshotData, 'openOrders' | 'positions' | 'recentFills' | 'flex'>;
+}
+
 /** The memo of one strategy's reads. */
 function memoOf<T>(memos: Map<string, VersionedMemo<T>>, strategyId: string): VersionedMemo<T> {
   let memo = memos.get(strategyId);
@@ -164,6 +173,8 @@ export class StrategyInputs {
   private readonly positionViewOf = new KeptViews<Position, { protection: Protection | null; view: PositionView }>();
   /** What a live order could still add, kept per record as its views are. */
   private readonly openOf = new KeptViews<OrderRecord, OpenPart>();
+  /** Per strategy: its snapshot lists while none of the counters they are kept by moved (one look instead of one per list). */
+  private readonly lists = new Map<string, KeptLists>();
   /** Per strategy: the markets of its collateral orders so far and the last order row read. */
   private readonly collateral = new Map<string, { markets: Set<string>; lastRow: number }>();
 
@@ -305,21 +316,33 @@ export class StrategyInputs {
    * same objects until a write changes them (context.ts hands them on without copying).
    */
   snapshot(strategyId: string, venue: VenueView): SnapshotData {
+    const { openOrders, positions, recentFills, flex } = this.listsOf(strategyId);
+    const nowMs = this.deps.clock.now();
+    const candles = this.deps.candles?.snapshot(strategyId, nowMs) ?? [];
+    const data: SnapshotData = { nowMs, prices: venue.prices, balances: venue.balances, openOrders, positions, recentFills, flex };
+    if (candles.length > 0) data.candles = candles;
+    return data;
+  }
+
+  /** Its snapshot's lists: those of the last one while none of the counters they are kept by moved (inside a transaction: read). */
+  private listsOf(strategyId: string): KeptLists['lists'] {
+    const { store } = this.deps;
+    if (store.fills.inTransaction) return this.readLists(strategyId);
+    const orders = store.orders.versionOf(strategyId);
+    const legs = store.children.versionOf(strategyId);
+    const fills = store.fills.versionOf(strategyId);
+    const flex = store.flex.version;
+    const k = this.lists.get(strategyId);
+    if (k !== undefined && k.orders === orders && k.legs === legs && k.fills === fills && k.flex === flex) return k.lists;
+    const lists = this.readLists(strategyId);
+    this.lists.set(strategyId, { orders, legs, fills, flex, lists });
+    return lists;
+  }
+
+  private readLists(strategyId: string): KeptLists['lists'] {
     const { store } = this.deps;
     const positions = this.positionViewsOf(strategyId);
     const flex = this.flex.get(this.outsideTx(store.flex.version), '', () => flexView(store.flex.all()));
-    const nowMs = this.deps.clock.now();
-    const candles = this.deps.candles?.snapshot(strategyId, nowMs) ?? [];
-    const data: SnapshotData = {
-      nowMs,
-      prices: venue.prices,
-      balances: venue.balances,
-      openOrders: this.openOrderViews(strategyId),
-      positions,
-      recentFills: this.recentFillViews(strategyId),
-      flex,
-    };
-    if (candles.length > 0) data.candles = candles;
-    return data;
+    return { openOrders: this.openOrderViews(strategyId), positions, recentFills: this.recentFillViews(strategyId), flex };
   }
 }

@@ -14,7 +14,7 @@ import { StrategyError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { BufferedState, HookGuard, parseIntents, type GuardedResult, type StateBackend, type SnapshotData } from '../strategy-api/host.js';
 import type { FillView, Intent, LoadedStrategy, OrderEventView, PlaceCollateralIntent, PlaceLimitsIntent } from '../strategy-api/host.js';
-import { InlineExecutor, type HookExecutor, type HookName } from './sandbox-worker/executor.js';
+import { InlineExecutor, type HookExecutor, type HookName, type HookRequest } from './sandbox-worker/executor.js';
 import { checkOrders, checkStanding, type GateDecision, type RiskSnapshot } from './risk-gate.js';
 import { collateralOrder, normalise, rules } from './intent-specs.js';
 import type { CancelOutcome, CollateralOrderSpec, FlexCloseOutcome, LimitOrderSpec, PlaceOutcome } from './order-manager.js';
@@ -81,11 +81,12 @@ type Hook = Exclude<HookName, 'onStop'>;
 /** A guarded call's result, at once when the hook answered at once. */
 type Guarded = GuardedResult<unknown> | Promise<GuardedResult<unknown>>;
 
-/** What a hook gets besides the snapshot. */
+/** What a hook gets besides the snapshot (`NO_INPUT`: nothing, one object for every tick). */
 interface HookInput {
   fill?: FillView;
   order?: OrderEventView;
 }
+const NO_INPUT: HookInput = Object.freeze({});
 
 /** Longest wait for an instance's worker to start and load its module before a call goes ahead. */
 const START_BOUND_MS = 30_000;
@@ -103,6 +104,8 @@ export class StrategyRunner {
   readonly guard: HookGuard;
   private readonly log: Logger;
   private readonly executor: HookExecutor;
+  /** Stops the call in flight (past its deadline): one function for every call. */
+  private readonly abandon = (): void => this.executor.abandon();
 
   constructor(private readonly options: StrategyRunnerOptions) {
     this.id = options.strategy.id;
@@ -212,16 +215,17 @@ export class StrategyRunner {
    * The guarded call: through `runNow` when the executor runs hooks in this thread (a hook that
    * returns at once is answered at once, no timer or promise), else through `run`.
    */
-  private guarded(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput = {}): Guarded {
-    const request = { hook, data, state, ...input };
-    const abandon = (): void => this.executor.abandon();
+  private guarded(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput = NO_INPUT): Guarded {
+    // A tick's request without a spread (one per call).
+    const request: HookRequest = input === NO_INPUT ? { hook, data, state } : { hook, data, state, ...input };
     const { executor } = this;
-    if (executor.runNow !== undefined) return this.guard.callNow(hook, () => executor.runNow?.(request), abandon);
-    return this.guard.call(hook, () => executor.run(request), abandon);
+    if (executor.runNow !== undefined) return this.guard.callNow(hook, () => executor.runNow?.(request), this.abandon);
+    return this.guard.call(hook, () => executor.run(request), this.abandon);
   }
 
+
   /** `spent` (onOrder's delivery mark) runs once the call is over for the event: after the commit, or on failure. */
-  private async run(hook: Hook, input: HookInput = {}, spent: () => void = NO_EVENT): Promise<void> {
+  private async run(hook: Hook, input: HookInput = NO_INPUT, spent: () => void = NO_EVENT): Promise<void> {
     if (this.guard.quarantined) return spent();
     const snapshot = this.snapshotNow();
     const data = snapshot instanceof Promise ? await snapshot : snapshot;
@@ -301,25 +305,20 @@ export class StrategyRunner {
         return this.placeLimits(intent);
       case 'placeCollateral':
         return this.placeCollateral(intent);
-      case 'cancel': {
-        const d = checkStanding(this.snap(), 'cancel');
-        if (!d.ok) return this.refuse(d, 'cancel');
-        await this.options.orders.cancelOrder(this.id, intent.clientOrderId);
-        return;
-      }
-      case 'cancelAll': {
-        const d = checkStanding(this.snap(), 'cancel');
-        if (!d.ok) return this.refuse(d, 'cancelAll');
-        await this.options.orders.cancelAll(this.id, intent.market);
-        return;
-      }
-      case 'closeFlex': {
-        const d = checkStanding(this.snap(), 'closeFlex');
-        if (!d.ok) return this.refuse(d, 'closeFlex');
-        await this.options.orders.closeFlex(this.id, { plan: intent.plan });
-        return;
-      }
+      case 'cancel':
+        return this.standing('cancel', 'cancel', () => this.options.orders.cancelOrder(this.id, intent.clientOrderId));
+      case 'cancelAll':
+        return this.standing('cancel', 'cancelAll', () => this.options.orders.cancelAll(this.id, intent.market));
+      case 'closeFlex':
+        return this.standing('closeFlex', 'closeFlex', () => this.options.orders.closeFlex(this.id, { plan: intent.plan }));
     }
+  }
+
+  /** An intent that needs the instance in good standing only (`what` names it in a refusal). */
+  private async standing(action: 'cancel' | 'closeFlex', what: string, act: () => Promise<unknown>): Promise<void> {
+    const d = checkStanding(this.snap(), action);
+    if (!d.ok) return this.refuse(d, what);
+    await act();
   }
 
   private async placeLimits(intent: PlaceLimitsIntent): Promise<void> {

@@ -27,18 +27,24 @@ interface Write {
 
 /** State writes of one hook call, applied by `commit()`. */
 export class BufferedState implements StrategyState {
-  private readonly writes = new Map<string, Write>();
+  /** Made at the first write: most calls write nothing, and a map per call was most of what a quiet tick allocated. */
+  private writes: Map<string, Write> | null = null;
 
   constructor(private readonly backend: StateBackend) {}
 
+  private writable(): Map<string, Write> {
+    this.writes ??= new Map();
+    return this.writes;
+  }
+
   /** Whether the call wrote anything (a commit without writes changes nothing). */
   get written(): boolean {
-    return this.writes.size > 0;
+    return (this.writes?.size ?? 0) > 0;
   }
 
   /** How many keys the call wrote or deleted (a commit is one store write per key). */
   get keysWritten(): number {
-    return this.writes.size;
+    return this.writes?.size ?? 0;
   }
 
   /**
@@ -46,13 +52,14 @@ export class BufferedState implements StrategyState {
    * known to hold it (the same JSON, or deleted when absent) changes nothing.
    */
   get keysChanged(): number {
+    if (this.writes === null) return 0;
     let n = 0;
     for (const [k, w] of this.writes) if (!this.unchanged(k, w)) n++;
     return n;
   }
 
   get(key: string): JsonValue | undefined {
-    const w = this.writes.get(key);
+    const w = this.writes?.get(key);
     if (w !== undefined) return w.value;
     return this.backend.get(key);
   }
@@ -60,21 +67,23 @@ export class BufferedState implements StrategyState {
   set(key: string, value: JsonValue): void {
     // A round trip through JSON is what persistence does anyway: refuse what would not survive it.
     const json = JSON.stringify(value);
-    this.writes.set(key, { value: JSON.parse(json) as JsonValue, json });
+    this.writable().set(key, { value: JSON.parse(json) as JsonValue, json });
   }
 
   delete(key: string): void {
-    this.writes.set(key, { value: undefined, json: null });
+    this.writable().set(key, { value: undefined, json: null });
   }
 
   /** Applies the writes that change something (the others would write what is stored). */
   commit(): void {
-    for (const [k, w] of this.writes) {
+    const { writes } = this;
+    if (writes === null) return;
+    for (const [k, w] of writes) {
       if (this.unchanged(k, w)) continue;
       if (w.value === undefined) this.backend.delete(k);
       else this.backend.set(k, w.value);
     }
-    this.writes.clear();
+    writes.clear();
   }
 
   private unchanged(key: string, w: Write): boolean {
@@ -145,9 +154,16 @@ function flexOf(f: FlexView): FlexView {
 const frozenPrices = new WeakMap<Record<string, PriceView>, Readonly<Record<string, PriceView>>>();
 const frozenBalances = new WeakMap<Record<string, Decimal>, Readonly<Record<string, Decimal>>>();
 
+/** Price maps found frozen through and through: nothing in them can change, so they are not looked through again. */
+const settledPrices = new WeakSet<Record<string, PriceView>>();
+
 function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, PriceView>> {
   // Frozen through and through (the engine's, src/engine/market-data.ts): handed on, nothing to copy or keep.
-  if (Object.isFrozen(source) && Object.values(source).every(isFrozen)) return source;
+  if (settledPrices.has(source)) return source;
+  if (Object.isFrozen(source) && Object.values(source).every(isFrozen)) {
+    settledPrices.add(source);
+    return source;
+  }
   let frozen = frozenPrices.get(source);
   if (frozen === undefined) {
     const prices: Record<string, PriceView> = {};

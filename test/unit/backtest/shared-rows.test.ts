@@ -41,6 +41,23 @@ describe('SharedRows', () => {
     expect(src.opened()).toBe(2);
   });
 
+  it('parses ahead a bounded batch only: rows pulled from the file stay within 64 of the fastest reader', () => {
+    let pulled = 0;
+    const shared = new SharedRows(function* (): Generator<PriceRow> {
+      for (let i = 0; i < 10_000; i++) {
+        pulled++;
+        yield { timeMs: i * 60_000, price: new Decimal(i + 1), volume: null };
+      }
+    });
+    const a = shared.reader();
+    shared.seal();
+    for (let i = 1; i <= 1_000; i++) {
+      expect(a.next().value?.timeMs).toBe((i - 1) * 60_000);
+      expect(pulled).toBeGreaterThanOrEqual(i);
+      expect(pulled).toBeLessThanOrEqual(i + 64);
+    }
+  });
+
   it('gives each reader the whole series whatever the interleaving, joins and early closes', () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('step' as const), reader: fc.nat(3), n: fc.integer({ min: 1, max: 15_000 }) }),

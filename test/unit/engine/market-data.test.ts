@@ -58,6 +58,10 @@ describe('MarketData', () => {
     expect(next.prices).not.toBe(read.prices);
     expect(market.current()?.prices).toBe(next.prices);
     expect(reads).toBe(2);
+    // One reading object per read, frozen: every snapshot until the next read gets the same one.
+    expect(market.current()).toBe(next);
+    expect(Object.isFrozen(next)).toBe(true);
+    expect(await market.fresh()).not.toBe(next);
   });
 
   it('hands out frozen price views in a frozen record', () => {

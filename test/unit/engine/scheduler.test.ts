@@ -111,6 +111,22 @@ describe('Scheduler', () => {
     expect(failures).toEqual(['bad']);
   });
 
+  it('recording failures only: a run leaves no record or event, a failure is recorded and reported as before', async () => {
+    const clock = new ManualClock(1_000);
+    const events: string[] = [];
+    const s = new Scheduler({ clock, maxConcurrent: 1, events: { onRun: (job, outcome) => void events.push(`${outcome} ${job}`) } });
+    s.recordFailuresOnly();
+    let fail = false;
+    s.add({ name: 'job', cron: '* * * * * *', run: async () => { if (fail) throw new Error('x'); } });
+    expect(await s.trigger('job')).toBe('ran');
+    expect(s.lastRun('job')).toBeUndefined();
+    expect(s.report()).toEqual({ job: { lastRunMs: null, lastOutcome: null, skipped: 0 } });
+    fail = true;
+    expect(await s.trigger('job')).toBe('failed');
+    expect(s.lastRun('job')).toEqual({ startedMs: 1_000, endedMs: 1_000, outcome: 'failed', errorCode: 'UNEXPECTED' });
+    expect(events).toEqual(['failed job']);
+  });
+
   it('after stop, refuses new work; drain waits for in-flight work up to its bound', async () => {
     const clock = new ManualClock();
     const s = new Scheduler({ clock, maxConcurrent: 2 });

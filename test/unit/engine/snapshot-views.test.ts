@@ -47,6 +47,39 @@ function place(store: Store, cid: string, market: string, now: number): void {
   store.orders.setState(cid, 'PENDING', 'OPEN', null, now, { orderId: now });
 }
 
+describe("a strategy's snapshot lists kept by their counters", () => {
+  it('are the same lists while nothing of the strategy or the flex ledger was written, and read again after its writes', () => {
+    const clock = new ManualClock(1_000);
+    const store = memoryStore({ clock });
+    const inputs = inputsOf(store, clock);
+    place(store, 'a-BTC_USDT', 'BTC_USDT', 1);
+    const lists = (id: string) => {
+      const s = inputs.snapshot(id, venue);
+      return [s.openOrders, s.positions, s.recentFills, s.flex] as const;
+    };
+    const first = lists('a');
+    clock.advance(1);
+    expect(lists('a')).toEqual(first);
+    lists('a').forEach((l, i) => expect(l).toBe(first[i]));
+    // Another strategy's order: the lists of `a` stand.
+    store.orders.insertPending({ clientOrderId: 'b-1', strategyId: 'b', kind: 'limit', market: 'BTC_USDT', side: 'buy', amount: d('0.01'), price: d('50000'), postOnly: true, ioc: false, rpi: false }, 2);
+    lists('a').forEach((l, i) => expect(l).toBe(first[i]));
+    expect(lists('b')[0].map((o) => o.clientOrderId)).toEqual(['b-1']);
+    // Its own fill: its fills and positions are read again and seen.
+    store.fills.insert(fillOf(1, 3));
+    const after = lists('a');
+    expect(after[2].map((f) => f.dealId)).toEqual([1]);
+    expect(after[1].map((p) => p.base.toFixed())).toEqual(['0.001']);
+    const fresh = inputsOf(store, clock).snapshot('a', venue);
+    expect(JSON.stringify(after)).toBe(JSON.stringify([fresh.openOrders, fresh.positions, fresh.recentFills, fresh.flex]));
+    // The flex ledger written: a new flex view, as a fresh reader sees it.
+    store.flex.insert({ transactionId: 't1', createdAtMs: 4, planId: 'p1', investmentId: 'i1', currency: 'USDT', amount: d('100'), actionType: 'INVEST' });
+    const flex = lists('a')[3];
+    expect(flex).not.toBe(after[3]);
+    expect(flex.investments.map((i) => i.amount.toFixed())).toEqual(['100']);
+  });
+});
+
 describe('snapshot views kept per record', () => {
   it('a fill makes new views for its order, its fills and its position only', () => {
     const clock = new ManualClock(1_000);
