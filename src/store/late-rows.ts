@@ -1,11 +1,11 @@
 /**
- * Rows a backtest's scratch store writes late: a repository keeps each key's pending row here
- * and writes the pending rows together before any SQL read of its table and before each commit
- * of the run's batch (sqlite-store.ts): a row rewritten many times within one batch (a
- * strategy's state key on every tick and fill, the reconciler's anchor with every fill batch) is
- * then one statement at the batch's commit.
- * The daemon's store and a memory store write every row as it happens; this is a capability
- * only the scratch store (index.ts `openScratchStore`) uses.
+ * Rows a backtest's scratch store writes late: a repository keeps each key's pending row here,
+ * answers a read of that key from it or writes the pending rows before a SQL read of its table,
+ * and the store writes them before each commit of the run's batch (sqlite-store.ts). A row
+ * rewritten many times within one batch (a strategy's state key on every tick and fill, the
+ * reconciler's anchor with every fill batch) is then one statement at the batch's commit. The
+ * daemon's store and a memory store write every row as it happens; this is a capability only
+ * the scratch store (index.ts `openScratchStore`) uses.
  *
  * A `store.tx` that fails undoes what it buffered (`mark`/`undoTo`), flushes included: the
  * rollback removes the rows a flush wrote inside it, so the pending rows come back as they
