@@ -5,7 +5,8 @@
  * as JSON text by key, as the connection sees them (the store is the table's only writer: the
  * instance lock), so a read needs no query and a write of the value already stored is skipped.
  * `dropAll` is called when a transaction fails (the store's `tx`): a write it made may have been
- * rolled back, so every key is read from SQL again.
+ * rolled back, so every key is read from SQL again. A backtest's scratch store writes the rows
+ * late (late-rows.ts): a key's newest value at the batch's commit, or before a read of the table.
  */
 import type { Database } from 'better-sqlite3';
 import type { LateRows } from './late-rows.js';
