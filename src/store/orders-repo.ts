@@ -25,6 +25,8 @@ export class OrdersRepository {
   private readonly byOrderIdStmt: Statement;
   private readonly seqGet: Statement;
   private readonly seqSet: Statement;
+  /** A move's UPDATE by its SET clause (one of a few: order-rows.ts `patchSql`), prepared once. */
+  private readonly updates = new Map<string, Statement>();
 
   private writes = 0;
   /** Records of rows not written since they were read (orders are written only here, never deleted). */
@@ -297,7 +299,7 @@ export class OrdersRepository {
       const provisional = movesAmounts(patch) ? isProvisional(record) : kept.provisional;
       const flag = provisional === kept.provisional ? '' : ', provisional = @provisional';
       if (flag !== '') params['provisional'] = provisional ? 1 : 0;
-      this.db.prepare(`UPDATE orders SET ${sets}${flag} WHERE client_order_id = @id`).run(params);
+      this.update(flag === '' ? sets : `${sets}${flag}`).run(params);
       this.wrote(clientOrderId, kept.record.strategyId);
       this.live.track(record, provisional);
       return;
@@ -311,10 +313,13 @@ export class OrdersRepository {
     if (movesAmounts(patch)) this.refreshProvisional(record, row.provisional);
   }
 
-  /**
-   * Decimal strings do not compare in SQL: the flag is decided here, after either amount moved
-   * (written only when it changes).
-   */
+  private update(sets: string): Statement {
+    let stmt = this.updates.get(sets);
+    if (stmt === undefined) this.updates.set(sets, (stmt = this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = @id`)));
+    return stmt;
+  }
+
+  /** Decimal strings do not compare in SQL: the flag is decided here after either amount moved (written when it changes). */
   private refreshProvisional(o: OrderRecord, was: number): void {
     const provisional = isProvisional(o) ? 1 : 0;
     if (provisional === was) return;
