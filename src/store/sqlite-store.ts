@@ -20,6 +20,7 @@ import { CheckpointsRepository, MetaRepository, writeCheckpoint, type Checkpoint
 import { StrategyStates, writeStateRow, type StateRow, type StrategyStateStore } from './strategy-state-repo.js';
 import { LateRows, type LateWrites } from './late-rows.js';
 import { OrdersRepository } from './orders-repo.js';
+import { writeSequence, type SequenceRow } from './order-rows.js';
 import { OrderFinalsRepository } from './order-finals-repo.js';
 import { TxState } from './tx-state.js';
 import type { Store, StoreBatch } from './index.js';
@@ -79,7 +80,9 @@ export class SqliteStore implements Store {
     // across reads: another process writes.
     const writer = lock !== undefined;
     const tx = (this.txState = new TxState(db));
-    this.orders = new OrdersRepository(db, tx, writer, !lean);
+    const sequenceRows = lean && writer ? new LateRows<SequenceRow>(tx, (r) => writeSequence(db, r)) : undefined;
+    if (sequenceRows !== undefined) this.late.push(sequenceRows);
+    this.orders = new OrdersRepository(db, tx, writer, !lean, sequenceRows);
     const stateRows = lean && writer ? new LateRows<StateRow>(tx, (r) => writeStateRow(db, r)) : undefined;
     if (stateRows !== undefined) this.late.push(stateRows);
     this.states = new StrategyStates(db, () => clock.now(), writer, stateRows);
