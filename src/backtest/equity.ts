@@ -59,7 +59,9 @@ type FlexSeen = readonly [FlexInvestment, string, string, Decimal];
 
 function positionsSeen(venue: Venue, account: Account, equityAsset: string): PositionSeen[] {
   const out: PositionSeen[] = [];
-  for (const p of account.positions.values()) out.push([p, p.market, p.positionSide, p.amount, p.cost, p.margin, venue.markets.get(p.market)?.money ?? equityAsset]);
+  for (const p of account.positions.values()) {
+    out.push([p, p.market, p.positionSide, p.amount, p.cost, p.margin, venue.markets.get(p.market)?.money ?? equityAsset]);
+  }
   return out;
 }
 
