@@ -4,7 +4,7 @@
  * and a good share of those reads come at the same instant as the last one (the strategies' read
  * and the equity check's), or after a minute whose close repeated the last price: the entry the
  * route would build (src/simulator/routes/public.ts `listed`) is then the one it built last
- * (docs/backtesting.md § The in-process venue).
+ * (docs/backtesting.md § Speed).
  *
  * An entry is a function of its market's fixed rules (name, assets, tick, leverage, brackets,
  * index name), of its moving state (price, high, low, volumes: each change stores a new immutable
