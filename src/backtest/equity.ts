@@ -5,9 +5,10 @@
  * open positions at margin plus unrealised PnL at the market price, and active flex investments.
  * The parts, the valuation of each and the prices are the daemon's; only the source differs.
  */
-import { Decimal, ZERO } from '../core/decimal.js';
-import { equityOf, positionValue, type Equity, type EquityInputs } from '../engine/equity.js';
+import { ZERO, type Decimal } from '../core/decimal.js';
+import { equityOf, planEquity, priceEquity, type Equity, type EquityInputs, type EquityPlan } from '../engine/equity.js';
 import type { Account } from '../simulator/account.js';
+import type { FlexInvestment, Position } from '../simulator/types.js';
 import type { Venue } from '../simulator/venue.js';
 
 /** The equity rule's inputs from the simulator's state of `account`. */
@@ -37,30 +38,117 @@ export function accountEquityParts(venue: Venue, account: Account, equityAsset: 
   return equityOf(truthInputs(venue, account, equityAsset));
 }
 
-const ONE = new Decimal(1);
+/** Map entries in order, each amount the very decimal the map held. */
+type Entries = readonly (readonly [string, Decimal])[];
+
+/** The same keys in the same order, each holding the very same (immutable) decimal. */
+function sameEntries(kept: Entries, now: ReadonlyMap<string, Decimal>): boolean {
+  if (kept.length !== now.size) return false;
+  let i = 0;
+  for (const [asset, amount] of now) {
+    const k = kept[i++] as readonly [string, Decimal];
+    if (k[0] !== asset || k[1] !== amount) return false;
+  }
+  return true;
+}
+
+/** What the plan read of one position: the object and each field the rule values, as they were. */
+type PositionSeen = readonly [Position, string, string, Decimal, Decimal, Decimal, string];
+/** What the plan read of one flex investment. */
+type FlexSeen = readonly [FlexInvestment, string, string, Decimal];
+
+function positionsSeen(venue: Venue, account: Account, equityAsset: string): PositionSeen[] {
+  const out: PositionSeen[] = [];
+  for (const p of account.positions.values()) {
+    out.push([p, p.market, p.positionSide, p.amount, p.cost, p.margin, venue.markets.get(p.market)?.money ?? equityAsset]);
+  }
+  return out;
+}
+
+function samePositions(kept: readonly PositionSeen[], venue: Venue, account: Account, equityAsset: string): boolean {
+  if (kept.length !== account.positions.size) return false;
+  let i = 0;
+  for (const p of account.positions.values()) {
+    const k = kept[i++] as PositionSeen;
+    const same = k[0] === p && k[1] === p.market && k[2] === p.positionSide && k[3] === p.amount && k[4] === p.cost && k[5] === p.margin;
+    if (!same || k[6] !== (venue.markets.get(p.market)?.money ?? equityAsset)) return false;
+  }
+  return true;
+}
+
+function sameFlex(kept: readonly FlexSeen[], flex: readonly FlexInvestment[]): boolean {
+  if (kept.length !== flex.length) return false;
+  for (let i = 0; i < flex.length; i++) {
+    const f = flex[i] as FlexInvestment;
+    const k = kept[i] as FlexSeen;
+    if (k[0] !== f || k[1] !== f.status || k[2] !== f.currency || k[3] !== f.amount) return false;
+  }
+  return true;
+}
+
+/** The account state a plan was made from, and the plan's last pricing. */
+interface KeptPlan {
+  equityAsset: string;
+  balances: Entries;
+  locked: Entries;
+  positions: readonly PositionSeen[];
+  flex: readonly FlexSeen[];
+  plan: EquityPlan;
+  /** The prices it was last valued at (undefined: not valued yet). */
+  used: (Decimal | undefined)[] | undefined;
+  total: Decimal;
+}
+
+/** Per account: a backtest samples one account at every price step. */
+const keptPlans = new WeakMap<Account, KeptPlan>();
+
+function stoodStill(k: KeptPlan, venue: Venue, account: Account, equityAsset: string): boolean {
+  return (
+    k.equityAsset === equityAsset &&
+    sameEntries(k.balances, account.balances) &&
+    sameEntries(k.locked, account.locked) &&
+    samePositions(k.positions, venue, account, equityAsset) &&
+    sameFlex(k.flex, account.flex)
+  );
+}
+
+function planOf(venue: Venue, account: Account, equityAsset: string): KeptPlan {
+  const i = truthInputs(venue, account, equityAsset);
+  return {
+    equityAsset,
+    balances: [...account.balances],
+    locked: [...account.locked],
+    positions: positionsSeen(venue, account, equityAsset),
+    flex: account.flex.map((f) => [f, f.status, f.currency, f.amount] as const),
+    plan: planEquity(i),
+    used: undefined,
+    total: ZERO,
+  };
+}
 
 /**
- * The total of `accountEquityParts`, taken from the simulator's maps as they stand (the run loop
- * asks at every price step): the same products and sums in the same order as `equityOf`, without
- * building its inputs and parts. An amount without a price counts nothing there and here.
+ * The total of `accountEquityParts` (the run loop asks at every price step), by the same rule
+ * (`planEquity` then `priceEquity`): the plan is kept per account while every balance, held
+ * amount, position and flex investment it was made from is the very same (decimals are
+ * immutable: a change stores a new one), and is only priced again; with the same price at each of
+ * its markets, the last total is the answer.
  */
 export function accountEquity(venue: Venue, account: Account, equityAsset: string): Decimal {
-  const priceOf = (market: string): Decimal | undefined => venue.markets.get(market)?.price;
-  const value = (asset: string, amount: Decimal): Decimal => {
-    if (amount.isZero()) return ZERO;
-    const price = asset === equityAsset ? ONE : priceOf(`${asset}_${equityAsset}`);
-    return price === undefined ? ZERO : amount.mul(price);
-  };
-  const sum = (amounts: ReadonlyMap<string, Decimal>): Decimal => {
-    let total = ZERO;
-    for (const asset of [...amounts.keys()].sort()) total = total.plus(value(asset, amounts.get(asset) as Decimal));
-    return total;
-  };
-  let positions = ZERO;
-  for (const p of account.positions.values()) {
-    positions = positions.plus(value(venue.markets.get(p.market)?.money ?? equityAsset, positionValue(p, priceOf(p.market))));
+  let k = keptPlans.get(account);
+  if (k === undefined || !stoodStill(k, venue, account, equityAsset)) {
+    k = planOf(venue, account, equityAsset);
+    keptPlans.set(account, k);
   }
-  const flex = new Map<string, Decimal>();
-  for (const f of account.flex) if (f.status === 'ACTIVE') flex.set(f.currency, (flex.get(f.currency) ?? ZERO).plus(f.amount));
-  return sum(account.balances).plus(sum(account.locked)).plus(positions).plus(sum(flex));
+  const markets = k.plan.markets;
+  const at: (Decimal | undefined)[] = new Array<Decimal | undefined>(markets.length);
+  const used = k.used;
+  let same = used !== undefined;
+  for (let n = 0; n < markets.length; n++) {
+    at[n] = venue.markets.get(markets[n] as string)?.price;
+    same &&= at[n] === used?.[n];
+  }
+  if (same) return k.total;
+  k.used = at;
+  k.total = priceEquity(k.plan, at).total;
+  return k.total;
 }

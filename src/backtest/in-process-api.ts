@@ -7,7 +7,8 @@
  * (errors.ts, quirks.ts); what is left out is only the seam: HTTP, signing, nonces, JSON text
  * and the rate-limit queue. The futures listing, read at every price step, and a bulk placement
  * are taken as the client's model directly (`futuresListing`: the simulator builds its wire reply
- * from it, and test/unit/simulator/futures-listing.test.ts holds the two equal; a bulk:
+ * from it, and test/unit/simulator/futures-listing.test.ts holds the two equal; its entries are
+ * kept while their market stands still, in-process-futures.ts; a bulk:
  * in-process-orders.ts, held equal to the wire path by test/unit/backtest/in-process-bulk.test.ts).
  * A backtest's venue shares the engine's clock, so the clock skew is 0.
  */
@@ -43,6 +44,7 @@ import { SimHttpError } from '../simulator/errors.js';
 import { balance, creditLine, flexClose, flexHistory } from '../simulator/routes/account.js';
 import { conditionalList, executedHistory } from '../simulator/routes/history.js';
 import { bulk, cancel, collateralLimit, MAX_BULK } from '../simulator/routes/orders.js';
+import { KeptFutures } from './in-process-futures.js';
 import { placeBulk } from './in-process-orders.js';
 import { futuresListing } from '../simulator/routes/public.js';
 import type { PrivateHandler, RouteContext, RouteResult } from '../simulator/routes/types.js';
@@ -139,8 +141,13 @@ export interface InProcessApi extends VenueApi {
   received(): number;
 }
 
-/** The endpoints for one account of `venue`, answered in process. */
-export function inProcessApi(venue: Venue, account: Account): InProcessApi {
+/**
+ * The endpoints for one account of `venue`, answered in process. `keepFutures` (default true):
+ * the futures listing's entries are kept while what each is built from stands still
+ * (in-process-futures.ts); false: each listing is built afresh.
+ */
+export function inProcessApi(venue: Venue, account: Account, keepFutures = true): InProcessApi {
+  const listing = keepFutures ? new KeptFutures(venue) : undefined;
   const ctx: RouteContext = { venue, options: { flatHistoryWithMarket: false } };
   let received = 0;
   const quirk = quirkReader();
@@ -157,7 +164,7 @@ export function inProcessApi(venue: Venue, account: Account): InProcessApi {
     futures: async (): Promise<FuturesMarket[]> => {
       received++;
       venue.catchUp();
-      return futuresListing(venue);
+      return listing?.read() ?? futuresListing(venue);
     },
     bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => {
       // A chunk the gateway cut from the list it validated (bulk/request.ts) is not validated again.

@@ -15,6 +15,8 @@ export type MarketReading = Readonly<{ prices: Record<string, PriceView>; balanc
 export class MarketData {
   private prices: Record<string, PriceView> = {};
   private balances: Record<string, Decimal> = {};
+  /** The listing the prices were made from. */
+  private listing: readonly FuturesMarket[] = [];
   /** The last read's prices and balances in one object, made once per read (not once per snapshot). */
   private reading: MarketReading = Object.freeze({ prices: this.prices, balances: this.balances });
   private atMs = Number.NEGATIVE_INFINITY;
@@ -56,13 +58,26 @@ export class MarketData {
 
   private async refresh(): Promise<void> {
     const [futures, balances] = await Promise.all([this.gateway.markets(), this.gateway.balances()]);
-    this.prices = pricesFromListing(futures);
+    // The very same entries as the last listing (a venue that keeps its entries,
+    // in-process-futures.ts): the same prices, kept as the same object, as the balances below.
+    if (!sameObjects(this.listing, futures)) this.prices = pricesFromListing(futures);
+    this.listing = futures;
     // The same decimals as the last read (a venue that keeps its answer, in-process-reads.ts): the
     // same object, so what is kept per object downstream (the valuation, the contexts' copies) holds.
     if (!sameDecimals(this.balances, balances)) this.balances = Object.fromEntries(balances);
     this.reading = Object.freeze({ prices: this.prices, balances: this.balances });
     this.atMs = this.clock.now();
   }
+}
+
+/**
+ * The same entries, the very same frozen objects, in the same order: a frozen entry cannot have
+ * changed since (an entry a gateway hands out unfrozen may have, so it is never taken as the same).
+ */
+function sameObjects(kept: readonly FuturesMarket[], now: readonly FuturesMarket[]): boolean {
+  if (kept.length !== now.length || now.length === 0) return false;
+  for (let i = 0; i < now.length; i++) if (kept[i] !== now[i] || !Object.isFrozen(now[i])) return false;
+  return true;
 }
 
 /** The same assets in the same order, each holding the very same decimal object. */

@@ -96,20 +96,27 @@ export class FillsRepository {
     private readonly writer = false,
   ) {
     this.newestStmt = db.prepare('SELECT MAX(deal_id) AS n FROM fills');
+    // Positional parameters: binding fourteen named ones costs more than the insert's own work.
     this.insertStmt = db.prepare(
       `INSERT OR IGNORE INTO fills (deal_id, order_id, client_order_id, market, side, role, time_ms, amount, price, quote,
         fee, fee_asset, strategy_id, owner_client_order_id)
-       VALUES (@dealId, @orderId, @clientOrderId, @market, @side, @role, @timeMs, @amount, @price, @quote, @fee, @feeAsset,
-        @strategyId, @ownerClientOrderId)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
   /** Inserts a fill; returns false when its deal id was already stored (nothing changes). */
   insert(f: FillRecord): boolean {
-    const params = { ...f, amount: toWire(f.amount), price: toWire(f.price), quote: toWire(f.quote), fee: toWire(f.fee) };
-    const res = this.insertStmt.run(params);
+    const row: FillRow = {
+      deal_id: f.dealId, order_id: f.orderId, client_order_id: f.clientOrderId, market: f.market, side: f.side, role: f.role, time_ms: f.timeMs,
+      amount: toWire(f.amount), price: toWire(f.price), quote: toWire(f.quote), fee: toWire(f.fee), fee_asset: f.feeAsset,
+      strategy_id: f.strategyId, owner_client_order_id: f.ownerClientOrderId,
+    };
+    const res = this.insertStmt.run(
+      row.deal_id, row.order_id, row.client_order_id, row.market, row.side, row.role, row.time_ms,
+      row.amount, row.price, row.quote, row.fee, row.fee_asset, row.strategy_id, row.owner_client_order_id,
+    );
     if (res.changes !== 1) return false;
-    if (this.writer) this.keepWritten(params);
+    if (this.writer) this.keepWritten(row);
     this.know(f.dealId);
     if (this.newestDeal !== undefined && f.dealId > this.newestDeal) this.newestDeal = f.dealId;
     if (f.ownerClientOrderId === null) this.unowned?.add(f.orderId);
@@ -214,14 +221,10 @@ export class FillsRepository {
   }
 
   /** The record a read of the row just inserted gives: the stored wire text parsed again. */
-  private keepWritten(p: Omit<FillRecord, 'amount' | 'price' | 'quote' | 'fee'> & Record<'amount' | 'price' | 'quote' | 'fee', string>): void {
+  private keepWritten(row: FillRow): void {
     if (this.written.size >= WRITTEN_MAX) this.written.clear();
     // Frozen: every reader of these deals gets this one object, and none may change it for the others.
-    this.written.set(p.dealId, Object.freeze(toRecord({
-      deal_id: p.dealId, order_id: p.orderId, client_order_id: p.clientOrderId, market: p.market, side: p.side, role: p.role,
-      time_ms: p.timeMs, amount: p.amount, price: p.price, quote: p.quote, fee: p.fee, fee_asset: p.feeAsset,
-      strategy_id: p.strategyId, owner_client_order_id: p.ownerClientOrderId,
-    })));
+    this.written.set(row.deal_id, Object.freeze(toRecord(row)));
   }
 
   /** The kept records of `dealIds` in application order, or undefined when one is not kept. */

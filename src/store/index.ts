@@ -196,6 +196,16 @@ function openMemoryStore(options: OpenStoreOptions): Store {
  */
 export const SCRATCH_CACHE_KIB = 16_384;
 
+/**
+ * Indexes a scratch store drops after its migrations: every order row would write them (an
+ * insert, and each move of the state), and nothing of a run reads through them. The engine reads
+ * the orders by state and the provisional ones from the live index (live-orders.ts), which reads
+ * the table once (and again after a failed transaction) by a scan; the rarer reads by state or by
+ * strategy (an operator's, a test's) scan the table instead and answer the same (every list has
+ * its ORDER BY). The daemon's and a memory store keep them.
+ */
+export const SCRATCH_DROPPED_INDEXES: readonly string[] = ['orders_state', 'orders_strategy_state', 'orders_provisional'];
+
 /** A backtest's store in a private temp file (OpenStoreOptions.durability `scratch`; `dataDir` unused). */
 export function openScratchStore(options: Omit<OpenStoreOptions, 'durability' | 'dataDir'>): ScratchStore {
   const dir = privateTempDir('v4bot-backtest-');
@@ -214,6 +224,7 @@ export function openScratchStore(options: Omit<OpenStoreOptions, 'durability' | 
     db.pragma(`cache_size = -${SCRATCH_CACHE_KIB}`);
     db.pragma('foreign_keys = ON');
     const version = migrate(db);
+    for (const index of SCRATCH_DROPPED_INDEXES) db.exec(`DROP INDEX ${index}`);
     cachePreparedStatements(db);
     options.logger.info({ file, schemaVersion: version }, 'store opened');
     // Closing the store removes its directory (the store's close releases this "lock" last).

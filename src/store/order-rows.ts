@@ -2,6 +2,7 @@
  * The orders table's rows as records, and the rows and records its writes produce: the live
  * index (live-orders.ts) takes a written row's record from these instead of reading it back.
  */
+import type { Database } from 'better-sqlite3';
 import { toWire, type Decimal } from '../core/decimal.js';
 import { storedDecimal } from './stored-decimal.js';
 import type { OrderState, Side } from '../core/orders.js';
@@ -156,4 +157,15 @@ export function patchedRecord(o: OrderRecord, patch: OrderPatch, params: Record<
     unknownSinceMs: pick(patch.unknownSinceMs, o.unknownSinceMs),
     resolveLooks: pick(patch.resolveLooks, o.resolveLooks),
   });
+}
+
+/** A prefix's next sequence number as the `sequences` table holds it. */
+export interface SequenceRow {
+  prefix: string;
+  next: number;
+}
+
+/** Writes a prefix's next sequence number (now, or late: late-rows.ts). */
+export function writeSequence(db: Database, r: SequenceRow): void {
+  db.prepare('INSERT INTO sequences (prefix, next) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET next = excluded.next').run(r.prefix, r.next);
 }

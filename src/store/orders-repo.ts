@@ -4,12 +4,13 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { toWire } from '../core/decimal.js';
+import type { LateRows } from './late-rows.js';
 import { RecordCache } from './record-cache.js';
 import type { TxView } from './tx-state.js';
 import { allLive, LiveOrders } from './live-orders.js';
 import type { OrderState } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
-import { frozenRecord, LIVE_SQL, patchedRecord, patchSql, pendingRow, toRecord, type OrderPatch, type OrderRow } from './order-rows.js';
+import { frozenRecord, LIVE_SQL, patchedRecord, patchSql, pendingRow, toRecord, writeSequence, type OrderPatch, type OrderRow, type SequenceRow } from './order-rows.js';
 
 export type { OrderPatch } from './order-rows.js';
 
@@ -24,7 +25,8 @@ export class OrdersRepository {
   private readonly getStmt: Statement;
   private readonly byOrderIdStmt: Statement;
   private readonly seqGet: Statement;
-  private readonly seqSet: Statement;
+  /** A move's UPDATE by its SET clause (one of a few: order-rows.ts `patchSql`), prepared once. */
+  private readonly updates = new Map<string, Statement>();
 
   private writes = 0;
   /** Records of rows not written since they were read (orders are written only here, never deleted). */
@@ -54,18 +56,20 @@ export class OrdersRepository {
    * `keepsHistory`: false for a backtest's scratch store, which writes no `order_events` rows: the
    * engine never reads them (only `history`, for an operator or a test), and nothing of the run
    * outlives its process.
+   * `lateSequences`: the scratch store's (late-rows.ts): a prefix's next number is written at the
+   * batch's commit, not with every placement (a read takes the pending row).
    */
   constructor(
     private readonly db: Database,
     private readonly tx: TxView,
     private readonly writer = true,
     private readonly keepsHistory = true,
+    private readonly lateSequences?: LateRows<SequenceRow>,
   ) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
         stop_loss, take_profit, position_side, state, created_ms, updated_ms)
-       VALUES (@clientOrderId, @strategyId, @kind, @market, @side, @amount, @price, @postOnly, @ioc, @rpi,
-        @stopLoss, @takeProfit, @positionSide, 'PENDING', @now, @now)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)`,
     );
     this.eventStmt = db.prepare(
       'INSERT INTO order_events (client_order_id, from_state, to_state, reason, at_ms) VALUES (?, ?, ?, ?, ?)',
@@ -74,7 +78,6 @@ export class OrdersRepository {
     this.getStmt = db.prepare('SELECT * FROM orders WHERE client_order_id = ?');
     this.byOrderIdStmt = db.prepare('SELECT * FROM orders WHERE order_id = ?');
     this.seqGet = db.prepare('SELECT next FROM sequences WHERE prefix = ?');
-    this.seqSet = db.prepare('INSERT INTO sequences (prefix, next) VALUES (?, ?) ON CONFLICT (prefix) DO UPDATE SET next = excluded.next');
     const liveStmt = db.prepare(`SELECT * FROM orders WHERE ${LIVE_SQL}`);
     const provisionalStmt = db.prepare('SELECT * FROM orders WHERE provisional = 1');
     this.live = new LiveOrders(() => ({
@@ -110,15 +113,17 @@ export class OrdersRepository {
    */
   reserveSequence(prefix: string, count: number, seedMs: number): number {
     // The writer knows what it last wrote (a rollback forgets it): no read per placement.
-    const first = this.sequences.get(prefix) ?? (this.seqGet.get(prefix) as { next: number } | undefined)?.next ?? seedMs;
-    this.seqSet.run(prefix, first + count);
+    const first = this.sequences.get(prefix) ?? this.lateSequences?.get(prefix)?.next ?? (this.seqGet.get(prefix) as SequenceRow | undefined)?.next ?? seedMs;
+    const row = { prefix, next: first + count };
+    if (this.lateSequences === undefined) writeSequence(this.db, row);
+    else this.lateSequences.put(prefix, row);
     if (this.writer) this.sequences.set(prefix, first + count);
     return first;
   }
 
   /** Journals a new order as PENDING with its first history row. */
   insertPending(order: NewOrder, nowMs: number): void {
-    const params = {
+    const p = {
       clientOrderId: order.clientOrderId,
       strategyId: order.strategyId,
       kind: order.kind,
@@ -126,22 +131,23 @@ export class OrdersRepository {
       side: order.side,
       amount: toWire(order.amount),
       price: toWire(order.price),
-      postOnly: order.postOnly ? 1 : 0,
-      ioc: order.ioc ? 1 : 0,
-      rpi: order.rpi ? 1 : 0,
+      postOnly: order.postOnly ? 1 : 0, ioc: order.ioc ? 1 : 0, rpi: order.rpi ? 1 : 0,
       stopLoss: order.stopLoss === undefined ? null : toWire(order.stopLoss),
       takeProfit: order.takeProfit === undefined ? null : toWire(order.takeProfit),
       positionSide: order.positionSide ?? null,
       now: nowMs,
     };
-    const rowid = Number(this.insertStmt.run(params).lastInsertRowid);
+    // Positional: binding named parameters costs more than the insert's own work.
+    const run = this.insertStmt.run(p.clientOrderId, p.strategyId, p.kind, p.market, p.side, p.amount, p.price, p.postOnly, p.ioc, p.rpi,
+      p.stopLoss, p.takeProfit, p.positionSide, nowMs, nowMs);
+    const rowid = Number(run.lastInsertRowid);
     if (this.newestRow !== undefined) {
       this.newestRow = Math.max(this.newestRow, rowid);
       this.traceMarket(order.strategyId, order.kind, order.market, rowid);
     }
     // Tracked at once: a failing statement after this one leaves the row in (outside a transaction).
     this.wrote(order.clientOrderId, order.strategyId);
-    this.live.track(frozenRecord(pendingRow(params)), false);
+    this.live.track(frozenRecord(pendingRow(p)), false);
     if (this.keepsHistory) this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
   }
 
@@ -297,7 +303,7 @@ export class OrdersRepository {
       const provisional = movesAmounts(patch) ? isProvisional(record) : kept.provisional;
       const flag = provisional === kept.provisional ? '' : ', provisional = @provisional';
       if (flag !== '') params['provisional'] = provisional ? 1 : 0;
-      this.db.prepare(`UPDATE orders SET ${sets}${flag} WHERE client_order_id = @id`).run(params);
+      this.update(flag === '' ? sets : `${sets}${flag}`).run(params);
       this.wrote(clientOrderId, kept.record.strategyId);
       this.live.track(record, provisional);
       return;
@@ -311,10 +317,13 @@ export class OrdersRepository {
     if (movesAmounts(patch)) this.refreshProvisional(record, row.provisional);
   }
 
-  /**
-   * Decimal strings do not compare in SQL: the flag is decided here, after either amount moved
-   * (written only when it changes).
-   */
+  private update(sets: string): Statement {
+    let stmt = this.updates.get(sets);
+    if (stmt === undefined) this.updates.set(sets, (stmt = this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = @id`)));
+    return stmt;
+  }
+
+  /** Decimal strings do not compare in SQL: the flag is decided here after either amount moved (written when it changes). */
   private refreshProvisional(o: OrderRecord, was: number): void {
     const provisional = isProvisional(o) ? 1 : 0;
     if (provisional === was) return;

@@ -16,9 +16,11 @@ import { PriceSamplesRepository } from './price-samples-repo.js';
 import { CandlesRepository } from './candles-repo.js';
 import { AlertsRepository } from './alerts-repo.js';
 import { ChildrenRepository } from './children-repo.js';
-import { CheckpointsRepository, MetaRepository } from './meta-repo.js';
-import { StrategyStates, type StrategyStateStore } from './strategy-state-repo.js';
+import { CheckpointsRepository, MetaRepository, writeCheckpoint, type CheckpointRow } from './meta-repo.js';
+import { StrategyStates, writeStateRow, type StateRow, type StrategyStateStore } from './strategy-state-repo.js';
+import { LateRows, type LateWrites } from './late-rows.js';
 import { OrdersRepository } from './orders-repo.js';
+import { writeSequence, type SequenceRow } from './order-rows.js';
 import { OrderFinalsRepository } from './order-finals-repo.js';
 import { TxState } from './tx-state.js';
 import type { Store, StoreBatch } from './index.js';
@@ -57,6 +59,8 @@ export class SqliteStore implements Store {
   private readonly inTransaction: (fn: () => unknown) => unknown;
   /** Whether reads may still be rolled back (the repositories' caches ask it). */
   private readonly txState: TxState;
+  /** The scratch store's rows written late (late-rows.ts): written before each batch commit, undone with a failed `tx`. */
+  private readonly late: LateWrites[] = [];
 
   constructor(
     readonly file: string,
@@ -76,12 +80,18 @@ export class SqliteStore implements Store {
     // across reads: another process writes.
     const writer = lock !== undefined;
     const tx = (this.txState = new TxState(db));
-    this.orders = new OrdersRepository(db, tx, writer, !lean);
-    this.states = new StrategyStates(db, () => clock.now(), writer);
+    const sequenceRows = lean && writer ? new LateRows<SequenceRow>(tx, (r) => writeSequence(db, r)) : undefined;
+    if (sequenceRows !== undefined) this.late.push(sequenceRows);
+    this.orders = new OrdersRepository(db, tx, writer, !lean, sequenceRows);
+    const stateRows = lean && writer ? new LateRows<StateRow>(tx, (r) => writeStateRow(db, r)) : undefined;
+    if (stateRows !== undefined) this.late.push(stateRows);
+    this.states = new StrategyStates(db, () => clock.now(), writer, stateRows);
     this.finals = new OrderFinalsRepository(db, tx, lean);
     this.fills = new FillsRepository(db, tx, writer);
     this.children = new ChildrenRepository(db, tx);
-    this.checkpoints = new CheckpointsRepository(db);
+    const checkpointRows = lean && writer ? new LateRows<CheckpointRow>(tx, (r) => writeCheckpoint(db, r)) : undefined;
+    if (checkpointRows !== undefined) this.late.push(checkpointRows);
+    this.checkpoints = new CheckpointsRepository(db, checkpointRows);
     this.flex = new FlexRepository(db, tx);
     this.credit = new CreditRepository(db);
     this.alerts = new AlertsRepository(db);
@@ -98,6 +108,7 @@ export class SqliteStore implements Store {
 
   tx<T>(fn: () => T): T {
     const finals = this.finals.mark();
+    const late = this.late.map((l) => l.mark());
     try {
       return this.txState.within(() => this.inTransaction(fn) as T);
     } catch (err) {
@@ -107,9 +118,13 @@ export class SqliteStore implements Store {
       this.fills.rolledBack();
       this.states.dropAll();
       this.finals.undoTo(finals);
+      this.late.forEach((l, i) => l.undoTo(late[i] as number));
       throw wrapIo(err, 'transaction');
     } finally {
-      if (!this.txState.rollbackable) this.finals.settled();
+      if (!this.txState.rollbackable) {
+        this.finals.settled();
+        for (const l of this.late) l.settled();
+      }
     }
   }
 
@@ -119,7 +134,7 @@ export class SqliteStore implements Store {
    * candle's jobs; better-sqlite3 runs each `tx` inside it as a savepoint.
    */
   batchControl(): StoreBatch {
-    const { db, txState } = this;
+    const { db, txState, late } = this;
     const begin = db.prepare('BEGIN');
     const commit = db.prepare('COMMIT');
     return {
@@ -130,6 +145,8 @@ export class SqliteStore implements Store {
       },
       commit: () => {
         if (!txState.inBatch) return;
+        // The late rows join the batch's commit (late-rows.ts), where nothing can roll them back.
+        for (const l of late) l.flush();
         txState.batch(false);
         // SQLite ends a transaction by itself on some errors (disk full, out of memory): what the
         // batch wrote is gone and the caches may hold it, so the run cannot go on.

@@ -5,9 +5,11 @@
  * as JSON text by key, as the connection sees them (the store is the table's only writer: the
  * instance lock), so a read needs no query and a write of the value already stored is skipped.
  * `dropAll` is called when a transaction fails (the store's `tx`): a write it made may have been
- * rolled back, so every key is read from SQL again.
+ * rolled back, so every key is read from SQL again. A backtest's scratch store writes the rows
+ * late (late-rows.ts): a key's newest value at the batch's commit, or before a read of the table.
  */
 import type { Database } from 'better-sqlite3';
+import type { LateRows } from './late-rows.js';
 
 /** A strategy's persisted key-value state; values are JSON. */
 export interface StrategyStateStore {
@@ -26,6 +28,24 @@ export const MAX_KEPT_KEYS = 1024;
 /** The JSON text of a key as stored, `null` when the key is absent. */
 type Kept = Map<string, string | null>;
 
+/** A key's row as written (`json` null: deleted), for the scratch store's late writes (late-rows.ts). */
+export interface StateRow {
+  strategyId: string;
+  key: string;
+  json: string | null;
+  atMs: number;
+}
+
+const UPSERT = `INSERT INTO strategy_state (strategy_id, key, value_json, updated_ms) VALUES (?, ?, ?, ?)
+         ON CONFLICT (strategy_id, key) DO UPDATE SET value_json = excluded.value_json, updated_ms = excluded.updated_ms`;
+const DELETE = 'DELETE FROM strategy_state WHERE strategy_id = ? AND key = ?';
+
+/** Writes one key's row (an upsert, or a delete when `json` is null). */
+export function writeStateRow(db: Database, r: StateRow): void {
+  if (r.json === null) db.prepare(DELETE).run(r.strategyId, r.key);
+  else db.prepare(UPSERT).run(r.strategyId, r.key, r.json, r.atMs);
+}
+
 export class StrategyStates {
   private readonly kept = new Map<string, Kept>();
 
@@ -34,7 +54,20 @@ export class StrategyStates {
     private readonly db: Database,
     private readonly now: () => number,
     private readonly keep = true,
+    /** The scratch store's late rows (late-rows.ts); undefined: each row written as it happens. */
+    private readonly late?: LateRows<StateRow>,
   ) {}
+
+  /** The table for a query: the late rows written first. */
+  private get sql(): Database {
+    this.late?.flush();
+    return this.db;
+  }
+
+  private write(row: StateRow): void {
+    if (this.late === undefined) writeStateRow(this.db, row);
+    else this.late.put(`${row.strategyId}\u0000${row.key}`, row);
+  }
 
   /** A write may have been rolled back: forget every kept value. */
   dropAll(): void {
@@ -57,7 +90,7 @@ export class StrategyStates {
   private stored(strategyId: string, key: string): string | null {
     const hit = this.kept.get(strategyId)?.get(key);
     if (hit !== undefined) return hit;
-    const row = this.db.prepare('SELECT value_json FROM strategy_state WHERE strategy_id = ? AND key = ?').get(strategyId, key) as
+    const row = this.sql.prepare('SELECT value_json FROM strategy_state WHERE strategy_id = ? AND key = ?').get(strategyId, key) as
       | { value_json: string }
       | undefined;
     const json = row === undefined ? null : row.value_json;
@@ -76,22 +109,17 @@ export class StrategyStates {
         const json = JSON.stringify(value);
         if (json === undefined) throw new TypeError(`strategy state ${key}: value is not JSON-serialisable`);
         if (this.kept.get(strategyId)?.get(key) === json) return;
-        this.db
-          .prepare(
-            `INSERT INTO strategy_state (strategy_id, key, value_json, updated_ms) VALUES (?, ?, ?, ?)
-         ON CONFLICT (strategy_id, key) DO UPDATE SET value_json = excluded.value_json, updated_ms = excluded.updated_ms`,
-          )
-          .run(strategyId, key, json, this.now());
+        this.write({ strategyId, key, json, atMs: this.now() });
         this.remember(strategyId, key, json);
       },
       holds: (key: string, json: string | null): boolean => this.keep && this.kept.get(strategyId)?.get(key) === json,
       delete: (key: string): void => {
         if (this.kept.get(strategyId)?.get(key) === null) return;
-        this.db.prepare('DELETE FROM strategy_state WHERE strategy_id = ? AND key = ?').run(strategyId, key);
+        this.write({ strategyId, key, json: null, atMs: this.now() });
         this.remember(strategyId, key, null);
       },
       entries: (): Record<string, unknown> => {
-        const rows = this.db.prepare('SELECT key, value_json FROM strategy_state WHERE strategy_id = ? ORDER BY key').all(strategyId) as {
+        const rows = this.sql.prepare('SELECT key, value_json FROM strategy_state WHERE strategy_id = ? ORDER BY key').all(strategyId) as {
           key: string;
           value_json: string;
         }[];

@@ -35,7 +35,7 @@ function bracketsOf(m: Market): Readonly<Record<string, number>> {
   return listed;
 }
 
-function openInterest(venue: Venue, m: Market): Decimal {
+export function openInterest(venue: Venue, m: Market): Decimal {
   let oi = ZERO;
   for (const a of venue.accounts.values()) {
     for (const p of a.positions.values()) if (p.market === m.name) oi = oi.plus(p.amount.abs());
@@ -49,7 +49,7 @@ function openInterest(venue: Venue, m: Market): Decimal {
  * accounts. The index is the stock asset (`index_currency` as in the vendor's sample,
  * `index_name` its full name). Its keys come in the order the client's parser gives them.
  */
-function listed(venue: Venue, m: Market, nextFunding: number): FuturesMarket {
+export function listed(venue: Venue, m: Market, nextFunding: number): FuturesMarket {
   return {
     tickerId: m.name,
     base: m.stock,
@@ -72,6 +72,17 @@ function listed(venue: Venue, m: Market, nextFunding: number): FuturesMarket {
     fundingIntervalMinutes: FUNDING_INTERVAL_MIN,
     brackets: bracketsOf(m),
   };
+}
+
+/** The next funding instant the listing names at `nowMs`: the end of the current funding interval. */
+export function nextFundingAt(nowMs: number): number {
+  const intervalMs = FUNDING_INTERVAL_MIN * 60_000;
+  return (Math.floor(nowMs / intervalMs) + 1) * intervalMs;
+}
+
+/** Whether `m` is in the futures listing: a perpetual open for trading. */
+export function isListed(m: Market): boolean {
+  return m.isPerp && m.available;
 }
 
 /** The entry on the wire (api-v4 4.2): the listed market's fields under the vendor's names, numbers as strings. */
@@ -108,9 +119,8 @@ function futuresEntry(f: FuturesMarket): Record<string, unknown> {
  * test/unit/simulator/futures-listing.test.ts holds it equal to the parsed wire reply).
  */
 export function futuresListing(venue: Venue): FuturesMarket[] {
-  const intervalMs = FUNDING_INTERVAL_MIN * 60_000;
-  const nextFunding = (Math.floor(venue.nowMs() / intervalMs) + 1) * intervalMs;
-  return [...venue.markets.values()].filter((m) => m.isPerp && m.available).map((m) => listed(venue, m, nextFunding));
+  const nextFunding = nextFundingAt(venue.nowMs());
+  return [...venue.markets.values()].filter(isListed).map((m) => listed(venue, m, nextFunding));
 }
 
 export function futures(venue: Venue): unknown {

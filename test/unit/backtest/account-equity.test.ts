@@ -4,7 +4,9 @@
  * state (`accountEquityParts`, equityOf over the rebuilt inputs), to the last digit, whatever the
  * account holds: several assets, an asset without a price, held amounts, positions with and
  * without a price for their market, flex investments active and closed, changed one at a time or
- * several at once.
+ * several at once. The plan is kept per account while what it was made from stands still (it is
+ * priced again when a price moves, made afresh on any other change), so each comparison is asked
+ * right after a change and again with nothing changed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +52,11 @@ describe('accountEquity', () => {
     account.positions.set('NOPE_PERP|BOTH', { market: 'NOPE_PERP', positionSide: 'BOTH', amount: dec('2'), cost: dec('20'), margin: dec('2'), realisedPnl: dec('0') });
     seen.push(both(venue, account));
     for (const [fast, rule] of seen) expect(fast).toBe(rule);
+    // Changed in place without a new decimal anywhere but the position's fields: still seen.
+    const pos = account.positions.get('NOPE_PERP|BOTH') as NonNullable<ReturnType<typeof account.positions.get>>;
+    pos.margin = dec('3');
+    expect(both(venue, account)[0]).toBe(both(venue, account)[1]);
+    expect(both(venue, account)[0]).not.toBe(seen[seen.length - 1]?.[0]);
     // A resting order moves funds from available to held (the total stays); every other change
     // moved it, so the comparisons are not of one repeated figure.
     expect(seen[1]?.[0]).toBe(seen[0]?.[0]);
@@ -96,6 +103,8 @@ describe('accountEquity', () => {
           }
           const [fast, rule] = both(venue, account);
           expect(fast).toBe(rule);
+          // Asked again with nothing changed: the kept plan and total give the same digits.
+          expect(accountEquity(venue, account, 'USDT').toFixed()).toBe(rule);
         }
       }),
       { numRuns: 200 },

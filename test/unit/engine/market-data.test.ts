@@ -2,7 +2,8 @@
  * MarketData (src/engine/market-data.ts) hands out the same balances object while the venue
  * answers with the very same decimals (a gateway that keeps its answer), so what is kept per
  * object downstream holds, and a new one, with the new amounts, as soon as any amount, asset or
- * their order differs; the prices are those of the listing, a spot alias a copy of its own.
+ * their order differs; the prices are those of the listing, a spot alias a copy of its own, and
+ * the same prices object while the listing hands out the very same frozen entries.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -37,6 +38,28 @@ describe('MarketData', () => {
       expect((await market.fresh()).balances, `${name}, again`).toBe(now);
       last = now;
     }
+  });
+
+  it('keeps the prices object for the very same frozen entries, and makes new prices for a new, changed or unfrozen entry', async () => {
+    const frozen = Object.freeze(listing('50')[0] as FuturesMarket);
+    const unfrozen = listing('60')[0] as FuturesMarket;
+    let answer: FuturesMarket[] = [frozen];
+    const gateway = { markets: async () => [...answer], balances: async () => new Map([['USDT', dec('100')]]) };
+    const market = new MarketData(gateway, new ManualClock(0), 1_000);
+    const first = (await market.fresh()).prices;
+    expect((await market.fresh()).prices).toBe(first);
+    answer = [Object.freeze(listing('50')[0] as FuturesMarket)];
+    const equalButNew = (await market.fresh()).prices;
+    expect(equalButNew).not.toBe(first);
+    expect(equalButNew['BTC_PERP']?.last.toFixed()).toBe('50');
+    answer = [unfrozen];
+    const open = (await market.fresh()).prices;
+    expect(open['BTC_PERP']?.last.toFixed()).toBe('60');
+    // The same object again, changed in place: an unfrozen entry is never taken as the same.
+    unfrozen.lastPrice = dec('61');
+    const changed = (await market.fresh()).prices;
+    expect(changed).not.toBe(open);
+    expect(changed['BTC_PERP']?.last.toFixed()).toBe('61');
   });
 
   it('answers at once what get() would answer while the kept read is recent, and nothing once it is older than its age', async () => {
