@@ -4,21 +4,22 @@
  * the metrics of each and of the whole account, and the venue's own deals beside them (the
  * simulator's truth, to check the engine's view against).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Decimal } from '../core/decimal.js';
-import type { FillRecord } from '../model/fills.js';
 import type { Deal } from '../simulator/types.js';
-import { replayBooks, type Book, type BookSpec } from './ledger.js';
-import { keptIndexes } from './downsample.js';
-import { EquityCurve } from './metrics.js';
-import { MetricsFold } from './metrics.js';
+import { replayParsed, type Book, type BookSpec } from './ledger.js';
+import { keptIndexes, keptNumberIndexes } from './downsample.js';
+import { SteppedCurve } from './curve-steps.js';
+import { EquityCurve, MetricsFold } from './metrics.js';
 import { ROW_LIMIT } from './report/tables.js';
 import type { BacktestFill, BacktestMetrics, BacktestResult, BacktestTrade, EquityPoint, PricePoint } from './result.js';
-import { writeListFile, writeResultJson, type ResultHead } from './result-file.js';
+import { ListWriter, writeListFile, writeResultJsonOfFiles, type ResultHead } from './result-file.js';
 import { writeFileInPieces } from './file-writer.js';
+import { FillMarks } from './report/fill-marks.js';
 import { writeReport, type ReportInput } from './report/index.js';
-import { FifoFold, tradesOf } from './round-trips.js';
+import { FifoFold, tradesOf, type ParsedFill } from './round-trips.js';
+import { parsedFillsOf, resultFillsOf } from './stored-fills.js';
 import type { RunState } from './run.js';
 import type { DecimalColumn, Samples } from './samples.js';
 import type { WarmUp } from './candle-input.js';
@@ -42,19 +43,6 @@ export interface ResultInputs {
 
 /** The venue's deals in the result's fill shape (strategy from the clientOrderId prefix). */
 export type TruthFill = Omit<BacktestFill, 'strategy'> & { dealId: number; clientOrderId: string };
-
-function fillOf(f: FillRecord): BacktestFill {
-  return {
-    timeMs: f.timeMs,
-    strategy: f.strategyId ?? 'unattributed',
-    market: f.market,
-    side: f.side,
-    price: f.price.toFixed(),
-    amount: f.amount.toFixed(),
-    fee: f.fee.toFixed(),
-    orderId: String(f.orderId),
-  };
-}
 
 function flexEarnings(state: RunState): Decimal {
   let sum = new Decimal(0);
@@ -85,21 +73,31 @@ export function truthFills(state: RunState): TruthFill[] {
   return [...truthFillsInOrder(state)];
 }
 
-/** The account's curve: its figures from every sampled equity. */
+/** The account's curve: its figures from every sampled equity (each value built only where it can move them: curve-steps.ts). */
 function accountCurve(samples: Samples): EquityCurve {
   const curve = new EquityCurve();
-  for (let i = 0; i < samples.length; i++) curve.add(samples.timeAt(i), samples.equity.at(i));
+  const steps = new SteppedCurve(curve);
+  steps.stretch({ valueAt: (i) => samples.equity.at(i), column: samples.equity, sign: 1 });
+  for (let i = 0; i < samples.length; i++) steps.add(i, samples.timeAt(i));
   return curve;
 }
 
 /** A sampled column thinned for the report (downsample.ts), as the result's points. */
 function thinned<T>(samples: Samples, column: DecimalColumn, point: (timeMs: number, value: string) => T): T[] {
-  return keptIndexes(column.length, SERIES_MAX, (i, j) => column.compare(i, j)).map((i) => point(samples.timeAt(i), column.at(i).toFixed()));
+  const numbers = column.numbers();
+  const kept = numbers === undefined ? keptIndexes(column.length, SERIES_MAX, (i, j) => column.compare(i, j)) : keptNumberIndexes(numbers, SERIES_MAX);
+  return kept.map((i) => point(samples.timeAt(i), column.at(i).toFixed()));
 }
 
 /** The run's fills as the result lists them, read from the store one at a time (time, then deal id). */
-export function* resultFills(state: RunState): Generator<BacktestFill> {
-  for (const f of state.wired.store.fills.inOrder()) yield fillOf(f);
+export function resultFills(state: RunState): Generator<BacktestFill> {
+  return resultFillsOf(state.wired.store.fills.resultRowsInOrder());
+}
+
+/** Where the pass hands each fill and each closed trade as it reads them (the result's lists, the report's markers). */
+export interface ListSink {
+  fill(f: BacktestFill): void;
+  trade(t: BacktestTrade): void;
 }
 
 /** What one pass over the fills gives besides the head: the report's first rows and the markets with fills. */
@@ -118,19 +116,21 @@ interface Accounts {
 }
 
 /** Feeds one fill (and the trade it closes) to the total's and its strategy's figures; keeps the report's first rows. */
-function feeder(pass: Omit<ResultPass, 'head'>, acc: Accounts): (f: BacktestFill) => void {
-  const fifo = new FifoFold();
-  return (f) => {
+function feeder(pass: Omit<ResultPass, 'head'>, acc: Accounts, fifo: FifoFold, sink: ListSink | undefined): (p: ParsedFill) => void {
+  return (p) => {
+    const f = p.fill;
+    sink?.fill(f);
     pass.fillMarkets.add(f.market);
     if (pass.firstFills.length < ROW_LIMIT) pass.firstFills.push(f);
     const own = acc.own.get(f.strategy);
-    acc.total.addFill(f);
-    own?.addFill(f);
-    const closed = fifo.add(f);
+    acc.total.addFill(f, p.fee);
+    own?.addFill(f, p.fee);
+    const closed = fifo.addParsed(p);
     if (closed === null) return;
+    sink?.trade(closed.trade);
     for (const m of own === undefined ? [acc.total] : [acc.total, own]) {
       m.addGross(closed.gross);
-      m.addTrade(closed.trade);
+      m.addTrade(closed.trade, closed.pnl);
     }
     if (pass.firstTrades.length < ROW_LIMIT) pass.firstTrades.push(closed.trade);
   };
@@ -140,8 +140,9 @@ function feeder(pass: Omit<ResultPass, 'head'>, acc: Accounts): (f: BacktestFill
  * The result's figures in one pass over the store's fills (never all held): the account's and
  * every enabled strategy's books replayed over the samples together, the metrics folded fill by
  * fill. Figures equal to computeMetrics over the whole lists (the same sums in the same order).
+ * `sink` gets every fill and closed trade of the result's lists, in their order.
  */
-export function resultPass(state: RunState, inputs: ResultInputs): ResultPass {
+export function resultPass(state: RunState, inputs: ResultInputs, sink?: ListSink): ResultPass {
   const { store, b } = state.wired;
   // Counted in SQL: reading every order of a long run into records only to count them was the
   // result's largest allocation (a year holds hundreds of thousands of orders).
@@ -153,10 +154,14 @@ export function resultPass(state: RunState, inputs: ResultInputs): ResultPass {
   const acc: Accounts = { total: new MetricsFold(), own: new Map(enabled.map((s) => [s.id, new MetricsFold()])) };
   const pass = { fillMarkets: new Set<string>(), firstFills: [], firstTrades: [] };
   // The account's own book is not valued per step: its curve is the sampled equity itself.
-  const own = enabled.map((s): [string, BookSpec] => [s.id, { start: s.budgetQuote, curve: true }]);
+  const fifo = new FifoFold();
+  // A strategy's open lots are its round trips' FIFO books (the same fills, the same FIFO): not kept twice.
+  const own = enabled.map((s): [string, BookSpec] => [s.id, { start: s.budgetQuote, curve: true, lots: () => fifo.lotsOf(s.id) }]);
   const specs = new Map<string, BookSpec>([[TOTAL, { start: startEquity, curve: false }], ...own]);
-  const keysOf = (f: BacktestFill): string[] => (acc.own.has(f.strategy) ? [TOTAL, f.strategy] : [TOTAL]);
-  const books = replayBooks(resultFills(state), samples, specs, keysOf, feeder(pass, acc));
+  const keys = new Map(enabled.map((s) => [s.id, [TOTAL, s.id]]));
+  const totalOnly = [TOTAL];
+  const keysOf = (f: BacktestFill): readonly string[] => keys.get(f.strategy) ?? totalOnly;
+  const books = replayParsed(parsedFillsOf(store.fills.resultRowsInOrder()), samples, specs, keysOf, feeder(pass, acc, fifo, sink));
   const span = { fromMs: inputs.fromMs, toMs: inputs.toMs };
   const totalBook = books.get(TOTAL) as Book;
   const total = acc.total.finish({
@@ -203,27 +208,57 @@ export function buildResult(state: RunState, inputs: ResultInputs): BacktestResu
 
 /**
  * Writes result.json, report.html and venue-fills.json into `outDir` from the store and the
- * venue as they stand (both are open until the run returns): one pass for the figures, then the
- * fills and the round trips read again from the store as they are written, and the venue's deals
- * (from its archive, then memory), so no list of the run is held whole. The files are
+ * venue as they stand (both are open until the run returns). One reading of the store's fills
+ * gives the figures and writes the fills' and the round trips' text to files beside the result
+ * (the head, which comes first in result.json, is known only at the end), which result.json then
+ * copies; the report's markers are kept compactly from the same reading; the venue's deals are
+ * read from its archive, then memory. No list of the run is held whole. The files are
  * byte-identical to the whole result's (buildResult, renderReport, JSON.stringify of truthFills).
  */
 export function writeResultFiles(state: RunState, inputs: ResultInputs, outDir: string): ResultHead {
-  const pass = resultPass(state, inputs);
-  const { head } = pass;
   mkdirSync(outDir, { recursive: true });
-  writeFileInPieces(path.join(outDir, 'result.json'), (w) => writeResultJson(w, head, resultFills(state), tradesOf(resultFills(state))));
-  const report: ReportInput = {
-    head,
-    fillCount: head.total.fills,
-    tradeCount: head.total.trades,
-    firstFills: pass.firstFills,
-    firstTrades: pass.firstTrades,
-    fillMarkets: pass.fillMarkets,
-    // One reading of the store for every market's markers (the fills are in time order there).
-    fillsInOrder: () => resultFills(state),
-  };
-  writeFileInPieces(path.join(outDir, 'report.html'), (w) => writeReport(w, report));
-  writeFileInPieces(path.join(outDir, 'venue-fills.json'), (w) => writeListFile(w, truthFillsInOrder(state)));
-  return head;
+  const fillsFile = path.join(outDir, '.result-fills.part');
+  const tradesFile = path.join(outDir, '.result-trades.part');
+  const marks = new FillMarks();
+  try {
+    const pass = writeLists(fillsFile, tradesFile, (sink) => resultPass(state, inputs, sink), marks);
+    const { head } = pass;
+    writeFileInPieces(path.join(outDir, 'result.json'), (w) => writeResultJsonOfFiles(w, head, fillsFile, tradesFile));
+    const report: ReportInput = {
+      head,
+      fillCount: head.total.fills,
+      tradeCount: head.total.trades,
+      firstFills: pass.firstFills,
+      firstTrades: pass.firstTrades,
+      fillMarkets: pass.fillMarkets,
+      fillsInOrder: () => marks.inOrder(),
+    };
+    writeFileInPieces(path.join(outDir, 'report.html'), (w) => writeReport(w, report));
+    writeFileInPieces(path.join(outDir, 'venue-fills.json'), (w) => writeListFile(w, truthFillsInOrder(state)));
+    return head;
+  } finally {
+    rmSync(fillsFile, { force: true });
+    rmSync(tradesFile, { force: true });
+  }
+}
+
+/** Runs `pass` with a sink that writes the fills' and the trades' list text (result.json's, member-deep) to the two files. */
+function writeLists(fillsFile: string, tradesFile: string, pass: (sink: ListSink) => ResultPass, marks: FillMarks): ResultPass {
+  let out: ResultPass | undefined;
+  writeFileInPieces(fillsFile, (fw) =>
+    writeFileInPieces(tradesFile, (tw) => {
+      const fills = new ListWriter(fw);
+      const trades = new ListWriter(tw);
+      out = pass({
+        fill: (f) => {
+          fills.add(f);
+          marks.add(f);
+        },
+        trade: (t) => trades.add(t),
+      });
+      fills.end();
+      trades.end();
+    }),
+  );
+  return out as ResultPass;
 }

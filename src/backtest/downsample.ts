@@ -28,6 +28,43 @@ export function byValue(valueAt: (i: number) => Decimal): CompareAt {
  * compact columns, which compare most values as the numbers they hold: DecimalColumn.compare).
  */
 export function keptIndexes(length: number, max: number, compare: CompareAt): number[] {
+  return keptBy(length, max, (lo, hi) => {
+    let minI = lo;
+    let maxI = lo;
+    for (let i = lo + 1; i < hi; i++) {
+      if (compare(i, minI) < 0) minI = i;
+      else if (compare(i, maxI) > 0) maxI = i;
+    }
+    return [minI, maxI];
+  });
+}
+
+/**
+ * keptIndexes of a series of doubles compared as such (a sample column held all as numbers,
+ * DecimalColumn.numbers: the same order as its decimals'), without a call per comparison.
+ */
+export function keptNumberIndexes(values: Float64Array, max: number): number[] {
+  return keptBy(values.length, max, (lo, hi) => {
+    let minI = lo;
+    let maxI = lo;
+    let min = values[lo] as number;
+    let maxV = min;
+    for (let i = lo + 1; i < hi; i++) {
+      const v = values[i] as number;
+      if (v < min) {
+        minI = i;
+        min = v;
+      } else if (v > maxV) {
+        maxI = i;
+        maxV = v;
+      }
+    }
+    return [minI, maxI];
+  });
+}
+
+/** The buckets' extremes (`extremes` of [lo, hi), lo < hi: the lowest's and the highest's index) between the first and the last. */
+function keptBy(length: number, max: number, extremes: (lo: number, hi: number) => [number, number]): number[] {
   if (!Number.isInteger(max) || max < 2) throw new RangeError(`downsample: max must be an integer ≥ 2, got ${max}`);
   if (length <= max) return Array.from({ length }, (_, i) => i);
   const inner = length - 2;
@@ -36,23 +73,14 @@ export function keptIndexes(length: number, max: number, compare: CompareAt): nu
   for (let b = 0; b < buckets; b++) {
     const lo = 1 + Math.floor((b * inner) / buckets);
     const hi = 1 + Math.floor(((b + 1) * inner) / buckets);
-    out.push(...extremes(lo, hi, compare));
+    if (hi <= lo) continue;
+    // Ascending, one index when they coincide.
+    const [minI, maxI] = extremes(lo, hi);
+    if (minI === maxI) out.push(minI);
+    else out.push(Math.min(minI, maxI), Math.max(minI, maxI));
   }
   out.push(length - 1);
   return out;
-}
-
-/** Indexes of the lowest and highest value in [lo, hi), ascending, one index when they coincide. */
-function extremes(lo: number, hi: number, compare: CompareAt): number[] {
-  if (hi <= lo) return [];
-  let minI = lo;
-  let maxI = lo;
-  for (let i = lo + 1; i < hi; i++) {
-    if (compare(i, minI) < 0) minI = i;
-    else if (compare(i, maxI) > 0) maxI = i;
-  }
-  if (minI === maxI) return [minI];
-  return minI < maxI ? [minI, maxI] : [maxI, minI];
 }
 
 export function downsampleEquity(points: readonly EquityPoint[], max: number): EquityPoint[] {

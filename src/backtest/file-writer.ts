@@ -2,7 +2,7 @@
  * A file written in pieces: text is gathered up to a chunk and written with one system call, so
  * a large output (a year's result.json) is never one string in memory.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 
 /** Characters gathered before a write (the outputs are ASCII but for rare escapes: about as many bytes). */
 const CHUNK = 1 << 16;
@@ -22,6 +22,18 @@ export class FileWriter {
     if (this.size >= CHUNK) this.flush();
   }
 
+  /** Appends the whole of `file` (text written earlier, e.g. by another FileWriter), read a chunk at a time. */
+  copyFrom(file: string): void {
+    this.flush();
+    const fd = openSync(file, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(CHUNK * 4);
+      for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) this.writeBytes(buf, n);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   /** Writes what is gathered and closes the file; the file is closed even when the last write fails. */
   close(): void {
     try {
@@ -36,8 +48,12 @@ export class FileWriter {
     const buf = Buffer.from(this.parts.join(''), 'utf8');
     this.parts = [];
     this.size = 0;
+    this.writeBytes(buf, buf.length);
+  }
+
+  private writeBytes(buf: Buffer, length: number): void {
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    while (off < length) off += writeSync(this.fd, buf, off, length - off);
   }
 }
 

@@ -7,7 +7,10 @@
 import { Decimal } from '../core/decimal.js';
 import { EquityCurve } from './metrics.js';
 import type { BacktestFill } from './result.js';
+import { parseFill, type ParsedFill } from './round-trips.js';
 import type { Samples } from './samples.js';
+import { SteppedCurve, type Stretch } from './curve-steps.js';
+import { addNear, bookStretch, OP_ERR, type Near, type OpenPosition } from './book-stretch.js';
 
 interface Lot {
   amount: Decimal;
@@ -24,34 +27,60 @@ function addToLots(lots: Lot[], signed: Decimal, price: Decimal): void {
   let rest = signed;
   while (!rest.isZero() && lots.length > 0 && (lots[0] as Lot).amount.isNeg() !== rest.isNeg()) {
     const lot = lots[0] as Lot;
-    const take = Decimal.min(lot.amount.abs(), rest.abs());
-    const sign = rest.isNeg() ? -1 : 1;
-    lot.amount = lot.amount.plus(take.mul(sign));
-    rest = rest.minus(take.mul(sign));
+    const lotSize = lot.amount.abs();
+    const restSize = rest.abs();
+    // The smaller size, signed as `rest` (a sign flip, not a multiplication by ±1: the same value).
+    const take = lotSize.lt(restSize) ? lotSize : restSize;
+    const signed = rest.isNeg() ? take.neg() : take;
+    lot.amount = lot.amount.plus(signed);
+    rest = rest.minus(signed);
     if (lot.amount.isZero()) lots.shift();
   }
   if (!rest.isZero()) lots.push({ amount: rest, price });
 }
 
 class Replay {
-  readonly cash: Decimal[] = [];
   cashNow = new Decimal(0);
   readonly pos = new Map<string, Decimal>();
   readonly lots = new Map<string, Lot[]>();
   readonly spans: Array<{ fromMs: number; toMs: number }> = [];
+  /** Counts the fills applied: the value's stretch (curve-steps.ts) ends with each. */
+  fills = 0;
   private openSince: number | null = null;
+  /** Markets with a non-zero position. */
+  private openMarkets = 0;
 
-  apply(f: BacktestFill): void {
-    const amount = new Decimal(f.amount);
-    const price = new Decimal(f.price);
-    const signed = f.side === 'buy' ? amount : amount.neg();
-    const quote = amount.mul(price);
-    this.cashNow = this.cashNow.plus(f.side === 'buy' ? quote.neg() : quote).minus(new Decimal(f.fee));
-    this.pos.set(f.market, (this.pos.get(f.market) ?? new Decimal(0)).plus(signed));
-    const lots = this.lots.get(f.market) ?? [];
-    addToLots(lots, signed, price);
-    this.lots.set(f.market, lots);
-    const open = [...this.pos.values()].some((p) => !p.isZero());
+  /**
+   * `curve`: the book's value is wanted at each step (else its cash is not kept: it only marks
+   * what is open). `keepLots`: its open lots are kept here (else they are given at the end: BookSpec.lots).
+   */
+  constructor(
+    private readonly curve: boolean,
+    private readonly keepLots: boolean,
+  ) {}
+
+  /** Doubles tracking the cash and each position, for the stretches' estimates (book-stretch.ts). */
+  private readonly cashNear: Near = { value: 0, err: 0 };
+  private readonly posNear = new Map<string, Near>();
+
+  apply(p: ParsedFill): void {
+    const f = p.fill;
+    const { amount, price } = p;
+    const buy = f.side === 'buy';
+    const signed = buy ? amount : amount.neg();
+    if (this.curve) {
+      const quote = amount.mul(price);
+      this.cashNow = this.cashNow.plus(buy ? quote.neg() : quote).minus(p.fee);
+      this.track(f, buy);
+    }
+    this.move(f.market, signed);
+    if (this.keepLots) {
+      const lots = this.lots.get(f.market) ?? [];
+      addToLots(lots, signed, price);
+      this.lots.set(f.market, lots);
+    }
+    this.fills++;
+    const open = this.openMarkets > 0;
     if (open && this.openSince === null) this.openSince = f.timeMs;
     if (!open && this.openSince !== null) {
       this.spans.push({ fromMs: this.openSince, toMs: f.timeMs });
@@ -59,59 +88,58 @@ class Replay {
     }
   }
 
+  /** The position in `market` moved by `signed`, and the count of open markets with it. */
+  private move(market: string, signed: Decimal): void {
+    const was = this.pos.get(market) ?? new Decimal(0);
+    const now = was.plus(signed);
+    this.pos.set(market, now);
+    this.openMarkets += (now.isZero() ? 0 : 1) - (was.isZero() ? 0 : 1);
+  }
+
+  /** The doubles' share of a fill: each text read as its nearest double, each operation's rounding bounded. */
+  private track(f: BacktestFill, buy: boolean): void {
+    const amount = Number(f.amount);
+    const quote = amount * Number(f.price);
+    const fee = Number(f.fee);
+    addNear(this.cashNear, buy ? -quote : quote, OP_ERR * (Math.abs(quote) + Math.abs(fee)));
+    addNear(this.cashNear, -fee, 0);
+    let pos = this.posNear.get(f.market);
+    if (pos === undefined) {
+      pos = { value: 0, err: 0 };
+      this.posNear.set(f.market, pos);
+    }
+    addNear(pos, buy ? amount : -amount, OP_ERR * Math.abs(amount));
+  }
+
   close(endMs: number): void {
     if (this.openSince !== null && endMs > this.openSince) this.spans.push({ fromMs: this.openSince, toMs: endMs });
   }
 
-  /** `start` plus the cash flow, as last worked out (it changes with a fill only). */
-  private base: { start: Decimal; cash: Decimal; value: Decimal } | undefined;
-
-  /** The book's value at the current sample: `start`, the cash flow, and the positions at that step's prices. */
-  valueAt(prices: StepPrices, start: Decimal): Decimal {
-    let base = this.base;
-    if (base === undefined || base.start !== start || base.cash !== this.cashNow) {
-      base = { start, cash: this.cashNow, value: start.plus(this.cashNow) };
-      this.base = base;
+  /** The book's value from now until the next fill (a closed position, zero, adds nothing and reads no price). */
+  stretch(samples: Samples, start: Decimal, startNear: number): Stretch {
+    const open: OpenPosition[] = [];
+    for (const [market, size] of this.pos) {
+      if (size.isZero()) continue;
+      const near = this.posNear.get(market) as Near;
+      open.push({ column: samples.prices.get(market), size, near: near.value, nearErr: near.err });
     }
-    let value = base.value;
-    // A closed position (zero) adds nothing: no price needs reading for it.
-    for (const [market, p] of this.pos) if (!p.isZero()) value = value.plus(p.mul(prices.of(market) ?? 0));
-    return value;
+    return bookStretch(start, startNear, this.cashNow, { ...this.cashNear }, open);
   }
 
-  /** The open lots marked at each market's last sampled price. */
-  unrealised(samples: Samples): Decimal {
-    let out = new Decimal(0);
-    for (const [market, lots] of this.lots) {
-      const last = samples.prices.get(market)?.last();
-      if (last === undefined) continue;
-      for (const lot of lots) out = out.plus(lot.amount.mul(last.minus(lot.price)));
-    }
-    return out;
-  }
 }
 
-/**
- * The prices of one sample, each read once for all the books that mark a position in its market
- * (a read builds the Decimal from the sample's column).
- */
-class StepPrices {
-  private i = -1;
-  private readonly read = new Map<string, Decimal | undefined>();
+/** Open lots per market (amounts signed: negative short), each market's in the order they opened. */
+export type OpenLots = Iterable<[string, Iterable<Lot>]>;
 
-  constructor(private readonly samples: Samples) {}
-
-  moveTo(i: number): void {
-    this.i = i;
-    this.read.clear();
+/** The open lots marked at each market's last sampled price. */
+function unrealised(lotsByMarket: OpenLots, samples: Samples): Decimal {
+  let out = new Decimal(0);
+  for (const [market, lots] of lotsByMarket) {
+    const last = samples.prices.get(market)?.last();
+    if (last === undefined) continue;
+    for (const lot of lots) out = out.plus(lot.amount.mul(last.minus(lot.price)));
   }
-
-  of(market: string): Decimal | undefined {
-    if (this.read.has(market)) return this.read.get(market);
-    const price = this.samples.prices.get(market)?.at(this.i);
-    this.read.set(market, price);
-    return price;
-  }
+  return out;
 }
 
 /** Replays `fills` (time order) against the samples; `start` is the curve's starting value. */
@@ -123,14 +151,15 @@ export function replayBook(fills: readonly BacktestFill[], samples: Samples, sta
 export interface BookSpec {
   start: Decimal;
   curve: boolean;
+  /**
+   * The book's open lots at the end when they are kept elsewhere, per market in the order the
+   * book first traded each (a strategy's are its round trips' FIFO books: FifoFold.lotsOf); the
+   * replay then keeps none.
+   */
+  lots?: () => OpenLots;
 }
 
-/**
- * Several books replayed in one pass over `fills` (time order, any iteration: a long run's fills
- * need not be held): each fill goes to the books `keysOf` names, each book sees exactly what
- * replayBook of its own fills would, and `onFill` sees every fill once, in order. A book whose
- * curve is not wanted is not valued at each step.
- */
+/** replayParsed of fills given as text (each parsed once for all the books). */
 export function replayBooks(
   fills: Iterable<BacktestFill>,
   samples: Samples,
@@ -138,27 +167,69 @@ export function replayBooks(
   keysOf: (f: BacktestFill) => readonly string[],
   onFill: (f: BacktestFill) => void,
 ): Map<string, Book> {
-  const books = [...specs].map(([key, spec]) => ({ key, spec, r: new Replay(), equity: new EquityCurve() }));
+  function* parsed(): Generator<ParsedFill> {
+    let i = 0;
+    for (const f of fills) yield parseFill(f, i++);
+  }
+  return replayParsed(parsed(), samples, specs, keysOf, (p) => onFill(p.fill));
+}
+
+interface Replayed {
+  key: string;
+  spec: BookSpec;
+  r: Replay;
+  equity: EquityCurve;
+  steps: SteppedCurve;
+  /** The book's fill count when its stretch was last set. */
+  seen: number;
+  /** The double nearest the curve's starting value. */
+  startNear: number;
+}
+
+/**
+ * Several books replayed in one pass over `fills` (time order, any iteration: a long run's fills
+ * need not be held): each fill goes to the books `keysOf` names, each book sees exactly what
+ * replayBook of its own fills would, and `onFill` sees every fill once, in order. A book whose
+ * curve is not wanted is not valued at each step; one that is, only at the steps that can move
+ * its figures (curve-steps.ts).
+ */
+export function replayParsed(
+  fills: Iterable<ParsedFill>,
+  samples: Samples,
+  specs: ReadonlyMap<string, BookSpec>,
+  keysOf: (f: BacktestFill) => readonly string[],
+  onFill: (f: ParsedFill) => void,
+): Map<string, Book> {
+  const books = [...specs].map(([key, spec]): Replayed => {
+    const r = new Replay(spec.curve, spec.lots === undefined);
+    const equity = new EquityCurve();
+    return { key, spec, r, equity, steps: new SteppedCurve(equity), seen: -1, startNear: spec.start.toNumber() };
+  });
+  const curves = books.filter((b) => b.spec.curve);
   const byKey = new Map(books.map((b) => [b.key, b]));
-  const apply = (f: BacktestFill): void => {
+  const apply = (f: ParsedFill): void => {
     onFill(f);
-    for (const key of keysOf(f)) byKey.get(key)?.r.apply(f);
+    for (const key of keysOf(f.fill)) byKey.get(key)?.r.apply(f);
   };
   const it = fills[Symbol.iterator]();
   let next = it.next();
-  const prices = new StepPrices(samples);
   for (let i = 0; i < samples.length; i++) {
     const t = samples.timeAt(i);
-    for (; next.done !== true && next.value.timeMs <= t; next = it.next()) apply(next.value);
-    prices.moveTo(i);
-    for (const b of books) if (b.spec.curve) b.equity.add(t, b.r.valueAt(prices, b.spec.start));
+    for (; next.done !== true && next.value.fill.timeMs <= t; next = it.next()) apply(next.value);
+    for (const b of curves) {
+      if (b.seen !== b.r.fills) {
+        b.steps.stretch(b.r.stretch(samples, b.spec.start, b.startNear));
+        b.seen = b.r.fills;
+      }
+      b.steps.add(i, t);
+    }
   }
   for (; next.done !== true; next = it.next()) apply(next.value);
   const endMs = samples.length === 0 ? 0 : samples.timeAt(samples.length - 1);
   const out = new Map<string, Book>();
   for (const b of books) {
     b.r.close(endMs);
-    out.set(b.key, { equity: b.equity, unrealisedPnl: b.r.unrealised(samples), positionSpans: b.r.spans });
+    out.set(b.key, { equity: b.equity, unrealisedPnl: unrealised(b.spec.lots?.() ?? b.r.lots, samples), positionSpans: b.r.spans });
   }
   return out;
 }

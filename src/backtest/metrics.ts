@@ -61,8 +61,9 @@ export class MetricsFold {
   private trades = 0;
   private wins = 0;
 
-  addFill(f: BacktestFill): void {
-    this.fees = this.fees.plus(dec(f.fee));
+  /** `fee`: the fill's fee parsed already (its `fee` text). */
+  addFill(f: BacktestFill, fee: Decimal = dec(f.fee)): void {
+    this.fees = this.fees.plus(fee);
     this.fills++;
   }
 
@@ -71,9 +72,10 @@ export class MetricsFold {
     this.realised = this.realised.plus(gross);
   }
 
-  addTrade(t: BacktestTrade): void {
+  /** `pnl`: the trade's PnL parsed already (its `pnl` text). */
+  addTrade(t: BacktestTrade, pnl: Decimal = dec(t.pnl)): void {
     this.trades++;
-    if (dec(t.pnl).gt(0)) this.wins++;
+    if (pnl.gt(0)) this.wins++;
   }
 
   finish(rest: MetricsRest): BacktestMetrics {
@@ -116,23 +118,62 @@ export class EquityCurve {
   private trough: Decimal = ZERO;
   private worst: Decimal = ZERO;
   private readonly closes: Decimal[] = [];
-  private last: { timeMs: number; equity: Decimal } | undefined;
+  /** The last point: its time, and its value or how to work it out (addInside). */
+  /** The last point's UTC day, [dayStart, dayEnd) in ms (empty before the first point). */
+  private dayStart = 0;
+  private dayEnd = 0;
+  private lastValue: Decimal | undefined;
+  private lastAt: ((i: number) => Decimal) | undefined;
+  private lastIndex = 0;
   private count = 0;
 
-  add(timeMs: number, e: Decimal): void {
-    const prev = this.last;
-    if (prev === undefined) this.closes.push(e);
-    else if (this.count > 1 && dayOf(timeMs) !== dayOf(prev.timeMs)) this.closes.push(prev.equity);
-    this.last = { timeMs, equity: e };
-    this.count++;
+  /** Adds a point; true when it is a new peak. */
+  add(timeMs: number, e: Decimal): boolean {
+    if (this.count === 0) this.closes.push(e);
+    this.step(timeMs);
+    this.lastValue = e;
+    this.lastAt = undefined;
     if (this.peak === null || e.gt(this.peak)) {
       this.worst = this.withReign();
       this.peak = e;
       this.trough = e;
-    } else if (e.lt(this.trough)) {
-      this.trough = e;
+      return true;
     }
+    if (e.lt(this.trough)) this.trough = e;
+    return false;
   }
+
+  /**
+   * Adds a point the caller knows to be neither above the peak nor below the trough since it
+   * (never the first point): `add` would change nothing but the daily closes, which need its
+   * value only when it closes a day or the curve. So the value, `valueAt(i)`, is worked out then
+   * only (a year of one-minute points is half a million values otherwise); `valueAt` must give
+   * the same value whenever it is asked.
+   */
+  addInside(timeMs: number, valueAt: (i: number) => Decimal, i: number): void {
+    if (this.peak === null) throw new Error('equity curve: the first point must be added with add');
+    this.step(timeMs);
+    this.lastValue = undefined;
+    this.lastAt = valueAt;
+    this.lastIndex = i;
+  }
+
+  /**
+   * The peak and the trough as the doubles nearest them (NaN before the first point), worked out
+   * when they change: a caller compares an estimate of a value against them (curve-steps.ts).
+   */
+  bounds(): { peak: number; trough: number } {
+    if (this.boundsOf !== this.peak || this.boundsTrough !== this.trough) {
+      this.boundsOf = this.peak;
+      this.boundsTrough = this.trough;
+      this.boundNumbers = this.peak === null ? { peak: Number.NaN, trough: Number.NaN } : { peak: this.peak.toNumber(), trough: this.trough.toNumber() };
+    }
+    return this.boundNumbers;
+  }
+
+  private boundsOf: Decimal | null = null;
+  private boundsTrough: Decimal = ZERO;
+  private boundNumbers = { peak: Number.NaN, trough: Number.NaN };
 
   /**
    * Largest (peak − equity) / peak, with peak the running maximum. Points while the peak is not
@@ -146,7 +187,24 @@ export class EquityCurve {
 
   /** The first point, then the last point of every UTC day that has points (the first point not twice). */
   dailyCloses(): Decimal[] {
-    return this.count > 1 && this.last !== undefined ? [...this.closes, this.last.equity] : [...this.closes];
+    return this.count > 1 ? [...this.closes, this.lastEquity()] : [...this.closes];
+  }
+
+  /** The day bookkeeping of a new point at `timeMs`: the previous point closes its day when the day changes. */
+  private step(timeMs: number): void {
+    // The last point's UTC day is [dayStart, dayEnd): a point outside it is of another day.
+    if (this.count > 1 && (timeMs < this.dayStart || timeMs >= this.dayEnd)) this.closes.push(this.lastEquity());
+    if (timeMs < this.dayStart || timeMs >= this.dayEnd) {
+      this.dayStart = dayOf(timeMs) * DAY_MS;
+      this.dayEnd = this.dayStart + DAY_MS;
+    }
+    this.count++;
+  }
+
+  /** The last point's value, worked out now when it was added inside. */
+  private lastEquity(): Decimal {
+    this.lastValue ??= (this.lastAt as (i: number) => Decimal)(this.lastIndex);
+    return this.lastValue;
   }
 
   /** The worst drawdown so far, the current peak's reign included. */

@@ -26,6 +26,22 @@ interface Lot {
 interface Book {
   direction: Direction;
   lots: Lot[];
+  /**
+   * The lots' amount, kept as they change while every amount the book met was below 10^21 with
+   * at most 20 places: then every sum and difference of them spans under 60 digits, so Decimal
+   * keeps it exactly, equal to the lots' sum. Undefined once an amount was outside that.
+   */
+  open?: Decimal | undefined;
+}
+
+/** An amount below 10^21 with at most 20 places (Book.open). */
+function short(amount: Decimal): boolean {
+  return amount.e < 21 && amount.decimalPlaces() <= 20;
+}
+
+/** `book.open` moved by `delta` while it is kept. */
+function keepOpen(book: Book, delta: Decimal): void {
+  if (book.open !== undefined) book.open = book.open.plus(delta);
 }
 
 /** A closed trade with the figures the report's trade list does not carry. */
@@ -35,6 +51,8 @@ export interface ClosedTrade {
   gross: Decimal;
   /** Opening and closing fees charged to this trade. */
   fees: Decimal;
+  /** The trade's PnL after fees (its `pnl`, exact). */
+  pnl: Decimal;
 }
 
 /** A book still holding a position at the end. */
@@ -55,7 +73,8 @@ export interface FifoResult {
   spans: Array<{ fromMs: number; toMs: number }>;
 }
 
-interface ParsedFill {
+/** A fill with its amounts parsed (once, for every fold that reads them). */
+export interface ParsedFill {
   fill: BacktestFill;
   direction: Direction;
   price: Decimal;
@@ -63,20 +82,32 @@ interface ParsedFill {
   fee: Decimal;
 }
 
-function parseFill(fill: BacktestFill, index: number): ParsedFill {
-  const where = `fill ${index} (order ${fill.orderId})`;
-  const price = parseField(fill.price, `${where}: price`);
-  const amount = parseField(fill.amount, `${where}: amount`);
-  if (!amount.gt(0)) throw new RangeError(`${where}: amount must be > 0, got ${fill.amount}`);
-  if (!price.gt(0)) throw new RangeError(`${where}: price must be > 0, got ${fill.price}`);
-  return { fill, direction: fill.side === 'buy' ? 'long' : 'short', price, amount, fee: parseField(fill.fee, `${where}: fee`) };
+/**
+ * `fill` parsed and checked; `index`, its place in its list, names it in the error a malformed
+ * fill raises. `read` parses a field: `dec`, or one that gives what `dec` gives (a cache of it).
+ */
+export function parseFill(fill: BacktestFill, index: number, read: (s: string) => Decimal = dec): ParsedFill {
+  const price = parseField(fill.price, read, fill, index, 'price');
+  const amount = parseField(fill.amount, read, fill, index, 'amount');
+  if (!above0(amount)) throw new RangeError(`${where(fill, index)}: amount must be > 0, got ${fill.amount}`);
+  if (!above0(price)) throw new RangeError(`${where(fill, index)}: price must be > 0, got ${fill.price}`);
+  return { fill, direction: fill.side === 'buy' ? 'long' : 'short', price, amount, fee: parseField(fill.fee, read, fill, index, 'fee') };
 }
 
-function parseField(value: string, what: string): Decimal {
+/** `d.gt(0)` without building the zero to compare with (a parsed decimal is finite: no NaN). */
+function above0(d: Decimal): boolean {
+  return !d.isNeg() && !d.isZero();
+}
+
+function where(fill: BacktestFill, index: number): string {
+  return `fill ${index} (order ${fill.orderId})`;
+}
+
+function parseField(value: string, read: (s: string) => Decimal, fill: BacktestFill, index: number, field: string): Decimal {
   try {
-    return dec(value);
+    return read(value);
   } catch {
-    throw new RangeError(`${what} is not a decimal string: ${JSON.stringify(value.slice(0, 40))}`);
+    throw new RangeError(`${where(fill, index)}: ${field} is not a decimal string: ${JSON.stringify(value.slice(0, 40))}`);
   }
 }
 
@@ -97,7 +128,7 @@ interface Consumed {
 function consumeLots(book: Book, amount: Decimal, exit: Decimal): Consumed {
   const out: Consumed = { openedMs: book.lots[0]?.timeMs ?? 0, entryCost: ZERO, gross: ZERO, fees: ZERO };
   let left = amount;
-  while (left.gt(0)) {
+  while (above0(left)) {
     const lot = book.lots[0];
     if (lot === undefined) throw new Error('round trips: closing more than the open position');
     const take = Decimal.min(lot.amount, left);
@@ -107,6 +138,7 @@ function consumeLots(book: Book, amount: Decimal, exit: Decimal): Consumed {
     out.gross = out.gross.plus(move.mul(take));
     out.fees = out.fees.plus(fee);
     lot.amount = lot.amount.minus(take);
+    keepOpen(book, take.neg());
     lot.fee = lot.fee.minus(fee);
     left = left.minus(take);
     if (lot.amount.isZero()) book.lots.shift();
@@ -115,14 +147,19 @@ function consumeLots(book: Book, amount: Decimal, exit: Decimal): Consumed {
 }
 
 function openAmount(book: Book): Decimal {
-  return sum(book.lots.map((l) => l.amount));
+  if (book.open !== undefined) return book.open;
+  return book.lots.length === 1 ? (book.lots[0] as Lot).amount : sum(book.lots.map((l) => l.amount));
 }
+
 
 /** Applies one fill to its book; returns the trade it closed, if any. */
 function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {
+  // Every amount a book's lots take or give is this fill's or an earlier one's, or a difference of them.
+  if (book.open !== undefined && !short(f.amount)) book.open = undefined;
   if (book.lots.length === 0 || book.direction === f.direction) {
     book.direction = f.direction;
     book.lots.push({ timeMs: f.fill.timeMs, price: f.price, amount: f.amount, fee: f.fee });
+    keepOpen(book, f.amount);
     return null;
   }
   const closeAmount = Decimal.min(f.amount, openAmount(book));
@@ -130,12 +167,14 @@ function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {
   const closedDirection = book.direction;
   const used = consumeLots(book, closeAmount, f.price);
   const rest = f.amount.minus(closeAmount);
-  if (rest.gt(0)) {
+  if (above0(rest)) {
     // A flip: the rest of the fill opens a position the other way, with the rest of its fee.
     book.direction = f.direction;
     book.lots.push({ timeMs: f.fill.timeMs, price: f.price, amount: rest, fee: f.fee.minus(closeFee) });
+    keepOpen(book, rest);
   }
   const fees = used.fees.plus(closeFee);
+  const pnl = used.gross.minus(fees);
   const trade: BacktestTrade = {
     strategy: f.fill.strategy,
     market: f.fill.market,
@@ -145,9 +184,9 @@ function applyFill(book: Book, f: ParsedFill): ClosedTrade | null {
     amount: toWire(closeAmount),
     entryPrice: toWire(used.entryCost.div(closeAmount).toDecimalPlaces(PRICE_DP, Decimal.ROUND_HALF_EVEN)),
     exitPrice: toWire(f.price),
-    pnl: toWire(used.gross.minus(fees)),
+    pnl: toWire(pnl),
   };
-  return { trade, gross: used.gross, fees };
+  return { trade, gross: used.gross, fees, pnl };
 }
 
 /** Fills in time order; fills of the same millisecond keep their given order (stable sort). */
@@ -160,21 +199,37 @@ function inTimeOrder(fills: readonly BacktestFill[]): Array<{ fill: BacktestFill
  * without holding the list or the trades. `add` returns the trade a fill closed, if any.
  */
 export class FifoFold {
-  private readonly books = new Map<string, Book & { since: number }>();
+  private readonly books = new Map<string, Book & { since: number; strategy: string; market: string }>();
   private index = 0;
   readonly spans: Array<{ fromMs: number; toMs: number }> = [];
 
   /** `index`: the fill's place in its list, for the error a malformed fill raises. */
   add(fill: BacktestFill, index = this.index): ClosedTrade | null {
+    return this.addParsed(parseFill(fill, index), index);
+  }
+
+  /** `add` of a fill parsed already (parseFill). */
+  addParsed(parsed: ParsedFill, index = this.index): ClosedTrade | null {
     this.index = index + 1;
-    const parsed = parseFill(fill, index);
+    const { fill } = parsed;
     const key = `${fill.strategy}\u0000${fill.market}`;
-    const book = this.books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs };
+    const book = this.books.get(key) ?? { direction: parsed.direction, lots: [], since: fill.timeMs, open: ZERO, strategy: fill.strategy, market: fill.market };
     this.books.set(key, book);
     if (book.lots.length === 0) book.since = fill.timeMs;
     const t = applyFill(book, parsed);
     if (book.lots.length === 0) this.spans.push({ fromMs: book.since, toMs: fill.timeMs });
     return t;
+  }
+
+  /**
+   * The open lots of `strategy`'s books, per market in the order the books began, each lot's
+   * amount signed (negative short): what a replay of the strategy's own fills holds open.
+   */
+  *lotsOf(strategy: string): Generator<[string, Array<{ amount: Decimal; price: Decimal }>]> {
+    for (const book of this.books.values()) {
+      if (book.strategy !== strategy) continue;
+      yield [book.market, book.lots.map((l) => ({ amount: book.direction === 'long' ? l.amount : l.amount.neg(), price: l.price }))];
+    }
   }
 
   /** Books still open, per "strategy\u0000market". */

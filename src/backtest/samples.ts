@@ -26,6 +26,11 @@ class Doubles {
   at(i: number): number {
     return this.data[i] as number;
   }
+
+  /** The values pushed so far (a view: valid until the next push). */
+  view(): Float64Array {
+    return this.data.subarray(0, this.length);
+  }
 }
 
 /** 10^0 … 10^22: the powers of ten a double holds exactly. */
@@ -107,6 +112,16 @@ export class DecimalColumn {
     const b = this.nums.at(j);
     if (Number.isNaN(a) || Number.isNaN(b)) return this.at(i).cmp(this.at(j));
     return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  /** Every value as the double nearest it, when each is held so (none as text); else undefined. */
+  numbers(): Float64Array | undefined {
+    return this.texts.length === 0 ? this.nums.view() : undefined;
+  }
+
+  /** The double nearest the value at `i` (held as such), or NaN when the value is held as text. */
+  numberAt(i: number): number {
+    return this.nums.at(i);
   }
 
   /** The last value, or undefined when empty. */

@@ -9,6 +9,7 @@ import { downsampleEquity, downsamplePrices } from '../downsample.js';
 import type { BacktestFill, BacktestResult, BacktestTrade, EquityPoint, PricePoint } from '../result.js';
 import type { ResultHead } from '../result-file.js';
 import { REPORT_COLOURS } from './colours.js';
+import type { FillMark } from './fill-marks.js';
 
 /**
  * Points per chart at most. The run downsamples already (result.json stays small); this keeps a
@@ -108,7 +109,7 @@ export interface ReportInput {
   /** The markets with fills (any order, repeats allowed). */
   fillMarkets: Iterable<string>;
   /** Every fill in time order (fills of one time in the result's order), read once for all markets' markers. */
-  fillsInOrder(): Iterable<BacktestFill>;
+  fillsInOrder(): Iterable<FillMark>;
 }
 
 /** The report input of a whole result held in memory. */
@@ -151,7 +152,8 @@ function markersOf(input: ReportInput, names: readonly string[], points: Readonl
   return out;
 }
 
-export function chartDataOf(input: ReportInput): ChartData {
+/** `hold`: the hold line of the input's head and market names when worked out already (the page's legend reads it too). */
+export function chartDataOf(input: ReportInput, hold?: HoldLine | null): ChartData {
   const { head } = input;
   const names = namesOf(input);
   const lines = names.map((name) => {
@@ -161,7 +163,8 @@ export function chartDataOf(input: ReportInput): ChartData {
   const markers = markersOf(input, names, lines.map((l) => l.points));
   const markets = lines.map((l, i): MarketChart => ({ ...l, markers: markers[i] ?? [] }));
   const equity = downsampleEquity(head.equity, MAX_CHART_POINTS);
-  return { colours: REPORT_COLOURS, equity: perSecond(equity, (p) => p.equity), hold: holdLineOf(head, names), drawdown: drawdownPercent(equity), markets };
+  const holdLine = hold === undefined ? holdLineOf(head, names) : hold;
+  return { colours: REPORT_COLOURS, equity: perSecond(equity, (p) => p.equity), hold: holdLine, drawdown: drawdownPercent(equity), markets };
 }
 
 /**

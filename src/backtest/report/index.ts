@@ -6,7 +6,7 @@
 import { requireBrowserModule } from '../../web/browser-code.js';
 import { chartLibrarySource } from '../../web/chart-library.js';
 import type { BacktestResult } from '../result.js';
-import { chartDataOf, holdLineOf, namesOf, reportInputOf, type ReportInput } from './chart-data.js';
+import { chartDataOf, holdLineOf, namesOf, reportInputOf, type HoldLine, type ReportInput } from './chart-data.js';
 import { REPORT_COLOURS } from './colours.js';
 import { CHART_ATTRIBUTION_HTML, escapeHtml as html, jsonForScript } from '../../web/html.js';
 import { utc } from './format.js';
@@ -22,28 +22,27 @@ function swatch(colour: string, label: string): string {
   return `<span class="swatch" style="background:${colour}"></span>${label}`;
 }
 
-function holdLegend(input: ReportInput, names: readonly string[]): string {
-  const hold = holdLineOf(input.head, names);
+function holdLegend(hold: HoldLine | null): string {
   if (hold === null) return '';
   const sign = hold.changePct.startsWith('-') ? '' : '+';
   return swatch(REPORT_COLOURS.hold, `buy and hold ${html(hold.market)} with the starting equity (the market's own change: <span id="market-change">${sign}${html(hold.changePct)} %</span>)`);
 }
 
-function chartsSection(input: ReportInput, names: readonly string[]): string {
+function chartsSection(hold: HoldLine | null, names: readonly string[]): string {
   const markets = names.map((name, i) => {
     const chart = `<div class="chart" id="chart-price-${i}"></div>`;
     return `<h3>${html(name)}</h3>\n${chart}\n<p class="legend">${swatch(REPORT_COLOURS.price, 'price')}${swatch(REPORT_COLOURS.buy, 'buy fill')}${swatch(REPORT_COLOURS.sell, 'sell fill')}</p>`;
   });
   return [
     '<section id="equity"><h2>Equity</h2><div class="chart" id="chart-equity"></div>',
-    `<p class="legend">${swatch(REPORT_COLOURS.equity, 'account equity (quote currency)')}${holdLegend(input, names)}</p></section>`,
+    `<p class="legend">${swatch(REPORT_COLOURS.equity, 'account equity (quote currency)')}${holdLegend(hold)}</p></section>`,
     '<section id="drawdown"><h2>Drawdown from the running peak</h2><div class="chart small" id="chart-drawdown"></div>',
     `<p class="legend">${swatch(REPORT_COLOURS.drawdown, 'drawdown, % of the peak')}</p></section>`,
     `<section id="prices"><h2>Prices and fills</h2>\n${markets.join('\n')}\n</section>`,
   ].join('\n');
 }
 
-function body(input: ReportInput, names: readonly string[]): string {
+function body(input: ReportInput, names: readonly string[], hold: HoldLine | null): string {
   const result = input.head;
   const period = `${utc(result.inputs.fromMs)} → ${utc(result.inputs.toMs)}`;
   return [
@@ -51,7 +50,7 @@ function body(input: ReportInput, names: readonly string[]): string {
     `<p class="sub">${html(period)} · config <code>${html(result.inputs.config)}</code></p>`,
     `<section id="summary-section"><h2>Summary</h2>\n${summaryTable(result)}\n`,
     '<p class="note">Amounts in the quote currency, exact. Definitions: docs/backtest-metrics.md in the bot\'s repository.</p></section>',
-    chartsSection(input, names),
+    chartsSection(hold, names),
     `<section id="trades-section"><h2>Round trips (${input.tradeCount})</h2>\n${tradeTable(input.firstTrades, input.tradeCount)}\n</section>`,
     `<section id="fills-section"><h2>Fills</h2>\n${fillTable(input.firstFills, input.fillCount)}\n</section>`,
     `<section id="inputs-section"><h2>Inputs</h2>\n${inputsTable(result)}\n</section>`,
@@ -75,11 +74,12 @@ export function writeReport(w: FileWriter, input: ReportInput): void {
 function reportParts(input: ReportInput): PageParts {
   const { head } = input;
   const names = namesOf(input);
+  const hold = holdLineOf(head, names);
   return {
     title: html(`Backtest report ${utc(head.inputs.fromMs)} → ${utc(head.inputs.toMs)}`),
-    body: body(input, names),
+    body: body(input, names, hold),
     styles: STYLES,
-    dataJson: jsonForScript(chartDataOf(input)),
+    dataJson: jsonForScript(chartDataOf(input, hold)),
     scripts: [chartLibrarySource()],
     // The page script (src/web/browser/backtest-report.ts, built); "</script" could not end it early.
     moduleScript: requireBrowserModule('backtest-report').replace(/<\/script/gi, '<\\/script'),

@@ -3,7 +3,7 @@
  * byte the whole result's: result.json is JSON.stringify(buildResult(...), null, 2) and
  * report.html is renderReport of it, for a real run of the sample with fills and round trips.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildResult, writeResultFiles } from '../../../src/backtest/collect.js';
@@ -23,5 +23,7 @@ describe('result files written from the store', () => {
     expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toBe(renderReport(whole));
     const { fills: _fills, trades: _trades, ...wholeHead } = whole;
     expect(head).toEqual(wholeHead);
+    // The lists' text written beside the result while the store was read is gone.
+    expect(readdirSync(out).sort()).toEqual(['report.html', 'result.json', 'venue-fills.json']);
   }, 240_000);
 });

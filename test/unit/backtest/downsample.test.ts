@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
-import { downsampleEquity, downsamplePrices } from '../../../src/backtest/downsample.js';
+import { byValue, downsampleEquity, downsamplePrices, keptIndexes, keptNumberIndexes } from '../../../src/backtest/downsample.js';
+import { DecimalColumn } from '../../../src/backtest/samples.js';
 import { maxDrawdown } from '../../../src/backtest/metrics.js';
 import type { EquityPoint } from '../../../src/backtest/result.js';
 
@@ -44,5 +45,25 @@ describe('downsample', () => {
         expect(downsamplePrices(s, max)).toEqual(out);
       }),
     );
+  });
+
+  it('property: a column held as numbers keeps the indexes its decimals keep (keptNumberIndexes)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: -50, max: 50 }).map((n) => new Decimal(n).div(4)), fc.constantFrom(new Decimal('-0'), new Decimal('0.1'), new Decimal('1e-7'))), { maxLength: 400 }),
+        fc.integer({ min: 2, max: 40 }),
+        (values, max) => {
+          const column = new DecimalColumn();
+          for (const v of values) column.push(v);
+          const numbers = column.numbers();
+          expect(numbers).toBeDefined();
+          expect(keptNumberIndexes(numbers as Float64Array, max)).toEqual(keptIndexes(values.length, max, byValue((i) => values[i] as Decimal)));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    const withText = new DecimalColumn();
+    withText.push(new Decimal('0.12345678901234567891'));
+    expect(withText.numbers()).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { replayBooks, type BookSpec } from '../../../src/backtest/ledger.js';
 import { EquityCurve } from '../../../src/backtest/metrics.js';
 import type { BacktestFill } from '../../../src/backtest/result.js';
+import { FifoFold } from '../../../src/backtest/round-trips.js';
 import { Samples } from '../../../src/backtest/samples.js';
 
 const MARKETS = ['BTC_PERP', 'BTC_USDT'];
@@ -76,6 +77,40 @@ describe('replayBooks', () => {
         }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('property: a strategy\'s open lots from its round trips\' FIFO books give the unrealised PnL its own replay gives', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.integer({ min: 90_00, max: 110_00 }), { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 20 }), fc.array(fillArb, { maxLength: 60 }), (steps, raw) => {
+        const samples = new Samples(MARKETS);
+        steps.forEach(([p, u], i) => {
+          const prices = new Map([['BTC_PERP', new Decimal(p as number).div(10)], ['BTC_USDT', new Decimal(u as number).div(10)]]);
+          samples.push(i * STEP, new Decimal(1000), (m) => prices.get(m) as Decimal);
+        });
+        const fills: BacktestFill[] = raw
+          .map((f) => ({
+            timeMs: f.step * STEP,
+            strategy: f.strategy,
+            market: f.market,
+            side: f.side,
+            amount: new Decimal(f.amount).div(100).toFixed(),
+            price: new Decimal(f.price).div(10).toFixed(),
+            fee: new Decimal(f.fee).div(1000).toFixed(),
+            orderId: '1',
+          }))
+          .sort((x, y) => x.timeMs - y.timeMs);
+        const own = (lots: boolean): Map<string, BookSpec> => {
+          const fifo = new FifoFold();
+          for (const f of fills) fifo.add(f);
+          const spec = (s: string): BookSpec => ({ start: new Decimal(0), curve: false, ...(lots ? { lots: () => fifo.lotsOf(s) } : {}) });
+          return new Map([['a', spec('a')], ['b', spec('b')]]);
+        };
+        const kept = replayBooks(fills, samples, own(false), (f) => [f.strategy], () => undefined);
+        const given = replayBooks(fills, samples, own(true), (f) => [f.strategy], () => undefined);
+        for (const key of ['a', 'b']) expect(given.get(key)?.unrealisedPnl.toFixed(), key).toBe(kept.get(key)?.unrealisedPnl.toFixed());
+      }),
+      { numRuns: 300 },
     );
   });
 });

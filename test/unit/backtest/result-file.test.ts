@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { writeFileInPieces } from '../../../src/backtest/file-writer.js';
 import { renderReport, reportInputOf, writeReport } from '../../../src/backtest/report/index.js';
 import type { BacktestFill, BacktestResult } from '../../../src/backtest/result.js';
-import { writeResultJson } from '../../../src/backtest/result-file.js';
+import { ListWriter, writeResultJson, writeResultJsonOfFiles } from '../../../src/backtest/result-file.js';
 import { reportFixture } from '../../support/backtest-report-fixture.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -54,6 +54,27 @@ describe('result.json in pieces', () => {
     writeFileInPieces(file, (w) => writeResultJson(w, head, fills(), []));
     // A writer holding the whole file until the end would have written nothing yet.
     expect(onDisk).toBeGreaterThan(statSync(file).size / 2);
+  });
+
+  it('equals it with the lists written to files first (ListWriter) and copied after the head, past several chunks', () => {
+    const dir = tempDir('v4bot-result-file-');
+    const first = result.fills[0] as BacktestFill;
+    const many = Array.from({ length: 5000 }, (_, i): BacktestFill => ({ ...first, orderId: `${i}-ü→€`, timeMs: first.timeMs + i }));
+    for (const [fills, trades] of [[many, result.trades], [[], []]] as const) {
+      const full = { ...result, fills: [...fills], trades: [...trades] };
+      const { fills: _f, trades: _t, ...head } = full;
+      const listFile = (name: string, items: readonly object[]): string => {
+        const file = path.join(dir, name);
+        writeFileInPieces(file, (w) => {
+          const list = new ListWriter(w);
+          for (const item of items) list.add(item);
+          list.end();
+        });
+        return file;
+      };
+      const out = written((w) => writeResultJsonOfFiles(w, head, listFile('fills', fills), listFile('trades', trades)));
+      expect(out).toBe(whole(full));
+    }
   });
 
   it('the head alone (no lists) gives the same file as the whole result', () => {

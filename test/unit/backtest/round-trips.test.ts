@@ -26,6 +26,23 @@ describe('roundTrips', () => {
     ]);
   });
 
+  it('closes amounts of any length exactly, past the short amounts whose open sum the books keep as they go', () => {
+    const tiny = '0.000000000000000000000001';
+    const huge = '1234567890123456789012345.5';
+    const trades = roundTrips([
+      fill(1, 'buy', '1', '100'),
+      fill(2, 'buy', tiny, '100'),
+      fill(3, 'sell', '1.000000000000000000000001', '101'),
+      fill(4, 'buy', huge, '1'),
+      fill(5, 'buy', '0.5', '1'),
+      fill(6, 'sell', '1234567890123456789012346', '2'),
+    ]);
+    expect(trades.map((t) => [t.amount, t.pnl])).toEqual([
+      ['1.000000000000000000000001', '1.000000000000000000000001'],
+      ['1234567890123456789012346', '1234567890123456789012346'],
+    ]);
+  });
+
   it('gives one trade per partial close, of the closed amount, with the entry fee pro rata', () => {
     const trades = roundTrips([fill(1, 'buy', '3', '100', '0.3'), fill(2, 'sell', '1', '105', '0.105'), fill(3, 'sell', '2', '95', '0.19')]);
     // 1 × (105 − 100) − 0.1 − 0.105; then 2 × (95 − 100) − 0.2 − 0.19
