@@ -155,6 +155,7 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
     }
     await candleTicks(state, feed, settle, t);
     batches.stepDone();
+    await settle.breathe();
   }
   batches.end();
   await Promise.all(jobs.map((j) => j.cron.dispose()));

@@ -17,6 +17,10 @@
  * the engine's in-process path queues work from a tick.) The
  * second kind is visible (scheduler lanes busy, venue requests in flight, pool queues not empty):
  * then, and only then, the settler waits real event-loop turns as the wire path needs.
+ *
+ * A run that never waits a turn would never see a signal (Ctrl-C), a timer or a write finish:
+ * `breathe` lets the event loop turn once whenever `BREATHE_MS` of real time went by without one.
+ * A turn with nothing of the engine pending changes nothing it computes.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BacktestVenue } from './sim-venue.js';
@@ -37,6 +41,9 @@ const WATCHDOG_MS = 10_000;
  */
 const QUEUED_TURNS = 50;
 const QUEUED_MS = 100;
+
+/** Real time the run loop may go on continuations alone before it lets the event loop turn. */
+const BREATHE_MS = 20;
 
 const noop = (): void => undefined;
 
@@ -100,6 +107,8 @@ export async function continuationsDone(): Promise<void> {
 /** Waiting for the engine: until idle, or until a direct call (start-up steps) and what it queued is done. */
 export interface Settle {
   idle(): Promise<void>;
+  /** One event-loop turn if none was taken for `BREATHE_MS` of real time (signals, timers, output). */
+  breathe(): Promise<void>;
   drive<T>(work: Promise<T>): Promise<T>;
 }
 
@@ -111,6 +120,7 @@ export function settler(clock: VirtualClock, venue: BacktestVenue, state: { wire
   const idle = (): boolean => (state.wired?.scheduler.inFlight ?? 0) === 0;
   /** Nothing that a reply or a timer would still move: lanes idle, no request unanswered, no call in a pool. */
   const still = (): boolean => idle() && venue.inFlight() === 0 && (state.wired?.link.queued() ?? 0) === 0;
+  let lastTurn = performance.now();
   const until = async (done: () => boolean): Promise<void> => {
     const stall = new Stall();
     for (;;) {
@@ -130,6 +140,11 @@ export function settler(clock: VirtualClock, venue: BacktestVenue, state: { wire
   };
   return {
     idle: () => until(() => true),
+    breathe: async () => {
+      if (performance.now() - lastTurn < BREATHE_MS) return;
+      await nextTurn();
+      lastTurn = performance.now();
+    },
     drive: async <T>(work: Promise<T>): Promise<T> => {
       let finished = false;
       const tracked = work.finally(() => (finished = true));
