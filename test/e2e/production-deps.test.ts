@@ -43,11 +43,11 @@ function jsFiles(dir: string): string[] {
 
 /**
  * Module specifiers in emitted ESM: `import … from`/`export … from` statements, bare `import '…'`,
- * `import('…')` and `require.resolve('…')`. Anchored to statements so a string such as
+ * `import('…')` and `require.resolve('…')` (a `createRequire(…)`'s too, never `Promise.resolve('…')`). Anchored to statements so a string such as
  * `'--from', …` in the code is not taken for an import.
  */
 const SPECIFIER =
-  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|\.resolve\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|(?:\brequire|\bimport\.meta|\))\.resolve\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 function packageOf(spec: string): string | null {
   if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || spec.startsWith('file:')) return null;
