@@ -10,6 +10,7 @@ import { equityOf, planEquity, priceEquity, type Equity, type EquityInputs, type
 import type { Account } from '../simulator/account.js';
 import type { FlexInvestment, Position } from '../simulator/types.js';
 import type { Venue } from '../simulator/venue.js';
+import { sameEntries, type Entries } from './kept-entries.js';
 
 /** The equity rule's inputs from the simulator's state of `account`. */
 export function truthInputs(venue: Venue, account: Account, equityAsset: string): EquityInputs {
@@ -36,20 +37,6 @@ export function truthInputs(venue: Venue, account: Account, equityAsset: string)
 /** The account's equity with its parts, by the daemon's rule. */
 export function accountEquityParts(venue: Venue, account: Account, equityAsset: string): Equity {
   return equityOf(truthInputs(venue, account, equityAsset));
-}
-
-/** Map entries in order, each amount the very decimal the map held. */
-type Entries = readonly (readonly [string, Decimal])[];
-
-/** The same keys in the same order, each holding the very same (immutable) decimal. */
-function sameEntries(kept: Entries, now: ReadonlyMap<string, Decimal>): boolean {
-  if (kept.length !== now.size) return false;
-  let i = 0;
-  for (const [asset, amount] of now) {
-    const k = kept[i++] as readonly [string, Decimal];
-    if (k[0] !== asset || k[1] !== amount) return false;
-  }
-  return true;
 }
 
 /** What the plan read of one position: the object and each field the rule values, as they were. */

@@ -20,21 +20,9 @@ import type { Decimal } from '../core/decimal.js';
 import type { CreditLineState } from '../model/credit.js';
 import type { FlexRecord, FlexRecordQuery } from '../model/flex.js';
 import type { Account } from '../simulator/account.js';
+import { sameEntries, type Entries } from './kept-entries.js';
 
 const FLEX_QUERIES_KEPT = 8;
-
-type Entries = readonly (readonly [string, Decimal])[];
-
-/** The same assets in the same order, each holding the very same decimal. */
-function sameEntries(kept: Entries, now: ReadonlyMap<string, Decimal>): boolean {
-  if (kept.length !== now.size) return false;
-  let i = 0;
-  for (const [asset, amount] of now) {
-    const k = kept[i++] as readonly [string, Decimal];
-    if (k[0] !== asset || k[1] !== amount) return false;
-  }
-  return true;
-}
 
 function freezePage(page: FlexRecord[]): readonly FlexRecord[] {
   for (const r of page) Object.freeze(r);
