@@ -14,21 +14,10 @@ import { Prng } from '../../../src/simulator/prng.js';
 import { openScratchStore, openStore, type Store } from '../../../src/store/index.js';
 import { LateRows } from '../../../src/store/late-rows.js';
 import { closeAfterTest } from '../../support/test-scope.js';
+import { attempt, boom } from '../../support/attempt.js';
 
 const STRATEGIES = ['grid1', 'trend1'];
 const KEYS = ['levels', 'anchor', 'count', 'last'];
-
-const boom = (): never => {
-  throw new Error('boom');
-};
-
-function attempt(fn: () => unknown): unknown {
-  try {
-    return fn();
-  } catch (err) {
-    return `threw ${(err as Error).message}`;
-  }
-}
 
 /** The tables' rows as SQL holds them (read on the store's own connection). */
 function rows(store: Store): unknown[] {

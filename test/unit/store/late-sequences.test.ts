@@ -11,20 +11,9 @@ import { silentLogger } from '../../../src/observability/logger.js';
 import { Prng } from '../../../src/simulator/prng.js';
 import { openScratchStore, openStore, type Store } from '../../../src/store/index.js';
 import { closeAfterTest } from '../../support/test-scope.js';
+import { attempt, boom } from '../../support/attempt.js';
 
 const PREFIXES = ['g1', 'tr', 'tz'];
-
-const boom = (): never => {
-  throw new Error('boom');
-};
-
-function attempt(fn: () => unknown): unknown {
-  try {
-    return fn();
-  } catch (err) {
-    return `threw ${(err as Error).message}`;
-  }
-}
 
 function rows(store: Store): unknown[] {
   const db = (store as unknown as { db: { prepare(sql: string): { all(): unknown[] } } }).db;

@@ -14,6 +14,7 @@ import { silentLogger } from '../../../src/observability/logger.js';
 import { Prng } from '../../../src/simulator/prng.js';
 import { openScratchStore, openStore, type Store } from '../../../src/store/index.js';
 import { closeAfterTest } from '../../support/test-scope.js';
+import { attempt, boom } from '../../support/attempt.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const LIVE: OrderState[] = ['PENDING', 'OPEN', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'UNKNOWN'];
@@ -31,19 +32,6 @@ function reads(s: Side, ids: readonly string[]): unknown {
     live: s.store.orders.listByState(LIVE).map((o) => [o.clientOrderId, o.state, o.orderId, o.filledBase.toFixed()]),
     orders: ids.map((id) => s.store.orders.get(id)?.state),
   };
-}
-
-const boom = (): never => {
-  throw new Error('boom');
-};
-
-/** `fn`'s answer, or what it threw (a failing transaction's throw is part of the answer). */
-function attempt(fn: () => unknown): unknown {
-  try {
-    return fn();
-  } catch (err) {
-    return `threw ${(err as Error).message}`;
-  }
 }
 
 /** A transaction that fails after moving, recording and delivering (nested: only the inner one fails). */

@@ -16,6 +16,7 @@ import { silentLogger } from '../../../src/observability/logger.js';
 import { Prng } from '../../../src/simulator/prng.js';
 import { openScratchStore, openStore, SCRATCH_DROPPED_INDEXES, type Store } from '../../../src/store/index.js';
 import { closeAfterTest } from '../../support/test-scope.js';
+import { attempt, boom } from '../../support/attempt.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const STATES: OrderState[] = ['PENDING', 'OPEN', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'UNKNOWN', 'FILLED', 'CANCELLED', 'REJECTED'];
@@ -49,14 +50,6 @@ function reads(s: Side, rng: Prng): unknown {
   };
 }
 
-function attempt(fn: () => unknown): unknown {
-  try {
-    return fn();
-  } catch (err) {
-    return `threw ${(err as Error).message}`;
-  }
-}
-
 /** One random step, the same on both sides (the same draws); each side's answer. */
 function step(rng: Prng, sides: readonly Side[], ids: string[], clock: ManualClock): unknown[] {
   const r = rng.next();
@@ -85,10 +78,6 @@ function step(rng: Prng, sides: readonly Side[], ids: string[], clock: ManualClo
     ),
   );
 }
-
-const boom = (): never => {
-  throw new Error('boom');
-};
 
 describe("the scratch store's orders without the unread indexes", () => {
   it('has none of them (a memory store has all)', () => {

@@ -11,6 +11,7 @@ import { StoreError } from '../../../src/core/errors.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import { openScratchStore, openStore, type ScratchStore, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../support/temp-dir.js';
+import { boom } from '../../support/attempt.js';
 
 const d = (s: string): Decimal => new Decimal(s);
 const stores: Store[] = [];
@@ -29,10 +30,6 @@ const place = (store: Store, cid: string): void =>
     { clientOrderId: cid, strategyId: 's', kind: 'limit', market: 'BTC_USDT', side: 'buy', amount: d('0.01'), price: d('50000'), postOnly: false, ioc: false, rpi: false },
     1_000,
   );
-
-const boom = (): never => {
-  throw new Error('boom');
-};
 
 describe('the scratch store batch', () => {
   it('commits many tx calls at once; inside it only a tx counts as a transaction that can roll back', () => {
