@@ -104,9 +104,8 @@ export async function continuationsDone(): Promise<void> {
   await new Promise<void>((resolve) => process.nextTick(resolve));
 }
 
-/** Waiting for the engine: until idle, or until a direct call (start-up steps) and what it queued is done. */
+/** Waiting for the engine: until a job fired (or a start-up step) and what it queued is done. */
 export interface Settle {
-  idle(): Promise<void>;
   /** One event-loop turn if none was taken for `BREATHE_MS` of real time (signals, timers, output). */
   breathe(): Promise<void>;
   drive<T>(work: Promise<T>): Promise<T>;
@@ -139,7 +138,6 @@ export function settler(clock: VirtualClock, venue: BacktestVenue, state: { wire
     }
   };
   return {
-    idle: () => until(() => true),
     breathe: async () => {
       if (performance.now() - lastTurn < BREATHE_MS) return;
       await nextTurn();
