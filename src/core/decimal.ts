@@ -74,8 +74,21 @@ export function roundToTick(price: Decimal, tick: Decimal, side: Side): Decimal 
   return (side === 'buy' ? q.floor() : q.ceil()).mul(tick);
 }
 
-/** True when `value` is an exact multiple of `step`. */
+/** 10^-k for the decimal places a step of a power of ten can have (1, 0.1, …, 1e-30). */
+const UNIT_STEPS: readonly Decimal[] = Array.from({ length: 31 }, (_, k) => new Decimal(10).pow(-k));
+
+/**
+ * True when `value` is an exact multiple of `step`. A multiple of `step` has no more decimal
+ * places than `step`, and on a step of 10^-k (a tick or lot of 0.01, 1) every value with at most
+ * k places is one: both are decided without the division of `mod`, which answers the rest.
+ */
 export function isMultipleOf(value: Decimal, step: Decimal): boolean {
+  // An infinite or NaN value has no decimal places to compare (and is no multiple).
+  if (!value.isFinite()) return false;
+  const places = step.decimalPlaces();
+  if (value.decimalPlaces() > places) return false;
+  const unit = UNIT_STEPS[places];
+  if (unit !== undefined && step.eq(unit)) return true;
   return value.mod(step).isZero();
 }
 
