@@ -1,12 +1,14 @@
 /**
- * `isMultipleOf` decides by decimal places where it can (more places than the step: no; a step of
- * 10^-k: yes) and by `mod` otherwise. It must answer exactly as `value.mod(step).isZero()` for any
- * value and step: powers of ten and other steps, negatives, zeros, integers, many places, and
- * values that are not finite.
+ * `isMultipleOf`, `truncateToStep` and `roundToTick` decide by decimal places where they can (more
+ * places than the step: no multiple; a step of 10^-k and no more places: a multiple, given back
+ * as it is) and divide otherwise. They must answer exactly as the division does
+ * (`value.mod(step).isZero()`, `floor`/`ceil` of `value / step` times `step`) for any value and
+ * step: powers of ten and other steps, negatives, zeros, integers, many places, and values that
+ * are not finite.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal, isMultipleOf } from '../../../src/core/decimal.js';
+import { Decimal, isMultipleOf, roundToTick, toWire, truncateToStep } from '../../../src/core/decimal.js';
 
 /** A decimal of up to 18 digits with 0..12 places, either sign. */
 const decimal = fc
@@ -41,6 +43,20 @@ describe('isMultipleOf', () => {
     );
   });
 
+  it('property: truncates and rounds to the step as the division does, to the last digit and sign', () => {
+    const positive = step.filter((s) => s.isFinite() && s.gt(0));
+    fc.assert(
+      fc.property(positive.chain((s) => fc.tuple(fc.constant(s), valueFor(s))), ([s, v]) => {
+        const q = v.div(s);
+        const same = (a: Decimal, b: Decimal): boolean => (a.isNaN() && b.isNaN()) || (toWire(a) === toWire(b) && a.isNeg() === b.isNeg());
+        expect(same(truncateToStep(v, s), q.floor().mul(s))).toBe(true);
+        expect(same(roundToTick(v, s, 'buy'), q.floor().mul(s))).toBe(true);
+        expect(same(roundToTick(v, s, 'sell'), q.ceil().mul(s))).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('decides a tick of a power of ten by places, and other steps by the remainder', () => {
     expect(isMultipleOf(new Decimal('42000.01'), new Decimal('0.01'))).toBe(true);
     expect(isMultipleOf(new Decimal('42000.001'), new Decimal('0.01'))).toBe(false);
@@ -50,5 +66,9 @@ describe('isMultipleOf', () => {
     expect(isMultipleOf(new Decimal('150'), new Decimal('100'))).toBe(false);
     expect(isMultipleOf(new Decimal(Infinity), new Decimal('0.01'))).toBe(false);
     expect(isMultipleOf(new Decimal('1'), new Decimal(0))).toBe(false);
+    const onTick = new Decimal('42000.5');
+    expect(roundToTick(onTick, new Decimal('0.01'), 'sell')).toBe(onTick);
+    expect(toWire(roundToTick(new Decimal('42000.505'), new Decimal('0.01'), 'sell'))).toBe('42000.51');
+    expect(toWire(truncateToStep(new Decimal('0.0012399'), new Decimal('0.00001')))).toBe('0.00123');
   });
 });
