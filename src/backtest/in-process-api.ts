@@ -8,8 +8,9 @@
  * and the rate-limit queue. The futures listing, read at every price step, and a bulk placement
  * are taken as the client's model directly (`futuresListing`: the simulator builds its wire reply
  * from it, and test/unit/simulator/futures-listing.test.ts holds the two equal; its entries are
- * kept while their market stands still, in-process-futures.ts; a bulk:
- * in-process-orders.ts, held equal to the wire path by test/unit/backtest/in-process-bulk.test.ts).
+ * kept while their market stands still, in-process-futures.ts; a bulk and a cancel's order:
+ * in-process-orders.ts, held equal to the wire path by test/unit/backtest/in-process-bulk.test.ts
+ * and in-process-cancel.test.ts).
  * A backtest's venue shares the engine's clock, so the clock skew is 0.
  */
 import { AmbiguousOutcomeError, AuthError, BadResponseError, type BotError } from '../core/errors.js';
@@ -43,9 +44,9 @@ import type { Account } from '../simulator/account.js';
 import { SimHttpError } from '../simulator/errors.js';
 import { balance, creditLine, flexClose, flexHistory } from '../simulator/routes/account.js';
 import { conditionalList, executedHistory } from '../simulator/routes/history.js';
-import { bulk, cancel, collateralLimit, MAX_BULK } from '../simulator/routes/orders.js';
+import { bulk, cancelledOrder, collateralLimit, MAX_BULK } from '../simulator/routes/orders.js';
 import { KeptFutures } from './in-process-futures.js';
-import { placeBulk } from './in-process-orders.js';
+import { orderModel, placeBulk } from './in-process-orders.js';
 import { futuresListing } from '../simulator/routes/public.js';
 import type { PrivateHandler, RouteContext, RouteResult } from '../simulator/routes/types.js';
 import type { Venue } from '../simulator/venue.js';
@@ -115,11 +116,22 @@ function bodyOf(ctx: CallContext, r: RouteResult): unknown {
 
 /** A write's reply order, which must be the order the write was about (as the client checks it). */
 function orderReply(endpoint: EndpointName, json: unknown, want: OrderIdentity): VenueOrder {
-  const order = parseOrder(endpoint, json);
+  return sameOrder(endpoint, parseOrder(endpoint, json), want);
+}
+
+/** `order` when it is the order the write was about, else what the client throws. */
+function sameOrder(endpoint: EndpointName, order: VenueOrder, want: OrderIdentity): VenueOrder {
   const field = mismatchedField(order, want);
   if (field !== undefined) throw new BadResponseError(endpoint, field, 'the reply is about another order than the one requested');
   return order;
 }
+
+/**
+ * The cancel route with its reply as the client's model (`orderModel`, as for a bulk placement):
+ * no decimal printed and parsed back. test/unit/backtest/in-process-cancel.test.ts holds it equal
+ * to the route's wire reply read by the client.
+ */
+const cancelModel: PrivateHandler = (ctx, account, body) => ({ status: 200, body: orderModel(cancelledOrder(ctx, account, body)) });
 
 function defined(fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
@@ -195,7 +207,7 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
       validateCancel(request);
       const { market } = request;
       const fields = request.orderId !== undefined ? { market, orderId: request.orderId } : { market, clientOrderId: request.clientOrderId };
-      return orderReply('cancelOrder', bodyOf(ctxOf('cancelOrder'), run(cancel, fields)), fields);
+      return sameOrder('cancelOrder', bodyOf(ctxOf('cancelOrder'), run(cancelModel, fields)) as VenueOrder, fields);
     },
     conditionalOrders: async (query: ConditionalQuery = {}): Promise<ConditionalPage> => {
       validateConditional(query);

@@ -58,9 +58,25 @@ export function toWire(d: Decimal): string {
   return d.toFixed();
 }
 
+/** 10^-k for the decimal places a step of a power of ten can have (1, 0.1, …, 1e-30). */
+const UNIT_STEPS: readonly Decimal[] = Array.from({ length: 31 }, (_, k) => new Decimal(10).pow(-k));
+
+/**
+ * True when `step` is 10^-k (a tick or lot of 0.01, 1) and `value` has at most k decimal places:
+ * then `value` is a multiple of `step`, decided without a division.
+ */
+function onUnitGrid(value: Decimal, step: Decimal): boolean {
+  const places = step.decimalPlaces();
+  if (!value.isFinite() || value.decimalPlaces() > places) return false;
+  const unit = UNIT_STEPS[places];
+  return unit !== undefined && step.eq(unit);
+}
+
 /** Truncates `amount` down to a multiple of `step` (never rounds up past a balance). */
 export function truncateToStep(amount: Decimal, step: Decimal): Decimal {
   if (step.lte(0)) throw new RangeError('step must be > 0');
+  // Already on a power-of-ten step: the division and product would give it back.
+  if (onUnitGrid(amount, step)) return amount;
   return amount.div(step).floor().mul(step);
 }
 
@@ -70,13 +86,20 @@ export function truncateToStep(amount: Decimal, step: Decimal): Decimal {
  */
 export function roundToTick(price: Decimal, tick: Decimal, side: Side): Decimal {
   if (tick.lte(0)) throw new RangeError('tick must be > 0');
+  if (onUnitGrid(price, tick)) return price;
   const q = price.div(tick);
   return (side === 'buy' ? q.floor() : q.ceil()).mul(tick);
 }
 
-/** True when `value` is an exact multiple of `step`. */
+/**
+ * True when `value` is an exact multiple of `step`. A multiple of `step` has no more decimal
+ * places than `step`, and on a power-of-ten step every value with no more is one: both are
+ * decided without the division of `mod`, which answers the rest.
+ */
 export function isMultipleOf(value: Decimal, step: Decimal): boolean {
-  return value.mod(step).isZero();
+  // An infinite or NaN value has no decimal places to compare (and is no multiple).
+  if (!value.isFinite() || value.decimalPlaces() > step.decimalPlaces()) return false;
+  return onUnitGrid(value, step) || value.mod(step).isZero();
 }
 
 /** Sum of decimals; the empty sum is zero. */

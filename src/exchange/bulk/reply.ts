@@ -72,12 +72,17 @@ function isOrderOf(o: LimitOrderInput, v: VenueOrder): boolean {
   return mismatchedField(v, placementIdentity(o)) === undefined;
 }
 
+/** Per slot: it is a result and the order at its own position's (each pair is compared once, for `linesUp` and `decide`). */
+function ownResults(orders: readonly LimitOrderInput[], slots: readonly Slot[]): boolean[] {
+  return slots.map((s, i) => s.kind === 'result' && isOrderOf(orders[i]!, s.order));
+}
+
 /**
  * Whether positions can be trusted for what carries no clientOrderId (errors, empty items, orders
  * without id): nothing garbled, every result at its own order's position, the full length without
  * `stopOnFail`; with it, nothing but empty items after the first item that is not a result.
  */
-function linesUp(orders: readonly LimitOrderInput[], slots: readonly Slot[], replyLength: number, stopOnFail: boolean): boolean {
+function linesUp(orders: readonly LimitOrderInput[], slots: readonly Slot[], own: readonly boolean[], replyLength: number, stopOnFail: boolean): boolean {
   if (!stopOnFail && replyLength !== orders.length) return false;
   let stopped = false;
   return slots.every((s, i) => {
@@ -86,7 +91,7 @@ function linesUp(orders: readonly LimitOrderInput[], slots: readonly Slot[], rep
       stopped = stopOnFail;
       return true;
     }
-    return isOrderOf(orders[i]!, s.order);
+    return own[i] === true;
   });
 }
 
@@ -96,6 +101,10 @@ interface Reading {
   slots: readonly Slot[];
   /** The results carrying each clientOrderId, in reply order (read once for all items). */
   byCid: ReadonlyMap<string, readonly VenueOrder[]>;
+  /** `ownResults` of the slots. */
+  own: readonly boolean[];
+  /** Whether any slot is garbled (only then can an unreadable result claim an order). */
+  garbled: boolean;
   aligned: boolean;
   stopOnFail: boolean;
 }
@@ -122,7 +131,7 @@ function resultsFor(r: Reading, i: number): readonly VenueOrder[] {
 
 /** An unreadable result that still carries this clientOrderId: it may be this order's placement. */
 function garbledClaim(r: Reading, cid: string): BadResponseError | undefined {
-  if (cid === '') return undefined;
+  if (cid === '' || !r.garbled) return undefined;
   const slot = r.slots.find((s) => s.kind === 'garbled' && s.claims === cid);
   return slot?.kind === 'garbled' ? slot.cause : undefined;
 }
@@ -142,6 +151,12 @@ function byPosition(r: Reading, i: number): BulkItemResult | BotError {
   return new BadResponseError(r.ctx.endpoint, `[${i}]`, r.stopOnFail ? 'missing, and no earlier item failed' : 'neither result nor error');
 }
 
+/** `isOrderOf` of the order at `i` and `v`, as compared once already when `v` is the result at `i`. */
+function isOwn(r: Reading, i: number, v: VenueOrder): boolean {
+  const own = r.slots[i]!;
+  return own.kind === 'result' && own.order === v ? r.own[i] === true : isOrderOf(r.orders[i]!, v);
+}
+
 function decide(r: Reading, i: number): BulkItemResult | BotError {
   const o = r.orders[i]!;
   const cid = cidOf(o);
@@ -151,7 +166,7 @@ function decide(r: Reading, i: number): BulkItemResult | BotError {
   const results = resultsFor(r, i);
   if (results.length === 0) return byPosition(r, i);
   const only = results.length === 1 ? results[0]! : undefined;
-  if (only !== undefined && isOrderOf(o, only)) return { status: 'placed', clientOrderId: cid, order: only };
+  if (only !== undefined && isOwn(r, i, only)) return { status: 'placed', clientOrderId: cid, order: only };
   return new BadResponseError(r.ctx.endpoint, '(root)', 'the result carrying this clientOrderId is duplicated or not this order');
 }
 
@@ -200,7 +215,10 @@ export function slotOutcomes(
   ambiguous: Ambiguous,
 ): { items: BulkItemResult[]; failed: BotError | undefined } {
   const { slots } = reply;
-  const reading: Reading = { ctx, orders, slots, byCid: resultsByCid(slots), aligned: linesUp(orders, slots, reply.length, stopOnFail), stopOnFail };
+  const own = ownResults(orders, slots);
+  const garbled = slots.some((s) => s.kind === 'garbled');
+  const aligned = linesUp(orders, slots, own, reply.length, stopOnFail);
+  const reading: Reading = { ctx, orders, slots, byCid: resultsByCid(slots), own, garbled, aligned, stopOnFail };
   const items = orders.map((_, i) => outcome(reading, i, ambiguous));
   return { items, failed: firstFailure(items) };
 }

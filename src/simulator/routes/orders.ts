@@ -6,7 +6,9 @@ import { FieldReader } from '../validate.js';
 import type { Side } from '../../core/orders.js';
 import type { PlaceInput } from '../venue.js';
 import { orderWire } from '../wire.js';
-import type { PrivateHandler } from './types.js';
+import type { Account } from '../account.js';
+import type { SimOrder } from '../types.js';
+import type { PrivateHandler, RouteContext } from './types.js';
 
 export const MAX_BULK = 20;
 
@@ -81,7 +83,11 @@ export const collateralLimit: PrivateHandler = (ctx, account, body) => {
   return { status: 200, body: orderWire(order) };
 };
 
-export const cancel: PrivateHandler = (ctx, account, body) => {
+/**
+ * The order a cancel request ends, after the route's checks of its fields. The route replies with
+ * its wire form; the in-process API reads it as the client's model (src/backtest/in-process-orders.ts).
+ */
+export function cancelledOrder(ctx: RouteContext, account: Account, body: Record<string, unknown>): SimOrder {
   const r = new FieldReader(body);
   const market = r.string('market', true);
   const orderId = r.int('orderId', 0, Number.MAX_SAFE_INTEGER);
@@ -90,6 +96,7 @@ export const cancel: PrivateHandler = (ctx, account, body) => {
     r.fail('orderId', 'The orderId field is required when clientOrderId is not present.');
   }
   if (!r.ok || market === undefined) throw validation(r.errors);
-  const order = ctx.venue.cancel(account, market, orderId, clientOrderId);
-  return { status: 200, body: orderWire(order) };
-};
+  return ctx.venue.cancel(account, market, orderId, clientOrderId);
+}
+
+export const cancel: PrivateHandler = (ctx, account, body) => ({ status: 200, body: orderWire(cancelledOrder(ctx, account, body)) });
