@@ -100,7 +100,9 @@ export class CsvMarket extends Market {
     const first = this.candles[0];
     if (first === undefined) return span;
     let { low, high } = first.candle;
-    for (const { candle } of this.candles) {
+    // The first candle's ends are the start: only the others are compared with them.
+    for (let i = 1; i < this.candles.length; i++) {
+      const { candle } = this.candles[i] as { candle: Candle };
       if (candle.low.lt(low)) low = candle.low;
       if (candle.high.gt(high)) high = candle.high;
     }

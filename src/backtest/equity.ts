@@ -12,24 +12,26 @@ import type { FlexInvestment, Position } from '../simulator/types.js';
 import type { Venue } from '../simulator/venue.js';
 import { sameEntries, type Entries } from './kept-entries.js';
 
-/** The equity rule's inputs from the simulator's state of `account`. */
-export function truthInputs(venue: Venue, account: Account, equityAsset: string): EquityInputs {
+/** Active flex investments per currency. */
+function activeFlex(account: Account): Record<string, Decimal> {
   const flex: Record<string, Decimal> = {};
   for (const f of account.flex) if (f.status === 'ACTIVE') flex[f.currency] = (flex[f.currency] ?? ZERO).plus(f.amount);
-  const positions = [...account.positions.values()].map((p) => ({
-    market: p.market,
-    positionSide: p.positionSide,
-    amount: p.amount,
-    cost: p.cost,
-    margin: p.margin,
-    settleAsset: venue.markets.get(p.market)?.money ?? equityAsset,
-  }));
+  return flex;
+}
+
+/** A position as the rule takes it, with the asset it settles in. */
+function rulePosition(p: Position, settleAsset: string): EquityInputs['positions'][number] {
+  return { market: p.market, positionSide: p.positionSide, amount: p.amount, cost: p.cost, margin: p.margin, settleAsset };
+}
+
+/** The equity rule's inputs from the simulator's state of `account`. */
+export function truthInputs(venue: Venue, account: Account, equityAsset: string): EquityInputs {
   return {
     equityAsset,
     balances: Object.fromEntries(account.balances),
     held: Object.fromEntries(account.locked),
-    positions,
-    flex,
+    positions: positionsSeen(venue, account, equityAsset).map((s) => rulePosition(s[0], s[6])),
+    flex: activeFlex(account),
     prices: Object.fromEntries([...venue.markets.values()].map((m) => [m.name, m.price])),
   };
 }
@@ -99,18 +101,23 @@ function stoodStill(k: KeptPlan, venue: Venue, account: Account, equityAsset: st
   );
 }
 
+/**
+ * The plan of the account as it stands, made from the state it keeps (the rule's inputs as
+ * `truthInputs` gives them, without the prices a plan does not read).
+ */
 function planOf(venue: Venue, account: Account, equityAsset: string): KeptPlan {
-  const i = truthInputs(venue, account, equityAsset);
-  return {
+  const balances = [...account.balances];
+  const locked = [...account.locked];
+  const positions = positionsSeen(venue, account, equityAsset);
+  const inputs = {
     equityAsset,
-    balances: [...account.balances],
-    locked: [...account.locked],
-    positions: positionsSeen(venue, account, equityAsset),
-    flex: account.flex.map((f) => [f, f.status, f.currency, f.amount] as const),
-    plan: planEquity(i),
-    used: undefined,
-    total: ZERO,
+    balances: Object.fromEntries(balances),
+    held: Object.fromEntries(locked),
+    positions: positions.map((s) => rulePosition(s[0], s[6])),
+    flex: activeFlex(account),
   };
+  const flex = account.flex.map((f) => [f, f.status, f.currency, f.amount] as const);
+  return { equityAsset, balances, locked, positions, flex, plan: planEquity(inputs), used: undefined, total: ZERO };
 }
 
 /**

@@ -26,8 +26,9 @@ export function candlePath(c: Candle, close: Decimal): [Decimal, Decimal, Decima
  */
 export function legSpan(a: Decimal, b: Decimal, tick: Decimal, touch: FillModel['touch']): PriceSpan {
   // The ends themselves, not copies (Decimal.min/max build a new Decimal): Decimals are immutable.
-  const low = a.lte(b) ? a : b;
-  const high = a.lte(b) ? b : a;
+  const ordered = a.lte(b);
+  const low = ordered ? a : b;
+  const high = ordered ? b : a;
   return touch === 'at' ? { low, high, jumped: false } : { low: low.plus(tick), high: high.minus(tick), jumped: false };
 }
 

@@ -77,7 +77,8 @@ export interface EngineOptions {
    * account row and the equity curve of each equity check (equity-check.ts), a credit snapshot
    * that repeats the last one (credit-job.ts), a flex pull handed the pages of the last one
    * (flex-job.ts: only the checkpoint's time would move) and the price history, closed minutes and price
-   * samples (price-recorder.ts). What the engine itself reads is the same either way.
+   * samples (price-recorder.ts), whose open minutes move only for the markets of declared candle
+   * windows (the only readers of them). What the engine itself reads is the same either way.
    */
   throwawayStore?: boolean;
 }
@@ -129,8 +130,10 @@ export function buildEngine(b: Base, gateway: ExchangeGateway, holdRules?: HoldR
   const tradingState = tradingStateOf(b);
   const halt = haltWith(tradingState, logger);
   const keepRecords = options.throwawayStore !== true;
-  const recorded = recordingPrices(gateway, store, clock, part('prices'), config.marketData.candleRetentionDays, Object.keys(config.markets), keepRecords);
   const candles = new StrategyCandles((m) => store.candles.openMinute(m));
+  // Without records only the declared windows' markets are folded (the runners declare them before any price read).
+  const readsOpen = (m: string): boolean => candles.windows.watches(m);
+  const recorded = recordingPrices(gateway, store, clock, part('prices'), config.marketData.candleRetentionDays, Object.keys(config.markets), keepRecords, readsOpen);
   const market = new MarketData(recorded, clock, 1_000);
   const equityWatch = new EquityWatch({ store, limits: config.risk, onBreach: halt });
   const rules = holdRules ?? liveHoldRules(config.risk.equityAsset);

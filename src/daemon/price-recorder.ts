@@ -67,8 +67,15 @@ export function recordingPrices(
    * minutes the strategies' candle windows read, and nothing is written to the store.
    */
   history = true,
+  /**
+   * Without history only: whether anything reads a market's open minute (the strategies' declared
+   * candle windows, declared before the first price read). A market nothing reads is not folded:
+   * with no history its minutes are dropped unread. Absent: every market is folded.
+   */
+  readsOpen?: (market: string) => boolean,
 ): Pick<ExchangeGateway, 'markets' | 'balances'> {
   if (!history) store.candles.keepNoHistory();
+  const folds = (market: string): boolean => history || readsOpen === undefined || readsOpen(market);
   const lastMinute = new Map<string, number>();
   let lastPruneHour = -1;
   const aliases = new AliasPlan(markets);
@@ -77,9 +84,9 @@ export function recordingPrices(
     const aliasOf = aliases.of(futures);
     for (let i = 0; i < futures.length; i++) {
       const f = futures[i] as FuturesMarket;
-      store.candles.fold(f.tickerId, now, f.lastPrice);
+      if (folds(f.tickerId)) store.candles.fold(f.tickerId, now, f.lastPrice);
       const alias = aliasOf[i];
-      if (alias !== undefined) store.candles.fold(alias, now, f.lastPrice);
+      if (alias !== undefined && folds(alias)) store.candles.fold(alias, now, f.lastPrice);
       sampled?.(f);
     }
     // A market that left the listing still has its minute closed once the minute is over.

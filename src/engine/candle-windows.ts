@@ -125,6 +125,11 @@ export class CandleWindows {
     this.byMarket.set(spec.market, [...(this.byMarket.get(spec.market) ?? []), made]);
   }
 
+  /** Whether `market` has at least one window. */
+  watches(market: string): boolean {
+    return this.byMarket.has(market);
+  }
+
   /** Markets with at least one window. */
   markets(): string[] {
     return [...this.byMarket.keys()];

@@ -71,6 +71,11 @@ export async function venueHasUnappliedDeals(gateway: Pick<ExchangeGateway, 'fil
   return false;
 }
 
+/** The journal did not move between two readings: the same reading (its fingerprint not even made), or equal fingerprints. */
+function sameJournal(before: JournalParts, after: JournalParts): boolean {
+  return before === after || before.fingerprint === after.fingerprint;
+}
+
 export async function readEquity(d: ReadEquityDeps): Promise<EquityReading> {
   const attempts = d.attempts ?? EQUITY_READ_ATTEMPTS;
   for (let n = 1; ; n++) {
@@ -81,7 +86,7 @@ export async function readEquity(d: ReadEquityDeps): Promise<EquityReading> {
     const unapplied = (typeof probe === 'object' ? await probe : probe) === true;
     if (unapplied) await d.reconcile?.();
     const after = d.sources.read();
-    const settled = !unapplied && before.fingerprint === after.fingerprint && after.pending === 0;
+    const settled = !unapplied && sameJournal(before, after) && after.pending === 0;
     if (settled || n >= attempts) {
       const valuation = d.valuation ?? new KeptValuation();
       const equity = valuation.value(d.equityAsset, after, venue.balances, venue.prices);

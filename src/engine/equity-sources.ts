@@ -202,16 +202,21 @@ export class EquitySources {
     }
     const parts = inTx ? this.fold() : (this.cache as NonNullable<typeof this.cache>);
     const flex = this.flexOf(flexVersion, inTx);
-    // The holding orders' part of the fingerprint: the same text as long as they are the same rows.
-    const orders = this.orderText.get(version, 'holding', () => open.map((o) => this.keptText(o)).join(','));
     const pending = both.length - open.length;
+    // The holding orders' part of the fingerprint (the same text as long as they are the same
+    // rows), made when first read: a check whose two reads are the same reading compares none.
+    const orders = (): string => this.orderText.get(version, 'holding', () => open.map((o) => this.keptText(o)).join(','));
+    let fingerprint: string | undefined;
     return {
       held,
       positions: parts.positions,
       flex,
       unruled: unruledOf(held.unruled, parts.unruled),
       pending,
-      fingerprint: `${key}|${pending}|${orders}`,
+      get fingerprint(): string {
+        fingerprint ??= `${key}|${pending}|${orders()}`;
+        return fingerprint;
+      },
     };
   }
 

@@ -101,7 +101,8 @@ export function heldByOpenOrders(orders: readonly HoldingOrder[], rules: HoldRul
     const h = hold(o, rule);
     if (h === null) continue;
     byAsset[h.asset] = (byAsset[h.asset] ?? ZERO).plus(h.amount);
-    held.push({ clientOrderId: o.clientOrderId, market: o.market, ...h });
+    // Fields named, not spread: a spread after other fields takes V8's slow path.
+    held.push({ clientOrderId: o.clientOrderId, market: o.market, asset: h.asset, amount: h.amount });
   }
   return { byAsset, orders: held, unruled: [...unruled].sort() };
 }

@@ -55,6 +55,25 @@ describe('the journal parts kept between equity reads', () => {
     expect(new Set(seen.map((r) => (r as { fingerprint: string }).fingerprint)).size).toBe(seen.length);
   });
 
+  it("a reading's fingerprint, made when first read, is the one of the journal it was read from, whatever was written since", () => {
+    const s = memoryStore();
+    const kept = new EquitySources(s, rules);
+    const writes: (() => void)[] = [
+      () => journal(s, 'g-1', '100'),
+      () => s.orders.setState('g-1', 'PENDING', 'OPEN', null, 1, { orderId: 11 }),
+      () => flexRow(s, 1, '200'),
+      () => s.orders.setState('g-1', 'OPEN', 'PARTIALLY_FILLED', null, 2, { filledBase: dec('0.5') }),
+      () => s.orders.setState('g-1', 'PARTIALLY_FILLED', 'CANCELLED', null, 3),
+    ];
+    for (const w of writes) {
+      const unread = kept.read();
+      const atOnce = new EquitySources(s, rules).read().fingerprint;
+      w();
+      kept.read();
+      expect(unread.fingerprint).toBe(atOnce);
+    }
+  });
+
   it('a read inside a transaction that rolled back leaves nothing kept', () => {
     const s = memoryStore();
     const kept = new EquitySources(s, rules);
