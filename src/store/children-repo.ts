@@ -98,6 +98,11 @@ export class ChildrenRepository {
   byParent(parentClientOrderId: string): ChildRecord[] {
     return (this.db.prepare('SELECT * FROM children WHERE parent_client_order_id = ? ORDER BY id').all(parentClientOrderId) as ChildRow[]).map(toChild);
   }
+  /** One leg by its id (the primary key: one row read, however many legs the store holds). */
+  byId(id: number): ChildRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM children WHERE id = ?').get(id) as ChildRow | undefined;
+    return row === undefined ? undefined : toChild(row);
+  }
   byOrderId(orderId: number): ChildRecord | undefined {
     const row = this.db.prepare('SELECT * FROM children WHERE order_id = ?').get(orderId) as ChildRow | undefined;
     return row === undefined ? undefined : toChild(row);
