@@ -110,11 +110,15 @@ export class ChildrenRepository {
   /**
    * Children not yet settled (armed, active or missing). Kept while nothing was written through
    * this handle (children are written only here); never kept from inside a transaction, whose
-   * reads may still be rolled back (a rolled-back write has moved the counter anyway).
+   * reads may still be rolled back (a rolled-back write has moved the counter anyway). A list
+   * kept before a transaction is still the table's inside it until the transaction writes a
+   * child (the fill applier's look for legs, in every fill batch's transaction): it is handed out
+   * there too, so only a read after a write scans the table.
    */
   live(): ChildRecord[] {
-    if (this.tx.rollbackable) return this.readLive();
-    if (this.liveKept?.version !== this.writes) this.liveKept = { version: this.writes, rows: this.readLive().map((c) => Object.freeze(c)) };
+    const kept = this.liveKept?.version === this.writes ? this.liveKept : undefined;
+    if (kept === undefined && this.tx.rollbackable) return this.readLive();
+    this.liveKept = kept ?? { version: this.writes, rows: this.readLive().map((c) => Object.freeze(c)) };
     return [...this.liveKept.rows];
   }
 
