@@ -33,6 +33,9 @@ function toChild(r: ChildRow): ChildRecord {
   };
 }
 
+/** The legs not yet settled, by id: the WHERE of the `children_live` index (migrations.ts), which answers it. */
+export const LIVE_LEGS_SQL = `SELECT * FROM children WHERE state IN ('armed','active','missing') ORDER BY id`;
+
 /** Stop-loss / take-profit legs of collateral orders. */
 export class ChildrenRepository {
   private writes = 0;
@@ -123,9 +126,7 @@ export class ChildrenRepository {
   }
 
   private readLive(): ChildRecord[] {
-    return (
-      this.db.prepare(`SELECT * FROM children WHERE state IN ('armed','active','missing') ORDER BY id`).all() as ChildRow[]
-    ).map(toChild);
+    return (this.db.prepare(LIVE_LEGS_SQL).all() as ChildRow[]).map(toChild);
   }
   all(): ChildRecord[] {
     return (this.db.prepare('SELECT * FROM children ORDER BY id').all() as ChildRow[]).map(toChild);
