@@ -67,7 +67,7 @@ export interface ReconcilerDeps {
 function recordConditionalEvent(store: Store, e: ConditionalEvent, now: number): void {
   if (e.type === 'leg_active') {
     store.children.update(e.childId, { state: 'active', orderId: e.orderId, ocoId: e.ocoId }, now);
-    const c = store.children.all().find((x) => x.id === e.childId);
+    const c = store.children.byId(e.childId);
     if (c !== undefined) store.fills.attribute(e.orderId, c.strategyId, c.parentClientOrderId);
   } else if (e.type === 'child_cancelled') {
     store.children.update(e.childId, { state: 'cancelled' }, now);

@@ -33,6 +33,9 @@ function toChild(r: ChildRow): ChildRecord {
   };
 }
 
+/** The legs not yet settled, by id: the WHERE of the `children_live` index (migrations.ts), which answers it. */
+export const LIVE_LEGS_SQL = `SELECT * FROM children WHERE state IN ('armed','active','missing') ORDER BY id`;
+
 /** Stop-loss / take-profit legs of collateral orders. */
 export class ChildrenRepository {
   private writes = 0;
@@ -98,6 +101,11 @@ export class ChildrenRepository {
   byParent(parentClientOrderId: string): ChildRecord[] {
     return (this.db.prepare('SELECT * FROM children WHERE parent_client_order_id = ? ORDER BY id').all(parentClientOrderId) as ChildRow[]).map(toChild);
   }
+  /** One leg by its id (the primary key: one row read, however many legs the store holds). */
+  byId(id: number): ChildRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM children WHERE id = ?').get(id) as ChildRow | undefined;
+    return row === undefined ? undefined : toChild(row);
+  }
   byOrderId(orderId: number): ChildRecord | undefined {
     const row = this.db.prepare('SELECT * FROM children WHERE order_id = ?').get(orderId) as ChildRow | undefined;
     return row === undefined ? undefined : toChild(row);
@@ -105,18 +113,20 @@ export class ChildrenRepository {
   /**
    * Children not yet settled (armed, active or missing). Kept while nothing was written through
    * this handle (children are written only here); never kept from inside a transaction, whose
-   * reads may still be rolled back (a rolled-back write has moved the counter anyway).
+   * reads may still be rolled back (a rolled-back write has moved the counter anyway). A list
+   * kept before a transaction is still the table's inside it until the transaction writes a
+   * child (the fill applier's look for legs, in every fill batch's transaction): it is handed out
+   * there too, so only a read after a write scans the table.
    */
   live(): ChildRecord[] {
-    if (this.tx.rollbackable) return this.readLive();
-    if (this.liveKept?.version !== this.writes) this.liveKept = { version: this.writes, rows: this.readLive().map((c) => Object.freeze(c)) };
+    const kept = this.liveKept?.version === this.writes ? this.liveKept : undefined;
+    if (kept === undefined && this.tx.rollbackable) return this.readLive();
+    this.liveKept = kept ?? { version: this.writes, rows: this.readLive().map((c) => Object.freeze(c)) };
     return [...this.liveKept.rows];
   }
 
   private readLive(): ChildRecord[] {
-    return (
-      this.db.prepare(`SELECT * FROM children WHERE state IN ('armed','active','missing') ORDER BY id`).all() as ChildRow[]
-    ).map(toChild);
+    return (this.db.prepare(LIVE_LEGS_SQL).all() as ChildRow[]).map(toChild);
   }
   all(): ChildRecord[] {
     return (this.db.prepare('SELECT * FROM children ORDER BY id').all() as ChildRow[]).map(toChild);

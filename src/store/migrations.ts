@@ -220,6 +220,10 @@ export const MIGRATIONS: readonly string[] = [
     delivered_ms INTEGER
   ) WITHOUT ROWID;
   CREATE INDEX order_finals_undelivered ON order_finals (at_ms) WHERE delivered_ms IS NULL;`,
+  // 10: the legs not yet settled (children.live: the reconciler, the fill applier and collateral
+  // strategies read them after every write of a leg) by an index over only those, not a scan of
+  // every leg ever made. The WHERE is the read's own, so the planner can take it.
+  `CREATE INDEX children_live ON children (state) WHERE state IN ('armed','active','missing');`,
 ];
 
 /** Applies every migration not yet applied. Throws `StoreError('migration')` on failure. */
