@@ -137,6 +137,31 @@ function positionView(p: Position, by: Protection | null): PositionView {
   return Object.freeze({ market: p.market, kind: by === null ? 'spot' : 'collateral', base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection });
 }
 
+/**
+ * A strategy's protection and what it was read from: its legs' write counter and the set of its
+ * collateral markets (a new set only when a market is added). Its legs' parents are journaled
+ * orders (the children table's foreign key), whose market never changes.
+ */
+interface KeptProtection {
+  legs: number;
+  markets: Set<string>;
+  protection: Protection;
+}
+
+/** A strategy's position views and the positions and protection they were made from. */
+interface KeptPositionViews {
+  positions: readonly Position[];
+  protection: Protection;
+  views: readonly PositionView[];
+}
+
+/** The same items, the very same objects, in the same order. */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A strategy's snapshot lists and the write counters (its orders, legs and fills; the flex ledger) they were read at. */
 interface KeptLists {
   orders: number;
@@ -157,14 +182,14 @@ export class StrategyInputs {
   /** Journal reads kept while no order or child was written (versioned-memo.ts). */
   private readonly live = new VersionedMemo<OrderRecord[]>();
   private readonly legs = new VersionedMemo<Leg[]>();
-  /** Per strategy: kept by its own orders' and legs' writes (its legs, their parents' markets, its collateral orders). */
-  private readonly protection = new Map<string, VersionedMemo<Protection>>();
+  /** Per strategy: its protection and what it was made from (kept-protection below). */
+  private readonly protection = new Map<string, KeptProtection>();
   /** Per strategy: the views of its open orders, kept while its orders were not written. */
   private readonly openViews = new Map<string, VersionedMemo<readonly OrderView[]>>();
   /** Per strategy: the views of its newest fills, kept while none of its fills was written. */
   private readonly fillViews = new Map<string, VersionedMemo<readonly FillView[]>>();
-  /** Per strategy: its position views, kept while none of its fills, orders or legs was written. */
-  private readonly positionViews = new Map<string, VersionedMemo<readonly PositionView[]>>();
+  /** Per strategy: its position views, kept while its positions and its protection are the very same objects. */
+  private readonly positionViews = new Map<string, KeptPositionViews>();
   /** The flex ledger's view, kept while nothing was written to it. */
   private readonly flex = new VersionedMemo<FlexView>();
   /** Views kept per record (versioned-memo.ts): a rebuilt list makes views only for the records a write touched. */
@@ -184,12 +209,6 @@ export class StrategyInputs {
   private journalVersion(): string | null {
     const { store } = this.deps;
     return store.fills.inTransaction ? null : `${store.orders.version}/${store.children.version}`;
-  }
-
-  /** The write counters of `strategyId`'s orders and legs, or null inside a transaction. */
-  private ownJournalVersion(strategyId: string): string | null {
-    const { store } = this.deps;
-    return store.fills.inTransaction ? null : `${store.orders.versionOf(strategyId)}/${store.children.versionOf(strategyId)}`;
   }
 
   /**
@@ -245,24 +264,39 @@ export class StrategyInputs {
   }
 
   /**
-   * Runs on every tick (kept while nothing was written): only the unsettled legs and their
-   * parents are read, never the strategy's whole order history.
+   * The strategy's protection, kept while what it reads stands: its legs (their write counter) and
+   * its collateral markets (the same set). Inside a transaction: read, nothing kept.
    */
   private protectionOf(strategyId: string): Protection {
     const { store } = this.deps;
-    const collateralMarkets = this.collateralMarkets(strategyId);
+    const markets = this.collateralMarkets(strategyId);
+    if (store.fills.inTransaction) return this.readProtection(strategyId, markets);
+    const legs = store.children.versionOf(strategyId);
+    const k = this.protection.get(strategyId);
+    if (k !== undefined && k.legs === legs && k.markets === markets) return k.protection;
+    const protection = this.readProtection(strategyId, markets);
+    this.protection.set(strategyId, { legs, markets, protection });
+    return protection;
+  }
+
+  /** Only the unsettled legs and their parents are read, never the strategy's whole order history. */
+  private readProtection(strategyId: string, collateralMarkets: Set<string>): Protection {
+    const { store } = this.deps;
     const legs = store.children.live().filter((c) => c.strategyId === strategyId && (c.state === 'armed' || c.state === 'active'));
     const parentMarket = new Map(legs.map((c) => [c.parentClientOrderId, store.orders.get(c.parentClientOrderId)?.market]));
     return { collateralMarkets, legs, parentMarket };
   }
 
-  /** Markets of the strategy's collateral orders: only orders journaled since the last look are read (outside a transaction). */
+  /**
+   * Markets of the strategy's collateral orders: only orders journaled since the last look are read
+   * (outside a transaction), and the kept set is handed out again while they add no market.
+   */
   private collateralMarkets(strategyId: string): Set<string> {
     const { orders, fills } = this.deps.store;
     if (fills.inTransaction) return new Set(orders.marketsOfKind(strategyId, 'collateral'));
     const kept = this.collateral.get(strategyId) ?? { markets: new Set<string>(), lastRow: 0 };
     const added = orders.marketsOfKindSince(strategyId, 'collateral', kept.lastRow);
-    const markets = new Set([...kept.markets, ...added.markets]);
+    const markets = added.markets.every((m) => kept.markets.has(m)) ? kept.markets : new Set([...kept.markets, ...added.markets]);
     this.collateral.set(strategyId, { markets, lastRow: added.lastRow });
     return markets;
   }
@@ -290,21 +324,26 @@ export class StrategyInputs {
   }
 
   /**
-   * The strategy's positions with their protection. Kept by its own writes: its positions move only
-   * with its fills (inserted or attributed to it) and its orders' reported fills (provisional), and
-   * their protection with its legs and collateral orders. Frozen: the same views go to every context.
+   * The strategy's positions with their protection, frozen: the same views go to every context. Kept
+   * while its kept positions are the very same objects (a position its book did not move is; a
+   * provisional or in-transaction fold makes new ones) and its protection is the same object: the
+   * views are made from nothing else, so an order written without moving either (most of them)
+   * leaves them as they are.
    */
   private positionViewsOf(strategyId: string): readonly PositionView[] {
-    const own = this.ownJournalVersion(strategyId);
-    const version = own === null ? null : `${own}/${this.deps.store.fills.versionOf(strategyId)}`;
-    return memoOf(this.positionViews, strategyId).get(version, '', () => this.readPositionViews(strategyId));
+    const protection = this.protectionOf(strategyId);
+    const positions = this.deps.read.keptPositions(strategyId);
+    const k = this.positionViews.get(strategyId);
+    if (k !== undefined && k.protection === protection && sameItems(k.positions, positions)) return k.views;
+    const views = this.readPositionViews(positions, protection);
+    if (!this.deps.store.fills.inTransaction) this.positionViews.set(strategyId, { positions, protection, views });
+    return views;
   }
 
-  private readPositionViews(strategyId: string): readonly PositionView[] {
-    const guarded = memoOf(this.protection, strategyId).get(this.ownJournalVersion(strategyId), '', () => this.protectionOf(strategyId));
+  private readPositionViews(positions: readonly Position[], guarded: Protection): readonly PositionView[] {
     // The kept positions (not edited here): a position its book did not move is the same object, and
     // its view is kept with it while its kind and, for collateral, the protection it was made with hold.
-    const views = this.deps.read.keptPositions(strategyId).map((p) => {
+    const views = positions.map((p) => {
       const by = guarded.collateralMarkets.has(p.market) ? guarded : null;
       return this.positionViewOf.of(p, () => ({ protection: by, view: positionView(p, by) }), true, (kept) => kept.protection !== by).view;
     });

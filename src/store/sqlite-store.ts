@@ -191,6 +191,13 @@ export class SqliteStore implements Store {
           throw wrapIo(err, 'strategy state write');
         }
       },
+      setJson: (key, json) => {
+        try {
+          inner.setJson(key, json);
+        } catch (err) {
+          throw wrapIo(err, 'strategy state write');
+        }
+      },
       delete: (key) => {
         try {
           inner.delete(key);

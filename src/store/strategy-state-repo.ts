@@ -15,6 +15,8 @@ import type { LateRows } from './late-rows.js';
 export interface StrategyStateStore {
   get<T = unknown>(key: string): T | undefined;
   set(key: string, value: unknown): void;
+  /** As `set`, given the value's JSON text. */
+  setJson(key: string, json: string): void;
   delete(key: string): void;
   /** Whether the key is known to be stored as exactly this JSON text (`null`: absent); false when not known. */
   holds(key: string, json: string | null): boolean;
@@ -98,6 +100,12 @@ export class StrategyStates {
     return json;
   }
 
+  private setJson(strategyId: string, key: string, json: string): void {
+    if (this.kept.get(strategyId)?.get(key) === json) return;
+    this.write({ strategyId, key, json, atMs: this.now() });
+    this.remember(strategyId, key, json);
+  }
+
   /** The state of one strategy. Values are parsed on every read: a caller may change what it gets. */
   of(strategyId: string): StrategyStateStore {
     return {
@@ -106,12 +114,11 @@ export class StrategyStates {
         return json === null ? undefined : (JSON.parse(json) as T);
       },
       set: (key: string, value: unknown): void => {
-        const json = JSON.stringify(value);
+        const json = JSON.stringify(value) as string | undefined;
         if (json === undefined) throw new TypeError(`strategy state ${key}: value is not JSON-serialisable`);
-        if (this.kept.get(strategyId)?.get(key) === json) return;
-        this.write({ strategyId, key, json, atMs: this.now() });
-        this.remember(strategyId, key, json);
+        this.setJson(strategyId, key, json);
       },
+      setJson: (key: string, json: string): void => this.setJson(strategyId, key, json),
       holds: (key: string, json: string | null): boolean => this.keep && this.kept.get(strategyId)?.get(key) === json,
       delete: (key: string): void => {
         if (this.kept.get(strategyId)?.get(key) === null) return;

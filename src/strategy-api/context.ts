@@ -11,6 +11,11 @@ import { candleReaders, type CandleWindowData } from './candles.js';
 export interface StateBackend {
   get(key: string): JsonValue | undefined;
   set(key: string, value: JsonValue): void;
+  /**
+   * As `set`, given the value's JSON text (what `set` would write for it): no second
+   * `JSON.stringify` of a value the buffer already wrote out. Optional: without it `set` is used.
+   */
+  setJson?(key: string, json: string): void;
   delete(key: string): void;
   /**
    * Whether the key is known to be stored as exactly this JSON text (`null`: known absent). False
@@ -19,10 +24,21 @@ export interface StateBackend {
   holds?(key: string, json: string | null): boolean;
 }
 
-/** A buffered write: the value the hook sees, and its JSON text (`null`: a delete). */
+/**
+ * A buffered write: its JSON text (`null`: a delete) and the value the hook sees when it reads the
+ * key back, parsed from that text at the first such read (most hooks never read back what they
+ * wrote): the same value a parse at the write would give, the text being fixed there.
+ */
 interface Write {
-  value: JsonValue | undefined;
   json: string | null;
+  value?: JsonValue;
+}
+
+/** The value a read of `w` gives: undefined for a delete, else the text parsed once. */
+function valueOf(w: Write): JsonValue | undefined {
+  if (w.json === null) return undefined;
+  if (!('value' in w)) w.value = JSON.parse(w.json) as JsonValue;
+  return w.value;
 }
 
 /** State writes of one hook call, applied by `commit()`. */
@@ -60,28 +76,33 @@ export class BufferedState implements StrategyState {
 
   get(key: string): JsonValue | undefined {
     const w = this.writes?.get(key);
-    if (w !== undefined) return w.value;
+    if (w !== undefined) return valueOf(w);
     return this.backend.get(key);
   }
 
   set(key: string, value: JsonValue): void {
     // A round trip through JSON is what persistence does anyway: refuse what would not survive it.
-    const json = JSON.stringify(value);
-    this.writable().set(key, { value: JSON.parse(json) as JsonValue, json });
+    const json = JSON.stringify(value) as string | undefined;
+    if (json === undefined) throw new TypeError(`strategy state ${key}: value is not JSON-serialisable`);
+    this.writable().set(key, { json });
   }
 
   delete(key: string): void {
-    this.writable().set(key, { value: undefined, json: null });
+    this.writable().set(key, { json: null });
   }
 
   /** Applies the writes that change something (the others would write what is stored). */
   commit(): void {
     const { writes } = this;
     if (writes === null) return;
+    const { backend } = this;
     for (const [k, w] of writes) {
       if (this.unchanged(k, w)) continue;
-      if (w.value === undefined) this.backend.delete(k);
-      else this.backend.set(k, w.value);
+      if (w.json === null) backend.delete(k);
+      // Never handed to the hook, so its text is the value: not written out again.
+      else if (!('value' in w) && backend.setJson !== undefined) backend.setJson(k, w.json);
+      // Read back by the hook (which may have changed it in place): the value as it is now, as always.
+      else backend.set(k, valueOf(w) as JsonValue);
     }
     writes.clear();
   }

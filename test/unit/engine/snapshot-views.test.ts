@@ -123,6 +123,38 @@ describe('snapshot views kept per record', () => {
   });
 });
 
+describe('position views kept by what they are made from', () => {
+  it('an order of its own written without a fill keeps the views; a leg, a new collateral market or a fill makes new ones, as a fresh reader sees them', () => {
+    const clock = new ManualClock(1_000);
+    const store = memoryStore({ clock });
+    const inputs = inputsOf(store, clock);
+    const fresh = (): string => JSON.stringify(inputsOf(store, clock).snapshot('a', venue).positions);
+    place(store, 'a-BTC_USDT', 'BTC_USDT', 1);
+    store.fills.insert(fillOf(1, 2));
+    const first = inputs.snapshot('a', venue).positions;
+    // Its own orders written (placed, moved): the lists are read again, the position views stand.
+    place(store, 'a-2', 'BTC_USDT', 3);
+    store.orders.setState('a-2', 'OPEN', 'CANCELLED', null, 4);
+    const after = inputs.snapshot('a', venue);
+    expect(after.openOrders).not.toBe(inputs.snapshot('x', venue).openOrders);
+    expect(after.positions).toBe(first);
+    expect(JSON.stringify(after.positions)).toBe(fresh());
+    // A collateral order on the position's market with a stop-loss leg: collateral, protected.
+    store.orders.insertPending({ clientOrderId: 'a-c', strategyId: 'a', kind: 'collateral', market: 'BTC_USDT', side: 'buy', amount: d('0.01'), price: d('50000'), postOnly: false, ioc: false, rpi: false }, 5);
+    const collateral = inputs.snapshot('a', venue).positions;
+    expect(collateral).not.toBe(first);
+    expect(collateral[0]?.protection).toEqual({ stopLoss: null, takeProfit: null });
+    store.children.add('a-c', 'a', 'stop_loss', d('49000'), 6);
+    const protectedNow = inputs.snapshot('a', venue).positions;
+    expect(protectedNow[0]?.protection?.stopLoss?.toFixed()).toBe('49000');
+    expect(JSON.stringify(protectedNow)).toBe(fresh());
+    // A fill: its position moves.
+    store.fills.insert(fillOf(2, 9));
+    expect(inputs.snapshot('a', venue).positions[0]?.base.toFixed()).toBe('0.002');
+    expect(JSON.stringify(inputs.snapshot('a', venue).positions)).toBe(fresh());
+  });
+});
+
 describe('recent fills merged, not sorted', () => {
   const fill = fc.record({ dealId: fc.integer({ min: 1, max: 60 }), timeMs: fc.integer({ min: 0, max: 20 }) });
   it('property: equal to sorting both lists by (time, deal id), newest first, a deal taken once, cut at the limit', () => {

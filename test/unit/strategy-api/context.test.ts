@@ -127,4 +127,31 @@ describe('strategy context', () => {
     state.commit();
     expect(backend.get('a')).toBeUndefined();
   });
+
+  it('hands the backend the text it wrote out for a value never read back, the value as it is now for one read back', () => {
+    class TextState extends MemoryState {
+      readonly texts: [string, string][] = [];
+      setJson(key: string, json: string): void {
+        this.texts.push([key, json]);
+        super.set(key, JSON.parse(json) as never);
+      }
+    }
+    const backend = new TextState();
+    const { ctx, state } = ctxOf({}, snapshot(), backend);
+    const written = { a: [1, 'x'], b: null };
+    ctx.state.set('kept', written);
+    ctx.state.set('read', { n: 1 });
+    // Read back: a copy as the text gives it, the same object at every read, changed in place by the hook.
+    const read = ctx.state.get('read') as { n: number };
+    expect(read).toEqual({ n: 1 });
+    expect(ctx.state.get('read')).toBe(read);
+    read.n = 2;
+    written.a.push(3);
+    expect(() => ctx.state.set('bad', undefined as never)).toThrow(TypeError);
+    state.commit();
+    expect(backend.texts).toEqual([['kept', '{"a":[1,"x"],"b":null}']]);
+    expect(backend.get('kept')).toEqual({ a: [1, 'x'], b: null });
+    expect(backend.get('read')).toEqual({ n: 2 });
+    expect(backend.get('bad')).toBeUndefined();
+  });
 });
