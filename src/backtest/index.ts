@@ -9,7 +9,7 @@ import { loadConfiguredStrategies } from '../daemon/strategies.js';
 import type { Logger } from '../observability/logger.js';
 import type { BacktestArgs } from './args.js';
 import { runToFiles, type InMemoryInputs } from './in-memory.js';
-import { loadPrices } from './load-prices.js';
+import { loadPrices, type PriceSet } from './load-prices.js';
 import type { ResultHead } from './result-file.js';
 import type { Progress } from './run.js';
 
@@ -30,6 +30,15 @@ export interface BacktestSummary {
   candleTicks: number;
 }
 
+/** The price set, or the error reading it threw (thrown once the strategies are loaded). */
+function pricesOrError(path: string): PriceSet | Error {
+  try {
+    return loadPrices(path);
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
 export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
   // The daemon's own loader and checks; BOT_MODE is paper whatever the environment says.
   const env: Record<string, string | undefined> = { ...process.env, BOT_CONFIG: args.config, BOT_MODE: 'paper' };
@@ -39,8 +48,12 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   delete env['RATE_LIMIT_REDIS_URL'];
   const config = loadConfig({ env, cwd: process.cwd() });
   // Instances load a few at a time: each waits on its own workers (most of a short run's start-up).
-  const strategies = await loadConfiguredStrategies(config, STRATEGY_LOADS);
-  const prices = loadPrices(args.prices);
+  const loading = loadConfiguredStrategies(config, STRATEGY_LOADS);
+  // The price files are read and checked meanwhile (this thread is idle while the workers boot);
+  // a strategy's error is still the one reported when both fail, as when they were read in turn.
+  const prices = pricesOrError(args.prices);
+  const strategies = await loading;
+  if (prices instanceof Error) throw prices;
   const configSha256 = createHash('sha256').update(readFileSync(args.config)).digest('hex');
   const run: InMemoryInputs = { config, configFile: args.config, configSha256, strategies, prices, args, logger };
   if (onProgress !== undefined) run.onProgress = onProgress;

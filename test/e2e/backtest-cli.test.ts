@@ -81,6 +81,17 @@ describe('npm run backtest (built CLI)', () => {
     expect(r.stderr).toBe(`v4-bot backtest: ${path.join(dir, 'BTC_USDT.csv')}:3:2: price: expected a decimal > 0, found "6O000"\n`);
   });
 
+  it('a bad strategy and a bad price file: the strategy is named (prices are read while strategies load)', async () => {
+    const dir = tempDir('v4bot-bt-both-');
+    writeFileSync(path.join(dir, 'BTC_USDT.csv'), 'time,price\n2024-01-01T00:00:00Z,6O000\n');
+    const config = JSON.parse(read(ROOT, 'config/bot.json')) as { strategies: { params: Record<string, unknown> }[] };
+    (config.strategies[0] as { params: Record<string, unknown> }).params['levels'] = -1;
+    writeFileSync(path.join(dir, 'bot.json'), JSON.stringify(config));
+    const r = await run(['--config', path.join(dir, 'bot.json'), '--prices', dir, '--out', tempDir()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('v4-bot backtest: invalid configuration:\n  strategies: strategies[0].params.levels: expected an integer ≥ 1 and ≤ 20, found -1\n');
+  });
+
   it('a bad flag exits 2 naming it', async () => {
     const r = await run(['--prices', 'samples/prices', '--fill', 'sometimes']);
     expect(r.code).toBe(2);
