@@ -12,6 +12,7 @@
  */
 import { Decimal } from '../core/decimal.js';
 import { Market } from '../simulator/market.js';
+import { nearEnds, shortDouble, type NearSpan } from '../simulator/near.js';
 import type { MarketOptions } from '../simulator/options.js';
 import type { PriceSpan } from '../simulator/types.js';
 import { matchSpan, stepVolume, type FillModel } from './fill-model.js';
@@ -33,6 +34,8 @@ export class CsvMarket extends Market {
   private candles: Array<{ candle: Candle; close: Decimal }> = [];
   /** Their legs, built when the step is matched. */
   private legs: Leg[] | undefined;
+  /** The tick as its double (near.ts), undefined when it has none. */
+  private readonly tickNear: number | undefined;
 
   constructor(
     opts: MarketOptions,
@@ -40,6 +43,7 @@ export class CsvMarket extends Market {
     private readonly path: CsvPath,
   ) {
     super(opts, seed);
+    this.tickNear = shortDouble(this.tick);
     this.rows = path.rows[Symbol.iterator]();
     this.pull();
     let start: PriceRow | undefined;
@@ -110,6 +114,30 @@ export class CsvMarket extends Market {
   }
 
   /**
+   * `reachOf(span)` in doubles: the lowest low and highest high are the doubles of the lowest and
+   * highest decimals (rounding to the nearest double keeps their order), ordered and moved one
+   * tick inside as legSpan does; a step of price rows reaches its close's span (matchSpan).
+   */
+  override nearReachOf(span: PriceSpan): NearSpan | undefined {
+    const shift = this.path.model.touch === 'at' ? 0 : this.tickNear;
+    if (this.candles.length === 0) {
+      if (!(span instanceof CloseSpan)) return undefined;
+      const at = shortDouble(span.price);
+      return nearEnds(at, at, shift);
+    }
+    let low = Number.POSITIVE_INFINITY;
+    let high = Number.NEGATIVE_INFINITY;
+    for (const { candle } of this.candles) {
+      const l = shortDouble(candle.low);
+      const h = shortDouble(candle.high);
+      if (l === undefined || h === undefined) return undefined;
+      low = Math.min(low, l);
+      high = Math.max(high, h);
+    }
+    return nearEnds(Math.min(low, high), Math.max(low, high), shift);
+  }
+
+  /**
    * Entering the legs moves the range to each candle's high and low (the range's ends are prices
    * this market held: Market.passThrough); the price is already the last close.
    */
@@ -152,7 +180,7 @@ class CloseSpan implements PriceSpan {
   private span: PriceSpan | undefined;
 
   constructor(
-    private readonly price: Decimal,
+    readonly price: Decimal,
     private readonly tick: Decimal,
     private readonly touch: FillModel['touch'],
   ) {}

@@ -6,6 +6,7 @@
  * bytes; any other value as its decimal string. Reading gives back the exact Decimal either way.
  */
 import { Decimal } from '../core/decimal.js';
+import { shortDouble } from '../simulator/near.js';
 
 const INITIAL = 1024;
 
@@ -31,41 +32,6 @@ class Doubles {
   view(): Float64Array {
     return this.data.subarray(0, this.length);
   }
-}
-
-/** 10^0 … 10^22: the powers of ten a double holds exactly. */
-const TENS = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
-
-/**
- * The double `d` is kept as, found without printing either (toString, then String of the double,
- * were most of a step's sample): `d` has at most 15 significant digits, so no other such decimal
- * is the same double and the double's shortest text, which new Decimal(n) reads, is `d`'s digits.
- * Those digits as a whole number m < 10^15 < 2^53, times or divided by one exact power of ten,
- * round once, to the double nearest `d`. Undefined for any other value (zero too: its sign).
- */
-function shortDouble(d: Decimal): number | undefined {
-  // decimal.js keeps the digits in base-10^7 words, the first without leading zeros, the last not zero.
-  const words = d.d;
-  const last = words.length - 1;
-  if (last > 2 || words[0] === 0) return undefined;
-  let m = words[0] as number;
-  if (last > 0) {
-    let tail = words[last] as number;
-    let places = 7;
-    while (tail % 10 === 0) {
-      tail /= 10;
-      places--;
-    }
-    for (let i = 1; i < last; i++) m = m * 1e7 + (words[i] as number);
-    m = m * (TENS[places] as number) + tail;
-  }
-  if (m >= 1e15) return undefined;
-  let digits = 1;
-  while ((TENS[digits] as number) <= m) digits++;
-  const p = d.e - digits + 1;
-  if (p < -22 || p > 22) return undefined;
-  const n = p >= 0 ? m * (TENS[p] as number) : m / (TENS[-p] as number);
-  return d.s < 0 ? -n : n;
 }
 
 /** Exact decimals, one per step. */

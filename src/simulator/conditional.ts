@@ -17,7 +17,8 @@
 import { Decimal } from '../core/decimal.js';
 import type { Account } from './account.js';
 import type { Market } from './market.js';
-import { applyFill, reached, type MatchContext } from './matching.js';
+import { applyFill, nearReached, reached, type MatchContext } from './matching.js';
+import { nearSign, type NearSpan } from './near.js';
 import type { OcoRecord, PriceSpan, SimOrder } from './types.js';
 
 /** Registers the OTO of a freshly placed parent. */
@@ -121,6 +122,23 @@ function executeLeg(ctx: MatchContext, account: Account, market: Market, legs: O
 export function ocoReached(account: Account, rec: OcoRecord, span: PriceSpan): boolean {
   const { stop, tp } = legsOf(account, rec);
   return (stop !== undefined && stopTriggered(stop, span)) || (tp !== undefined && reached(tp, span));
+}
+
+/** `ocoReached` told from the span's ends in doubles (near.ts); undefined when they cannot tell. */
+export function ocoNearReached(account: Account, rec: OcoRecord, near: NearSpan): boolean | undefined {
+  const { stop, tp } = legsOf(account, rec);
+  const stopTold = stop === undefined ? false : nearTriggered(stop, near);
+  if (stopTold === true) return true;
+  const tpTold = tp === undefined ? false : nearReached(tp, near);
+  if (tpTold === true) return true;
+  return stopTold === false && tpTold === false ? false : undefined;
+}
+
+/** `stopTriggered` told from doubles: high ≥ the trigger, or low ≤ it; undefined when they cannot tell. */
+function nearTriggered(leg: SimOrder, near: NearSpan): boolean | undefined {
+  const at = leg.activationPrice ?? leg.price;
+  const sign = leg.activationCondition === 'gte' ? nearSign(near.high, near.highErr, at) : -nearSign(near.low, near.lowErr, at);
+  return sign === 0 ? undefined : sign > 0;
 }
 
 interface OcoLegs {

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Decimal, dec, truncateToStep } from '../core/decimal.js';
 import { jumpFactors } from './jump.js';
+import type { NearSpan } from './near.js';
 import type { MarketOptions } from './options.js';
 import { Prng } from './prng.js';
 import type { PriceSpan } from './types.js';
@@ -168,6 +169,14 @@ export class Market {
    */
   reachOf(span: PriceSpan): PriceSpan {
     return span;
+  }
+
+  /**
+   * `reachOf(span)`'s ends as doubles (near.ts), for deciding without decimals which resting
+   * orders and legs it cannot reach; undefined: not offered (the walk's one leg is matched as it is).
+   */
+  nearReachOf(_span: PriceSpan): NearSpan | undefined {
+    return undefined;
   }
 
   /** The step's path entered without matching: price and 24 h range as entering each leg leaves them. */

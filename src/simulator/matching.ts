@@ -11,6 +11,7 @@
 import { Decimal } from '../core/decimal.js';
 import type { Account } from './account.js';
 import type { Market } from './market.js';
+import { nearSign, type NearSpan } from './near.js';
 import { applyPositionFill } from './positions.js';
 import type { Deal, PriceSpan, SimOrder } from './types.js';
 
@@ -30,6 +31,13 @@ export function crosses(order: Pick<SimOrder, 'side' | 'price'>, price: Decimal)
 /** True when a resting limit order was reached somewhere in `span` (a buy by its low, a sell by its high). */
 export function reached(order: Pick<SimOrder, 'side' | 'price'>, span: PriceSpan): boolean {
   return order.side === 'buy' ? order.price.gte(span.low) : order.price.lte(span.high);
+}
+
+/** `reached(order, span)` told from the span's ends in doubles (near.ts); undefined when they cannot tell. */
+export function nearReached(order: Pick<SimOrder, 'side' | 'price'>, near: NearSpan): boolean | undefined {
+  // A buy is reached when low ≤ price, a sell when high ≥ price.
+  const sign = order.side === 'buy' ? -nearSign(near.low, near.lowErr, order.price) : nearSign(near.high, near.highErr, order.price);
+  return sign === 0 ? undefined : sign > 0;
 }
 
 /** Executes `amount` of `order` at `price`; updates balances, positions, the order and the deals. */

@@ -16,16 +16,17 @@
 import { Decimal, dec } from '../core/decimal.js';
 import type { Clock } from '../core/clock.js';
 import { Account } from './account.js';
-import { createOto, ocoReached, onParentTerminal, runOcos } from './conditional.js';
+import { createOto, ocoNearReached, ocoReached, onParentTerminal, runOcos } from './conditional.js';
 import { business, validation } from './errors.js';
 import { DAY_MS, earnDaily, openInvestment } from './flex.js';
 import { Market } from './market.js';
-import { cancelRest, fillResting, reached, takeAtPlacement, type MatchContext } from './matching.js';
+import { cancelRest, fillResting, nearReached, reached, takeAtPlacement, type MatchContext } from './matching.js';
+import type { NearSpan } from './near.js';
 import type { AccountOptions, MarketOptions } from './options.js';
 import { checkAgainstState, checkPlacement, lockFor, positionSideFor } from './order-rules.js';
 import { Prng } from './prng.js';
 import type { Side } from '../core/orders.js';
-import type { PositionSide, PriceSpan, SimOrder } from './types.js';
+import type { OcoRecord, PositionSide, PriceSpan, SimOrder } from './types.js';
 
 /** A limit order request after shape validation (strings already parsed). */
 export interface PlaceInput {
@@ -55,6 +56,41 @@ export interface VenueClockState {
 
 /** Default of `maxWalkSteps`: a gap of more than this many steps is jumped. */
 export const DEFAULT_MAX_WALK_STEPS = 60;
+
+/**
+ * A step's reach (`Market.reachOf`), told from its ends in doubles where they prove the answer
+ * (near.ts), else from its exact ends; each worked out when first needed.
+ */
+class StepReach {
+  private exact: PriceSpan | undefined;
+  /** null: not asked yet; undefined: the market offers none. */
+  private near: NearSpan | undefined | null = null;
+
+  constructor(
+    private readonly m: Market,
+    private readonly span: PriceSpan,
+  ) {}
+
+  order(o: SimOrder): boolean {
+    const near = this.nearSpan();
+    return (near === undefined ? undefined : nearReached(o, near)) ?? reached(o, this.exactSpan());
+  }
+
+  oco(a: Account, rec: OcoRecord): boolean {
+    const near = this.nearSpan();
+    return (near === undefined ? undefined : ocoNearReached(a, rec, near)) ?? ocoReached(a, rec, this.exactSpan());
+  }
+
+  private nearSpan(): NearSpan | undefined {
+    if (this.near === null) this.near = this.m.nearReachOf(this.span);
+    return this.near;
+  }
+
+  private exactSpan(): PriceSpan {
+    this.exact ??= this.m.reachOf(this.span);
+    return this.exact;
+  }
+}
 
 export class Venue implements MatchContext {
   readonly markets = new Map<string, Market>();
@@ -192,10 +228,10 @@ export class Venue implements MatchContext {
 
   /** True when a resting order or an active OCO leg of `m` (any account) is reached within `m.reachOf(span)`. */
   private reachable(m: Market, span: PriceSpan): boolean {
-    let reach: PriceSpan | undefined;
+    const reach = new StepReach(m, span);
     for (const a of this.accounts.values()) {
-      for (const o of a.openOrdersOn(m.name)) if (reached(o, (reach ??= m.reachOf(span)))) return true;
-      for (const rec of a.conditionals.activeOcos(m.name)) if (ocoReached(a, rec, (reach ??= m.reachOf(span)))) return true;
+      for (const o of a.openOrdersOn(m.name)) if (reach.order(o)) return true;
+      for (const rec of a.conditionals.activeOcos(m.name)) if (reach.oco(a, rec)) return true;
     }
     return false;
   }
