@@ -186,22 +186,17 @@ function flexOf(f: FlexView): FlexView {
 const frozenPrices = new WeakMap<Record<string, PriceView>, Readonly<Record<string, PriceView>>>();
 const frozenBalances = new WeakMap<Record<string, Decimal>, Readonly<Record<string, Decimal>>>();
 
-/** Price maps found frozen through and through: nothing in them can change, so they are not looked through again. */
-const settledPrices = new WeakSet<Record<string, PriceView>>();
-
 /**
- * The price map last handed on as it is: every context until the next venue read gets that one,
- * so one comparison answers instead of a WeakSet lookup per call (with a map per read, the set
- * grew by one entry a candle).
+ * The price map last found frozen through and through (nothing in it can change): every context
+ * until the next venue read gets that one, so one comparison answers; a map is looked through
+ * once per read (a set of every map seen grew by one entry a candle).
  */
 let lastSettledPrices: Record<string, PriceView> | undefined;
 
 function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, PriceView>> {
   if (source === lastSettledPrices) return source;
   // Frozen through and through (the engine's, src/engine/market-data.ts): handed on, nothing to copy or keep.
-  if (settledPrices.has(source)) return source;
   if (Object.isFrozen(source) && Object.values(source).every(isFrozen)) {
-    settledPrices.add(source);
     lastSettledPrices = source;
     return source;
   }
