@@ -78,6 +78,23 @@ function levelsTaken(rungs: Rungs, order: { price: Decimal }): readonly boolean[
   return taken;
 }
 
+/**
+ * The level nearest the price, the lowest of equally near ones. The levels ascend, so the
+ * distances fall up to the first level at or above the price and rise after it: only the two
+ * levels around the price need a distance (and, where rounding made two distances equal, the
+ * equal ones below). The same answer as measuring every level.
+ */
+export function nearestLevel(levels: readonly Decimal[], price: Decimal): number {
+  const distance = (i: number): Decimal => (levels[i] as Decimal).minus(price).abs();
+  const above = levels.findIndex((lvl) => lvl.gte(price));
+  if (above === 0 || levels.length === 0) return 0;
+  let nearest = above < 0 ? levels.length - 1 : above - 1;
+  const least = distance(nearest);
+  if (above > 0 && distance(above).lt(least)) return above;
+  while (nearest > 0 && distance(nearest - 1).eq(least)) nearest--;
+  return nearest;
+}
+
 /** The intents that bring the ladder in line with the open orders and the price. */
 export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[] {
   const params = ctx.params;
@@ -99,11 +116,7 @@ export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[
   }
 
   const mine = ctx.openOrders.filter((o) => o.market === params.market && o.state !== 'PENDING_CANCEL');
-  const distance = levels.map((lvl) => lvl.minus(price).abs());
-  let nearest = 0;
-  distance.forEach((d, i) => {
-    if (d.lt(distance[nearest] ?? d)) nearest = i;
-  });
+  const nearest = nearestLevel(levels, price);
   const orders: { market: string; side: Side; amount: Decimal; price: Decimal; postOnly: boolean }[] = [];
   levels.forEach((lvl, i) => {
     if (i === nearest) return;

@@ -64,7 +64,8 @@ export class MarketData {
     this.listing = futures;
     // The same decimals as the last read (a venue that keeps its answer, in-process-reads.ts): the
     // same object, so what is kept per object downstream (the valuation, the contexts' copies) holds.
-    if (!sameDecimals(this.balances, balances)) this.balances = Object.fromEntries(balances);
+    // Frozen: the contexts hand it on as it is (src/strategy-api/context.ts).
+    if (!sameDecimals(this.balances, balances)) this.balances = Object.freeze(Object.fromEntries(balances));
     this.reading = Object.freeze({ prices: this.prices, balances: this.balances });
     this.atMs = this.clock.now();
   }

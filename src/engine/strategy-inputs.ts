@@ -13,11 +13,11 @@ import type { FillRecord } from '../model/fills.js';
 import type { FlexRecordRow } from '../model/flex.js';
 import type { ChildRecord } from '../model/conditional.js';
 import type { OrderRecord } from '../model/journal.js';
-import type { FillView, FlexView, OrderView, PositionView, PriceView, SnapshotData } from '../strategy-api/host.js';
+import { settledList, type FillView, type FlexView, type OrderView, type PositionView, type PriceView, type SnapshotData } from '../strategy-api/host.js';
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
-import { KeptViews, VersionedMemo } from './versioned-memo.js';
+import { KeptViews, VersionedMemo, viewsAlong, type ViewList } from './versioned-memo.js';
 import type { Position } from './positions.js';
 import type { StrategyCandles } from './strategy-candles.js';
 import type { MarketExposure, MarketRules, RiskLimits, RiskSnapshot, TradingState } from './risk-gate.js';
@@ -122,6 +122,8 @@ function openPart(o: OrderRecord): OpenPart {
 }
 
 const frozenOrderView = (o: OrderRecord): OrderView => Object.freeze(orderView(o));
+const isFrozenRecord = (o: OrderRecord): boolean => Object.isFrozen(o);
+const always = (): boolean => true;
 const frozenFillView = (f: FillRecord): FillView => Object.freeze(fillView(f));
 
 /** A position's frozen view: spot without protection, or collateral with the legs of `by` on its market. */
@@ -196,6 +198,9 @@ export class StrategyInputs {
   private readonly orderViews = new KeptViews<OrderRecord, OrderView>();
   private readonly fillViewsOf = new KeptViews<FillRecord, FillView>();
   private readonly positionViewOf = new KeptViews<Position, { protection: Protection | null; view: PositionView }>();
+  /** Per strategy: its last open order and recent fill views with their records, place by place (`viewsAlong`). */
+  private readonly lastOrderViews = new Map<string, ViewList<OrderRecord, OrderView>>();
+  private readonly lastFillViews = new Map<string, ViewList<FillRecord, FillView>>();
   /** What a live order could still add, kept per record as its views are. */
   private readonly openOf = new KeptViews<OrderRecord, OpenPart>();
   /** Per strategy: its snapshot lists while none of the counters they are kept by moved (one look instead of one per list). */
@@ -309,17 +314,37 @@ export class StrategyInputs {
   private openOrderViews(strategyId: string): readonly OrderView[] {
     const version = this.outsideTx(this.deps.store.orders.versionOf(strategyId));
     // Frozen, list and views: kept between ticks and handed to every context as they are (context.ts).
-    return memoOf(this.openViews, strategyId).get(version, '', () =>
+    return memoOf(this.openViews, strategyId).get(version, '', () => {
       // A record is kept only when frozen: the journal's are, and a frozen record's view never goes stale.
-      Object.freeze(this.deps.read.openOrders(strategyId).map((o) => this.orderViews.of(o, frozenOrderView, Object.isFrozen(o)))),
-    );
+      const of = (o: OrderRecord): OrderView => this.orderViews.of(o, frozenOrderView, Object.isFrozen(o));
+      return this.along(this.lastOrderViews, strategyId, version, this.deps.read.openOrders(strategyId), of, isFrozenRecord);
+    });
+  }
+
+  /**
+   * The frozen list of views of `records`, those of records in the strategy's last list taken from
+   * it (`viewsAlong`); the list is kept as the next one's last outside a transaction only.
+   */
+  private along<K extends object, V extends object>(
+    lasts: Map<string, ViewList<K, V>>,
+    strategyId: string,
+    version: string | null,
+    records: readonly K[],
+    of: (record: K) => V,
+    reusable: (record: K) => boolean,
+  ): readonly V[] {
+    const made = viewsAlong(lasts.get(strategyId), records, of, reusable);
+    if (version !== null) lasts.set(strategyId, made);
+    // Views frozen where they are made: a context hands the list on without looking through it.
+    return settledList(made.views);
   }
 
   private recentFillViews(strategyId: string): readonly FillView[] {
     const { store, read, recentFillsLimit } = this.deps;
     const version = store.fills.inTransaction ? null : store.fills.versionOf(strategyId);
+    const of = (f: FillRecord): FillView => this.fillViewsOf.of(f, frozenFillView);
     return memoOf(this.fillViews, strategyId).get(version, '', () =>
-      Object.freeze(read.recentFills(strategyId, recentFillsLimit).map((f) => this.fillViewsOf.of(f, frozenFillView))),
+      this.along(this.lastFillViews, strategyId, version, read.recentFills(strategyId, recentFillsLimit), of, always),
     );
   }
 
@@ -347,7 +372,8 @@ export class StrategyInputs {
       const by = guarded.collateralMarkets.has(p.market) ? guarded : null;
       return this.positionViewOf.of(p, () => ({ protection: by, view: positionView(p, by) }), true, (kept) => kept.protection !== by).view;
     });
-    return Object.freeze(views);
+    // Each view and its protection frozen where made (positionView).
+    return settledList(views);
   }
 
   /**

@@ -46,3 +46,46 @@ export class KeptViews<K extends object, V> {
     return view;
   }
 }
+
+/** A list of views and the records they were made from, place by place. */
+export interface ViewList<K, V> {
+  records: readonly K[];
+  views: readonly V[];
+}
+
+/** How far past a record the last list no longer has (a fill dropped an order, the oldest fill left) a match is looked for. */
+const LOOK_AHEAD = 2;
+
+/**
+ * The views of `records`, taken from `last` where the very same record stands at the next place
+ * still unmatched there (or a place or two further: a record the write removed): most of a list
+ * rebuilt after a fill or a placement is the last list's records in the same order, and a
+ * WeakMap lookup per record (`of`) was most of the rebuild. `reusable(record)` says whether a
+ * view was kept for the record when it was made (KeptViews' `keep`): only then is the last
+ * list's view the one `of` gives. Any other record goes through `of`.
+ */
+export function viewsAlong<K extends object, V>(
+  last: ViewList<K, V> | undefined,
+  records: readonly K[],
+  of: (record: K) => V,
+  reusable: (record: K) => boolean,
+): { records: readonly K[]; views: V[] } {
+  const views: V[] = [];
+  const before = last?.records ?? [];
+  let j = 0;
+  for (const r of records) {
+    const at = placeOf(before, j, r);
+    if (at >= 0 && last !== undefined && reusable(r)) {
+      views.push(last.views[at] as V);
+      j = at + 1;
+    } else views.push(of(r));
+  }
+  return { records, views };
+}
+
+/** Where `r` stands in `records` from `from` on, looking `LOOK_AHEAD` places further at most; -1 when not there. */
+function placeOf<K>(records: readonly K[], from: number, r: K): number {
+  const end = Math.min(records.length, from + 1 + LOOK_AHEAD);
+  for (let i = from; i < end; i++) if (records[i] === r) return i;
+  return -1;
+}

@@ -133,6 +133,17 @@ const settledLists = new WeakSet<readonly object[]>();
 const settledFlex = new WeakSet<FlexView>();
 
 /**
+ * For the engine: `items` frozen and taken as settled from now on, its items vouched for by the
+ * caller as frozen through and through (a position's protection too), as the engine makes its
+ * views: no context looks through the list again, not even once.
+ */
+export function settledList<T extends object>(items: T[]): readonly T[] {
+  Object.freeze(items);
+  settledLists.add(items);
+  return items;
+}
+
+/**
  * A frozen list of frozen views. The engine keeps its views between ticks, frozen, in frozen lists,
  * and hands the same lists to every context until something changed: such a list is one already
  * and is handed on as it is. Anything else is copied (`freeze` copies an item not settled).
@@ -175,14 +186,18 @@ function flexOf(f: FlexView): FlexView {
 const frozenPrices = new WeakMap<Record<string, PriceView>, Readonly<Record<string, PriceView>>>();
 const frozenBalances = new WeakMap<Record<string, Decimal>, Readonly<Record<string, Decimal>>>();
 
-/** Price maps found frozen through and through: nothing in them can change, so they are not looked through again. */
-const settledPrices = new WeakSet<Record<string, PriceView>>();
+/**
+ * The price map last found frozen through and through (nothing in it can change): every context
+ * until the next venue read gets that one, so one comparison answers; a map is looked through
+ * once per read (a set of every map seen grew by one entry a candle).
+ */
+let lastSettledPrices: Record<string, PriceView> | undefined;
 
 function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, PriceView>> {
+  if (source === lastSettledPrices) return source;
   // Frozen through and through (the engine's, src/engine/market-data.ts): handed on, nothing to copy or keep.
-  if (settledPrices.has(source)) return source;
   if (Object.isFrozen(source) && Object.values(source).every(isFrozen)) {
-    settledPrices.add(source);
+    lastSettledPrices = source;
     return source;
   }
   let frozen = frozenPrices.get(source);
@@ -195,6 +210,8 @@ function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, Pr
 }
 
 function balancesOf(source: Record<string, Decimal>): Readonly<Record<string, Decimal>> {
+  // Frozen already (the engine's, market-data.ts): decimals are immutable by API, so it is what a copy would be.
+  if (Object.isFrozen(source)) return source;
   let frozen = frozenBalances.get(source);
   if (frozen === undefined) frozenBalances.set(source, (frozen = Object.freeze({ ...source })));
   return frozen;

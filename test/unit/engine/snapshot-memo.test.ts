@@ -15,6 +15,7 @@ import type { MarketRules } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs } from '../../../src/engine/strategy-inputs.js';
 import type { OrderState } from '../../../src/core/orders.js';
 import type { Store } from '../../../src/store/index.js';
+import type { SnapshotData } from '../../../src/strategy-api/host.js';
 import { memoryStore } from '../../support/test-scope.js';
 
 const d = (s: string | number): Decimal => new Decimal(s);
@@ -124,6 +125,15 @@ const holdRules = (): MarketHoldRule => HOLD;
 
 const venue = { prices: {}, balances: { USDT: d('1000') } };
 
+/** The lists a context hands on unlooked-at (settledList): frozen, each view too, a position's protection too. */
+function settledThrough(s: SnapshotData): void {
+  for (const list of [s.openOrders, s.recentFills, s.positions]) {
+    expect(Object.isFrozen(list)).toBe(true);
+    for (const v of list) expect(Object.isFrozen(v)).toBe(true);
+  }
+  for (const p of s.positions) expect(p.protection === null || Object.isFrozen(p.protection)).toBe(true);
+}
+
 describe('per-tick reads kept between writes', () => {
   it('property: the kept snapshot and risk inputs equal a fresh read from SQL after every write', () => {
     fc.assert(
@@ -139,6 +149,7 @@ describe('per-tick reads kept between writes', () => {
           const fresh = inputsOf(store, clock);
           for (const id of STRATEGIES) {
             expect(JSON.stringify(kept.snapshot(id, venue))).toBe(JSON.stringify(fresh.snapshot(id, venue)));
+            settledThrough(kept.snapshot(id, venue));
             expect(JSON.stringify(kept.risk(id))).toBe(JSON.stringify(fresh.risk(id)));
           }
           expect(JSON.stringify(keptSources.read())).toBe(JSON.stringify(new EquitySources(store, holdRules).read()));

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { BufferedState, buildContext, parseIntents, type OrderView, type PlaceLimitsIntent, type Side } from '../../../src/strategy-api/host.js';
-import grid, { ladder, maintainGrid, spotGridParams } from '../../../strategies/spot-grid.js';
+import grid, { ladder, maintainGrid, nearestLevel, spotGridParams } from '../../../strategies/spot-grid.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 
 const params = spotGridParams.parse({ market: 'BTC_USDT', levels: 2, spacingPct: '1', orderAmount: '0.01' });
@@ -17,6 +18,46 @@ function placed(intents: unknown): PlaceLimitsIntent['orders'] {
   if (first?.type !== 'placeLimits') return [];
   return first.orders;
 }
+
+/** The level nearest the price as measuring every level finds it: the first of the least distances. */
+function nearestByScan(levels: readonly Decimal[], price: Decimal): number {
+  const distance = levels.map((lvl) => lvl.minus(price).abs());
+  let nearest = 0;
+  distance.forEach((d, i) => {
+    if (d.lt(distance[nearest] ?? d)) nearest = i;
+  });
+  return nearest;
+}
+
+const digits = (max: number) => fc.stringMatching(new RegExp(`^[1-9][0-9]{0,${max}}$`));
+
+describe('spot-grid nearest level', () => {
+  it('property: the same level as measuring every level, on ladders of short levels, of 60-digit-rounded ones and of levels rounded to one value', () => {
+    fc.assert(
+      fc.property(digits(8), digits(70), fc.nat({ max: 80 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: -30, max: 30 }), (c, spacing, exp, levels, at) => {
+        const centre = new Decimal(c);
+        const lad = ladder(centre, levels, new Decimal(spacing).div(new Decimal(10).pow(exp + spacing.length)));
+        // Prices on a level, between levels, past the ends, and a hair off a level (where rounding bites).
+        const i = Math.min(Math.max(0, at + levels), lad.length - 1);
+        const on = lad[i] ?? centre;
+        for (const price of [on, on.plus('1e-58'), on.minus('1e-58'), on.plus(on.div(7)), on.minus(on.div(3)), on.plus(lad[i + 1] ?? on).div(2)]) {
+          expect(nearestLevel(lad, price)).toBe(nearestByScan(lad, price));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('the lower of two equally near levels, and the ends past the ladder', () => {
+    const lad = ladder(new Decimal(100), 2, new Decimal(1));
+    expect(nearestLevel(lad, new Decimal('98.5'))).toBe(0);
+    expect(nearestLevel(lad, new Decimal('98.51'))).toBe(1);
+    expect(nearestLevel(lad, new Decimal('50'))).toBe(0);
+    expect(nearestLevel(lad, new Decimal('500'))).toBe(4);
+    expect(nearestLevel(lad, new Decimal('100'))).toBe(2);
+    expect(nearestLevel([], new Decimal('1'))).toBe(0);
+  });
+});
 
 describe('spot-grid', () => {
   it('ladder spaces levels evenly around the centre', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZERO } from '../../../src/core/decimal.js';
+import { settledList } from '../../../src/strategy-api/host.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 
 describe('strategy context', () => {
@@ -50,6 +51,24 @@ describe('strategy context', () => {
     expect(Object.isFrozen(copied.prices['BTC_PERP'])).toBe(true);
     expect(copied.prices['BTC_PERP']).not.toBe(open);
     expect(copied.prices['BTC_PERP']?.last.toFixed()).toBe('100');
+  });
+
+  it('hands frozen balances (the market data keeps them frozen) on as they are; copies loose ones', () => {
+    const frozen = Object.freeze({ USDT: ZERO });
+    expect(ctxOf({}, snapshot({ balances: frozen })).ctx.balances).toBe(frozen);
+    const loose = { USDT: ZERO };
+    const copied = ctxOf({}, snapshot({ balances: loose })).ctx.balances;
+    expect(copied).not.toBe(loose);
+    expect(Object.isFrozen(copied)).toBe(true);
+    expect(copied).toEqual(loose);
+  });
+
+  it('hands a list the engine settled on as it is, frozen', () => {
+    const order = (id: string): never => Object.freeze({ clientOrderId: id, market: 'BTC_USDT', side: 'buy' }) as never;
+    const list = settledList([order('a'), order('b')]);
+    expect(Object.isFrozen(list)).toBe(true);
+    expect(ctxOf({}, snapshot({ openOrders: list })).ctx.openOrders).toBe(list);
+    expect(() => (list as unknown as unknown[]).push(1)).toThrow();
   });
 
   it('hands a frozen list of frozen views on as it is, the same list to every context; copies any other list', () => {
