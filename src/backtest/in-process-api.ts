@@ -51,9 +51,12 @@ import { futuresListing } from '../simulator/routes/public.js';
 import type { PrivateHandler, RouteContext, RouteResult } from '../simulator/routes/types.js';
 import type { Venue } from '../simulator/venue.js';
 
-function ctxOf(endpoint: EndpointName, extra: Partial<CallContext> = {}): CallContext {
+function ctxOf(endpoint: EndpointName, rpiIoc?: boolean): CallContext {
   const spec = ENDPOINTS[endpoint];
-  return { endpoint, orderEndpoint: spec.orderEndpoint, privateEndpoint: spec.method === 'POST', ...extra };
+  // Built field by field: a spread of the options takes V8's slow path (one context per placement).
+  const ctx: CallContext = { endpoint, orderEndpoint: spec.orderEndpoint, privateEndpoint: spec.method === 'POST' };
+  if (rpiIoc !== undefined) ctx.rpiIoc = rpiIoc;
+  return ctx;
 }
 
 /** An error answer as the client would have received it (the server's error body as JSON text). */
@@ -181,7 +184,7 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
     bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => {
       // A chunk the gateway cut from the list it validated (bulk/request.ts) is not validated again.
       if (!isValidatedChunk(orders)) validateBulk(orders);
-      const c = ctxOf('bulkLimitOrders', { rpiIoc: orders.some((o) => o.rpi === true && o.ioc === true) });
+      const c = ctxOf('bulkLimitOrders', orders.some((o) => o.rpi === true && o.ioc === true));
       try {
         // Validated, 1..20 orders: the route would refuse nothing as a whole; its items are read
         // as the client's model (in-process-orders.ts).
@@ -200,7 +203,7 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
     },
     collateralLimitOrder: async (order: CollateralOrderInput): Promise<VenueOrder> => {
       validateCollateral(order);
-      const c = ctxOf('collateralLimitOrder', { rpiIoc: order.rpi === true && order.ioc === true });
+      const c = ctxOf('collateralLimitOrder', order.rpi === true && order.ioc === true);
       return orderReply('collateralLimitOrder', bodyOf(c, run(collateralLimit, { ...collateralBody(order) })), placementIdentity(order));
     },
     cancelOrder: async (request: CancelRequest): Promise<VenueOrder> => {

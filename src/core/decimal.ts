@@ -72,12 +72,25 @@ function onUnitGrid(value: Decimal, step: Decimal): boolean {
   return unit !== undefined && step.eq(unit);
 }
 
+/**
+ * `value / step` rounded to an integer by `rounding` (floor or ceil) times `step`, for a step of
+ * 10^-k, without the division: when `value` has no more significant digits than the precision,
+ * the quotient (value × 10^k), its rounding and the product back are all exact, so the answer is
+ * `value` cut to k places in the same direction, zero's sign included. Undefined otherwise.
+ */
+function cutToUnitStep(value: Decimal, step: Decimal, rounding: BaseDecimal.Rounding): Decimal | undefined {
+  if (!value.isFinite() || value.sd() > Decimal.precision) return undefined;
+  const places = step.decimalPlaces();
+  const unit = UNIT_STEPS[places];
+  return unit !== undefined && step.eq(unit) ? value.toDecimalPlaces(places, rounding) : undefined;
+}
+
 /** Truncates `amount` down to a multiple of `step` (never rounds up past a balance). */
 export function truncateToStep(amount: Decimal, step: Decimal): Decimal {
   if (step.lte(0)) throw new RangeError('step must be > 0');
   // Already on a power-of-ten step: the division and product would give it back.
   if (onUnitGrid(amount, step)) return amount;
-  return amount.div(step).floor().mul(step);
+  return cutToUnitStep(amount, step, Decimal.ROUND_FLOOR) ?? amount.div(step).floor().mul(step);
 }
 
 /**
@@ -87,6 +100,8 @@ export function truncateToStep(amount: Decimal, step: Decimal): Decimal {
 export function roundToTick(price: Decimal, tick: Decimal, side: Side): Decimal {
   if (tick.lte(0)) throw new RangeError('tick must be > 0');
   if (onUnitGrid(price, tick)) return price;
+  const cut = cutToUnitStep(price, tick, side === 'buy' ? Decimal.ROUND_FLOOR : Decimal.ROUND_CEIL);
+  if (cut !== undefined) return cut;
   const q = price.div(tick);
   return (side === 'buy' ? q.floor() : q.ceil()).mul(tick);
 }

@@ -18,7 +18,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/index.js';
 import type { OrderRecord } from '../model/journal.js';
 import type { FlexCloseOutcome, FlexClosePlan, FlexCloser } from './flex-close.js';
-import type { OrderJournal } from './order-journal.js';
+import type { OrderJournal, OrderPatch } from './order-journal.js';
 import {
   classifyPlacementError,
   reportedPatch,
@@ -167,13 +167,18 @@ export class OrderManager {
   private applyPlaced(clientOrderId: string, v: VenueOrder): PlaceOutcome {
     const { journal, store, clock } = this.deps;
     const o = journal.mustGet(clientOrderId);
-    const oto = v.oto === undefined ? {} : { otoId: v.oto.otoId };
-    const patch = { orderId: v.orderId, ...oto, unknownSinceMs: null, ...reportedPatch(o, v) };
+    // Built field by field (once per placement): spreads of optional parts take V8's slow path.
+    const patch: OrderPatch = { orderId: v.orderId, unknownSinceMs: null };
+    if (v.oto !== undefined) patch.otoId = v.oto.otoId;
+    const reported = reportedPatch(o, v).reported;
+    if (reported !== undefined) patch.reported = reported;
     const state = journal.move(clientOrderId, stateOfVenueOrder(v), 'placed', patch, `status ${v.rawStatus}`);
     if (v.oto !== undefined) store.children.setOtoId(clientOrderId, v.oto.otoId, clock.now());
     // Fills the reconciler stored before the orderId was known become ours now.
     store.fills.attribute(v.orderId, o.strategyId, clientOrderId);
-    return { status: 'placed', clientOrderId, orderId: v.orderId, state, ...oto };
+    const outcome: PlaceOutcome = { status: 'placed', clientOrderId, orderId: v.orderId, state };
+    if (v.oto !== undefined) outcome.otoId = v.oto.otoId;
+    return outcome;
   }
 
   private applyError(clientOrderId: string, err: unknown): PlaceOutcome {

@@ -137,13 +137,12 @@ function emptyExposure(): MarketExposure {
   return { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 };
 }
 
-/** Market known, amount and price on the grid, minimums and the per-order notional cap. */
-function checkShape(o: GateOrder, rules: MarketRules | undefined, limits: RiskLimits): GateDecision {
+/** Market known, amount and price on the grid, minimums and the per-order notional cap (`notional`: amount × price). */
+function checkShape(o: GateOrder, rules: MarketRules | undefined, limits: RiskLimits, notional: Decimal): GateDecision {
   if (rules === undefined) return refuse('MARKET_UNKNOWN', `market ${o.market} is not configured`);
   if (!isMultipleOf(o.amount, rules.step)) return refuse('AMOUNT_OFF_STEP', `amount ${o.amount.toFixed()} is not a multiple of ${rules.step.toFixed()}`);
   if (!isMultipleOf(o.price, rules.tick)) return refuse('PRICE_OFF_TICK', `price ${o.price.toFixed()} is not a multiple of ${rules.tick.toFixed()}`);
   if (o.amount.lte(0) || o.amount.lt(rules.minAmount)) return refuse('AMOUNT_BELOW_MIN', `amount ${o.amount.toFixed()} below ${rules.minAmount.toFixed()}`);
-  const notional = o.amount.mul(o.price);
   if (notional.lt(rules.minTotalQuote)) return refuse('TOTAL_BELOW_MIN', `total ${notional.toFixed()} below ${rules.minTotalQuote.toFixed()}`);
   if (notional.gt(limits.maxNotionalPerOrderQuote)) {
     return refuse('NOTIONAL_ABOVE_MAX', `total ${notional.toFixed()} above ${limits.maxNotionalPerOrderQuote.toFixed()}`);
@@ -165,8 +164,9 @@ class Tally {
     this.committed = snap.strategy.committedQuote;
   }
 
+  /** Read only: `accept` replaces a market's entry, it never changes one. */
   exposureOf(market: string): MarketExposure {
-    return this.exposure.get(market) ?? { ...(this.snap.exposure[market] ?? emptyExposure()) };
+    return this.exposure.get(market) ?? this.snap.exposure[market] ?? emptyExposure();
   }
 
   ownPosition(market: string): Decimal {
@@ -183,9 +183,9 @@ class Tally {
     return !ex.positionBase.isZero() && against && o.amount.plus(already).lte(ex.positionBase.abs());
   }
 
-  accept(o: GateOrder, ex: MarketExposure, reducing: boolean): void {
+  accept(o: GateOrder, ex: MarketExposure, reducing: boolean, notional: Decimal): void {
     if (reducing) this.reducingAccepted.set(o.market, (this.reducingAccepted.get(o.market) ?? ZERO).plus(o.amount));
-    else this.committed = this.committed.plus(o.amount.mul(o.price));
+    else this.committed = this.committed.plus(notional);
     this.exposure.set(o.market, {
       ...ex,
       openOrders: ex.openOrders + 1,
@@ -219,17 +219,19 @@ function checkPosition(o: GateOrder, ex: MarketExposure, rules: MarketRules): Ga
 }
 
 /** The strategy's budget: what it commits with orders that do not reduce a position. */
-function checkBudget(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecision {
-  const committed = tally.committed.plus(o.amount.mul(o.price));
+function checkBudget(snap: RiskSnapshot, tally: Tally, notional: Decimal): GateDecision {
+  const committed = tally.committed.plus(notional);
   if (committed.gt(snap.strategy.budgetQuote)) {
     return refuse('BUDGET_EXCEEDED', `committed ${committed.toFixed()} above budget ${snap.strategy.budgetQuote.toFixed()}`);
   }
   return { ok: true };
 }
 
-function checkOne(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecision {
+/** `more`: another order of the batch follows (only it reads what this one adds to the tally). */
+function checkOne(o: GateOrder, snap: RiskSnapshot, tally: Tally, more: boolean): GateDecision {
   const rules = snap.markets[o.market];
-  const shape = checkShape(o, rules, snap.limits);
+  const notional = o.amount.mul(o.price);
+  const shape = checkShape(o, rules, snap.limits, notional);
   if (!shape.ok || rules === undefined) return shape;
   const ex = tally.exposureOf(o.market);
   const reducing = tally.reduces(o, ex);
@@ -239,9 +241,9 @@ function checkOne(o: GateOrder, snap: RiskSnapshot, tally: Tally): GateDecision 
   if (ex.openOrders + 1 > rules.maxOpenOrders) return refuse('MAX_OPEN_ORDERS', `${ex.openOrders} open orders in ${o.market} (max ${rules.maxOpenOrders})`);
   const position = checkPosition(o, ex, rules);
   if (!position.ok) return position;
-  const budget = reducing ? { ok: true as const } : checkBudget(o, snap, tally);
+  const budget = reducing ? { ok: true as const } : checkBudget(snap, tally, notional);
   if (!budget.ok) return budget;
-  tally.accept(o, ex, reducing);
+  if (more) tally.accept(o, ex, reducing, notional);
   return { ok: true };
 }
 
@@ -254,5 +256,5 @@ export function checkOrders(orders: readonly GateOrder[], snap: RiskSnapshot): G
   const standing = checkStanding(snap, 'order');
   if (!standing.ok) return orders.map(() => standing);
   const tally = new Tally(snap);
-  return orders.map((o) => checkOne(o, snap, tally));
+  return orders.map((o, i) => checkOne(o, snap, tally, i < orders.length - 1));
 }

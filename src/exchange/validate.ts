@@ -17,12 +17,17 @@ function bad(field: string, message: string): never {
   throw new InvalidRequestError(`${field}: ${message}`, null, { [field]: [message] }, { field });
 }
 
+const isNonEmpty = (v: unknown): boolean => typeof v === 'string' && v.length > 0;
+const isPositive = (v: unknown): boolean => Decimal.isDecimal(v) && (v as Decimal).isFinite() && (v as Decimal).gt(0);
+const NON_EMPTY = 'must be a non-empty string';
+const POSITIVE = 'must be a positive Decimal';
+
 function nonEmpty(field: string, v: unknown): void {
-  if (typeof v !== 'string' || v.length === 0) bad(field, 'must be a non-empty string');
+  if (!isNonEmpty(v)) bad(field, NON_EMPTY);
 }
 
 function positive(field: string, v: unknown): void {
-  if (!Decimal.isDecimal(v) || !(v as Decimal).isFinite() || !(v as Decimal).gt(0)) bad(field, 'must be a positive Decimal');
+  if (!isPositive(v)) bad(field, POSITIVE);
 }
 
 function intInRange(field: string, v: number | undefined, min: number, max = Number.MAX_SAFE_INTEGER): void {
@@ -30,27 +35,37 @@ function intInRange(field: string, v: number | undefined, min: number, max = Num
   if (!Number.isSafeInteger(v) || v < min || v > max) bad(field, `must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '' : max}`);
 }
 
+const isClientOrderId = (id: unknown, required: boolean): boolean =>
+  (!required && (id === undefined || id === '')) || (typeof id === 'string' && isValidClientOrderId(id));
+const CLIENT_ORDER_ID = 'must be 1..32 characters of letters, digits, dash, dot, underscore';
+
 function clientOrderId(field: string, id: unknown, required: boolean): void {
-  if (!required && (id === undefined || id === '')) return;
-  if (typeof id !== 'string' || !isValidClientOrderId(id)) {
-    bad(field, 'must be 1..32 characters of letters, digits, dash, dot, underscore');
+  if (!isClientOrderId(id, required)) bad(field, CLIENT_ORDER_ID);
+}
+
+/**
+ * A limit order's fields; `index`: its place in a bulk list, which prefixes the field names.
+ * A field's name is built only for its refusal (every placement's items are checked).
+ */
+function checkLimitOrder(o: LimitOrderInput, index: number | undefined): void {
+  const name = (field: string): string => (index === undefined ? field : `orders[${index}].${field}`);
+  if (!isNonEmpty(o.market)) bad(name('market'), NON_EMPTY);
+  if (o.side !== 'buy' && o.side !== 'sell') bad(name('side'), 'must be buy or sell');
+  if (!isPositive(o.amount)) bad(name('amount'), POSITIVE);
+  if (!isPositive(o.price)) bad(name('price'), POSITIVE);
+  if (!isClientOrderId(o.clientOrderId, false)) bad(name('clientOrderId'), CLIENT_ORDER_ID);
+  if (o.rpi === true && o.ioc === true) {
+    throw new InvalidOrderError('rpi_ioc', `${name('rpi')}: an RPI order cannot be IOC`, null, { [name('rpi')]: ['rpi with ioc'] });
   }
 }
 
-export function validateLimitOrder(o: LimitOrderInput, prefix = ''): void {
-  nonEmpty(`${prefix}market`, o.market);
-  if (o.side !== 'buy' && o.side !== 'sell') bad(`${prefix}side`, 'must be buy or sell');
-  positive(`${prefix}amount`, o.amount);
-  positive(`${prefix}price`, o.price);
-  clientOrderId(`${prefix}clientOrderId`, o.clientOrderId, false);
-  if (o.rpi === true && o.ioc === true) {
-    throw new InvalidOrderError('rpi_ioc', `${prefix}rpi: an RPI order cannot be IOC`, null, { [`${prefix}rpi`]: ['rpi with ioc'] });
-  }
+export function validateLimitOrder(o: LimitOrderInput): void {
+  checkLimitOrder(o, undefined);
 }
 
 export function validateBulk(orders: readonly LimitOrderInput[]): void {
   if (orders.length === 0) bad('orders', 'at least one order is required');
-  orders.forEach((o, i) => validateLimitOrder(o, `orders[${i}].`));
+  orders.forEach((o, i) => checkLimitOrder(o, i));
   // Replies are matched to items by clientOrderId (bulk/reply.ts): a duplicate would make both ambiguous.
   const seen = new Set<string>();
   orders.forEach((o, i) => {

@@ -292,24 +292,21 @@ export class OrdersRepository {
   }
 
   private applyPatch(clientOrderId: string, patch: OrderPatch, nowMs: number, state: OrderState | undefined): void {
-    const { sets, params } = patchSql(patch, state);
-    params['id'] = clientOrderId;
-    params['now'] = nowMs;
+    const w = patchSql(patch, state, nowMs);
     const kept = this.live.peek(clientOrderId);
     if (kept !== undefined) {
       // The row as it was is in memory: the row as written is that and the patch, no need to read
       // it back; and the provisional flag, when it changes, is written by the same UPDATE.
-      const record = patchedRecord(kept.record, patch, params, state, nowMs);
+      const record = patchedRecord(kept.record, patch, w, state, nowMs);
       const provisional = movesAmounts(patch) ? isProvisional(record) : kept.provisional;
-      const flag = provisional === kept.provisional ? '' : ', provisional = @provisional';
-      if (flag !== '') params['provisional'] = provisional ? 1 : 0;
-      this.update(flag === '' ? sets : `${sets}${flag}`).run(params);
+      if (provisional === kept.provisional) this.update(w.sets).run(...w.values, clientOrderId);
+      else this.update(`${w.sets}, provisional = ?`).run(...w.values, provisional ? 1 : 0, clientOrderId);
       this.wrote(clientOrderId, kept.record.strategyId);
       this.live.track(record, provisional);
       return;
     }
     // RETURNING: the row as written (none when no row matched), for the live index.
-    const row = this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = @id RETURNING *`).get(params) as OrderRow | undefined;
+    const row = this.db.prepare(`UPDATE orders SET ${w.sets} WHERE client_order_id = ? RETURNING *`).get(...w.values, clientOrderId) as OrderRow | undefined;
     this.wrote(clientOrderId, row?.strategy_id);
     if (row === undefined) return;
     const record = frozenRecord(row);
@@ -319,7 +316,7 @@ export class OrdersRepository {
 
   private update(sets: string): Statement {
     let stmt = this.updates.get(sets);
-    if (stmt === undefined) this.updates.set(sets, (stmt = this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = @id`)));
+    if (stmt === undefined) this.updates.set(sets, (stmt = this.db.prepare(`UPDATE orders SET ${sets} WHERE client_order_id = ?`)));
     return stmt;
   }
 

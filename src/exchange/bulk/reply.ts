@@ -19,7 +19,6 @@ import { readPrivateError, refusalError, type CallContext, type VenueErrorBody }
 import { isRecord } from '../../core/records.js';
 import type { BulkItemResult, VenueOrder } from '../../model/venue-orders.js';
 import { parseOrder } from '../parse.js';
-import { mismatchedField, placementIdentity } from '../reply-match.js';
 import { cidOf, namedCids, type LimitOrderInput } from '../requests.js';
 
 /** One reply item, read on its own. `empty` is `{result:null, error:null}` or missing. */
@@ -67,9 +66,15 @@ export function errorSlot(endpoint: string, error: unknown, i: number): Slot {
   return body === undefined ? { kind: 'garbled', cause: new BadResponseError(endpoint, `[${i}].error`, 'not a well-formed error object') } : { kind: 'error', body };
 }
 
-/** The venue order is this request's: same clientOrderId, market and side (and amount and price when there is no id). */
-function isOrderOf(o: LimitOrderInput, v: VenueOrder): boolean {
-  return mismatchedField(v, placementIdentity(o)) === undefined;
+/**
+ * The venue order is this request's: same clientOrderId, market and side (and amount and price
+ * when there is no id). `mismatchedField(v, placementIdentity(o)) === undefined`, compared field
+ * by field without building the identity (every placement's reply item is compared).
+ */
+export function isOrderOf(o: LimitOrderInput, v: VenueOrder): boolean {
+  const cid = cidOf(o);
+  if (v.clientOrderId !== cid || v.market !== o.market || v.side !== o.side) return false;
+  return cid !== '' || (v.amount.eq(o.amount) && v.price.eq(o.price));
 }
 
 /** Per slot: it is a result and the order at its own position's (each pair is compared once, for `linesUp` and `decide`). */
@@ -208,6 +213,51 @@ export function chunkReply(
  * wire text built and read back). Every check of a read reply is made the same.
  */
 export function slotOutcomes(
+  ctx: CallContext,
+  orders: readonly LimitOrderInput[],
+  reply: { slots: readonly Slot[]; length: number },
+  stopOnFail: boolean,
+  ambiguous: Ambiguous,
+): { items: BulkItemResult[]; failed: BotError | undefined } {
+  const items = stopOnFail || reply.length !== orders.length ? undefined : plainOutcomes(ctx, orders, reply.slots);
+  if (items !== undefined) return { items, failed: firstFailure(items) };
+  return checkedOutcomes(ctx, orders, reply, stopOnFail, ambiguous);
+}
+
+/**
+ * The outcomes of the usual reply, decided as `checkedOutcomes` decides them, or undefined when
+ * the reply is not one: a full-length reply without `stopOnFail` whose items are each a result or
+ * an error, to orders with distinct clientOrderIds, each result its own order's. Then each result
+ * is the one carrying its order's clientOrderId (the others carry theirs), so it is placed; and
+ * the reply lines up, so each error is its order's refusal.
+ */
+function plainOutcomes(ctx: CallContext, orders: readonly LimitOrderInput[], slots: readonly Slot[]): BulkItemResult[] | undefined {
+  if (!distinctCids(orders)) return undefined;
+  const items: BulkItemResult[] = [];
+  for (let i = 0; i < orders.length; i++) {
+    const o = orders[i]!;
+    const s = slots[i]!;
+    if (s.kind === 'result' && isOrderOf(o, s.order)) items.push({ status: 'placed', clientOrderId: cidOf(o), order: s.order });
+    else if (s.kind === 'error') items.push({ status: 'rejected', clientOrderId: cidOf(o), error: refusalError({ ...ctx, rpiIoc: o.rpi === true && o.ioc === true }, null, s.body) });
+    else return undefined;
+  }
+  return items;
+}
+
+/** Every order has a clientOrderId and no two the same. */
+function distinctCids(orders: readonly LimitOrderInput[]): boolean {
+  if (orders.length === 1) return cidOf(orders[0]!) !== '';
+  const seen = new Set<string>();
+  for (const o of orders) {
+    const cid = cidOf(o);
+    if (cid === '' || seen.has(cid)) return false;
+    seen.add(cid);
+  }
+  return true;
+}
+
+/** `slotOutcomes` with every check made on every reply (exported for the test that holds the two equal). */
+export function checkedOutcomes(
   ctx: CallContext,
   orders: readonly LimitOrderInput[],
   reply: { slots: readonly Slot[]; length: number },

@@ -24,12 +24,28 @@ const step = fc.oneof(
   fc.constant(new Decimal('-0.01')),
 );
 
+/**
+ * Values with many significant digits: a quotient (60, as an amount computed from a quote is) and
+ * digits read from text, up to 70 of them (beyond the precision, where the division rounds).
+ */
+const manyDigits = fc.oneof(
+  fc.tuple(decimal, decimal.filter((d) => !d.isZero())).map(([a, b]) => a.div(b)),
+  fc
+    .record({ digits: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 70 }), point: fc.nat(70), neg: fc.boolean() })
+    .map(({ digits, point, neg }) => {
+      const text = digits.join('');
+      const at = Math.min(point, text.length - 1);
+      return new Decimal(`${neg ? '-' : ''}${text.slice(0, at + 1)}.${text.slice(at + 1) || '0'}`);
+    }),
+);
+
 /** Values near a step's multiples, so that both answers come up. */
 const valueFor = (s: Decimal): fc.Arbitrary<Decimal> =>
   fc.oneof(
     fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }).map((n) => s.mul(n.toString())),
     fc.tuple(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), decimal).map(([n, d]) => s.mul(n.toString()).plus(d.div(1e6))),
     decimal,
+    manyDigits,
     fc.constantFrom(new Decimal(0), new Decimal(-0), new Decimal(Infinity), new Decimal(-Infinity), new Decimal(NaN)),
   );
 
@@ -70,5 +86,10 @@ describe('isMultipleOf', () => {
     expect(roundToTick(onTick, new Decimal('0.01'), 'sell')).toBe(onTick);
     expect(toWire(roundToTick(new Decimal('42000.505'), new Decimal('0.01'), 'sell'))).toBe('42000.51');
     expect(toWire(truncateToStep(new Decimal('0.0012399'), new Decimal('0.00001')))).toBe('0.00123');
+    // 70 nines: the 60-digit quotient rounds up to 1, and so does the answer; 60 nines are cut.
+    expect(toWire(truncateToStep(new Decimal(`0.${'9'.repeat(70)}`), new Decimal('1')))).toBe('1');
+    expect(toWire(truncateToStep(new Decimal(`0.${'9'.repeat(60)}`), new Decimal('1')))).toBe('0');
+    expect(truncateToStep(new Decimal('-0.001'), new Decimal('1')).isNeg()).toBe(true);
+    expect(roundToTick(new Decimal('-0.001'), new Decimal('1'), 'sell').isNeg()).toBe(true);
   });
 });
