@@ -99,7 +99,9 @@ export class Reconciler {
     this.applyChunk = options.applyChunk ?? 5_000;
     const { gateway } = deps;
     const changes = deps.changes ?? (gateway.changes === undefined ? undefined : () => gateway.changes?.() ?? 0);
-    this.checkpoints = new ReconcileCheckpoints(deps.store);
+    // With the mark (in process) full passes hold their checkpoints as skipped ones do: the
+    // backtest's batch flushes them before each commit (reconcile-checkpoints.ts).
+    this.checkpoints = new ReconcileCheckpoints(deps.store, changes !== undefined);
     this.views = new ReconcileViews(deps.store);
     this.shortcut = new PassShortcut(deps.store, changes, () => this.views.read().key);
   }
@@ -154,8 +156,10 @@ export class Reconciler {
     const buffer = new ScanBuffer(store.scanStage, this.applyChunk);
     try {
       const staged = await bufferPages(gateway.fills(fromMs === undefined ? { toMs } : { fromMs, toMs }), buffer);
-      const s = this.deps.fills.applyBatches(buffer.batches(), () => this.checkpoints.writeAnchor(toMs, clock.now()));
-      this.checkpoints.anchorCommitted(toMs);
+      // The time the scan's transaction starts at: a held anchor's, as a written one's.
+      const atMs = clock.now();
+      const s = this.deps.fills.applyBatches(buffer.batches(), this.checkpoints.inScan(toMs, () => clock.now()));
+      this.checkpoints.scanCommitted(toMs, atMs);
       // Named fields, not spreads of two objects into one (V8's slow path, at every scan).
       const { deals, newFills, external, overfills, stateChanges } = s;
       return { deals, newFills, external, overfills, stateChanges, pages: staged.pages, duplicates: staged.duplicates, fromMs: fromMs ?? null, toMs };
