@@ -138,7 +138,19 @@ export class Reconciler {
 
   /** One full pass. Concurrent calls share the pass in progress. */
   reconcileOnce(): Promise<ReconcileReport> {
-    this.running ??= this.pass().finally(() => {
+    if (this.running !== undefined) return this.running;
+    // A skipped pass (most of a backtest's, one per candle) ends before anything awaits: its
+    // report is handed out at once, without the async pass and its shared promise around it.
+    let begun: { startedMs: number; mark: number | undefined };
+    try {
+      const startedMs = this.deps.clock.now();
+      const { mark, skip } = this.shortcut.begin();
+      if (skip) return Promise.resolve(this.checkpointsOnly(startedMs));
+      begun = { startedMs, mark };
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    this.running = this.pass(begun.startedMs, begun.mark).finally(() => {
       this.running = undefined;
     });
     return this.running;
@@ -255,10 +267,8 @@ export class Reconciler {
     return events;
   }
 
-  private async pass(): Promise<ReconcileReport> {
-    const startedMs = this.deps.clock.now();
-    const { mark, skip } = this.shortcut.begin();
-    if (skip) return this.checkpointsOnly(startedMs);
+  /** A full pass, begun at `startedMs` with the change mark `mark` (`reconcileOnce` asked the shortcut). */
+  private async pass(startedMs: number, mark: number | undefined): Promise<ReconcileReport> {
     this.checkpoints.fullPass();
     const listing = await this.listProtective();
     const scan = await this.scanOnce();
