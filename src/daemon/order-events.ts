@@ -39,10 +39,11 @@ export function routeOrderEvents(r: OrderEventRoute): () => void {
   // Queued in this process, not yet marked: a drain while the lane is busy must not queue them twice.
   const queued = new Set<string>();
   const deliver = (f: OrderFinalRecord, runner: StrategyRunner): void => {
-    const event = eventOf(r.store, f);
     const mark = (): void => void r.store.finals.markDelivered(f.clientOrderId, r.clock.now());
-    // Nothing to call: spent at once, without a turn on the lane.
-    if (event === undefined || !runner.hearsOrders) return mark();
+    // Nothing to call: spent at once, without a turn on the lane (and without reading the order).
+    if (!runner.hearsOrders) return mark();
+    const event = eventOf(r.store, f);
+    if (event === undefined) return mark();
     queued.add(f.clientOrderId);
     // One job name per instance, as for fills: the scheduler keeps a record per name.
     void r.scheduler

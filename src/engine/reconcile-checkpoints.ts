@@ -13,6 +13,12 @@
  * the same anchor as if they had been written; a store read after a flush, or by another process
  * after a commit, reads the same rows. Inside a transaction that may still roll back nothing is
  * held: the values are written at once, as before.
+ *
+ * With the change mark (in process only: the daemon never holds) a full pass holds its two
+ * values the same way instead of writing them: the anchor after its scan's transaction committed,
+ * the completion at its end. A run's batch commits once per simulated hour, and every pass of it
+ * would otherwise rewrite both rows (the anchor in the scan's transaction, the completion in one
+ * of its own), which only the last of them decided.
  */
 import type { Store, StoreBatch } from '../store/index.js';
 
@@ -38,7 +44,16 @@ export class ReconcileCheckpoints {
   private heldAnchor: Held | undefined;
   private heldCompletion: Held | undefined;
 
-  constructor(private readonly store: CheckpointStore) {}
+  constructor(
+    private readonly store: CheckpointStore,
+    /** Full passes hold their values too (only where something flushes them: the backtest's batch). */
+    private readonly holdFullPasses = false,
+  ) {}
+
+  /** Whether a value written now would be held rather than written. */
+  private holds(): boolean {
+    return this.holdFullPasses && !this.store.fills.inTransaction;
+  }
 
   /** The history anchor a pass starts from: held, else last written, else the store's. */
   anchor(): string | undefined {
@@ -62,6 +77,20 @@ export class ReconcileCheckpoints {
   }
 
   /**
+   * What a scan's transaction writes besides its deals: the anchor, or nothing when full passes
+   * hold it (`scanCommitted` then holds it).
+   */
+  inScan(toMs: number, now: () => number): (() => void) | undefined {
+    return this.holds() ? undefined : () => this.writeAnchor(toMs, now());
+  }
+
+  /** A scan's transaction committed: its anchor was written in it (`inScan`), or is held now. */
+  scanCommitted(toMs: number, nowMs: number): void {
+    if (this.holds()) this.heldAnchor = { value: String(toMs), atMs: nowMs };
+    else this.anchorCommitted(toMs);
+  }
+
+  /**
    * A full pass begins. Inside a transaction that may roll back, what is held is written first:
    * the pass's own writes there may vanish, and must not leave an older held value to follow.
    */
@@ -76,8 +105,12 @@ export class ReconcileCheckpoints {
     this.committedAnchor = this.store.fills.inTransaction ? undefined : String(toMs);
   }
 
-  /** A full pass completed at `finishedMs`: written at once, superseding a held completion. */
+  /** A full pass completed at `finishedMs`: held when full passes hold theirs, else written at once (superseding a held completion). */
   complete(finishedMs: number): void {
+    if (this.holds()) {
+      this.heldCompletion = { value: String(finishedMs), atMs: finishedMs };
+      return;
+    }
     this.store.tx(() => this.store.checkpoints.set(RECONCILED_AT, String(finishedMs), finishedMs));
     this.heldCompletion = undefined;
   }

@@ -99,7 +99,9 @@ export class Reconciler {
     this.applyChunk = options.applyChunk ?? 5_000;
     const { gateway } = deps;
     const changes = deps.changes ?? (gateway.changes === undefined ? undefined : () => gateway.changes?.() ?? 0);
-    this.checkpoints = new ReconcileCheckpoints(deps.store);
+    // With the mark (in process) full passes hold their checkpoints as skipped ones do: the
+    // backtest's batch flushes them before each commit (reconcile-checkpoints.ts).
+    this.checkpoints = new ReconcileCheckpoints(deps.store, changes !== undefined);
     this.views = new ReconcileViews(deps.store);
     this.shortcut = new PassShortcut(deps.store, changes, () => this.views.read().key);
   }
@@ -136,7 +138,19 @@ export class Reconciler {
 
   /** One full pass. Concurrent calls share the pass in progress. */
   reconcileOnce(): Promise<ReconcileReport> {
-    this.running ??= this.pass().finally(() => {
+    if (this.running !== undefined) return this.running;
+    // A skipped pass (most of a backtest's, one per candle) ends before anything awaits: its
+    // report is handed out at once, without the async pass and its shared promise around it.
+    let begun: { startedMs: number; mark: number | undefined };
+    try {
+      const startedMs = this.deps.clock.now();
+      const { mark, skip } = this.shortcut.begin();
+      if (skip) return Promise.resolve(this.checkpointsOnly(startedMs));
+      begun = { startedMs, mark };
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    this.running = this.pass(begun.startedMs, begun.mark).finally(() => {
       this.running = undefined;
     });
     return this.running;
@@ -153,10 +167,14 @@ export class Reconciler {
     const { fromMs, toMs } = this.scanRange();
     const buffer = new ScanBuffer(store.scanStage, this.applyChunk);
     try {
-      const staged = await bufferPages(gateway.fills({ ...(fromMs === undefined ? {} : { fromMs }), toMs }), buffer);
-      const summary = this.deps.fills.applyBatches(buffer.batches(), () => this.checkpoints.writeAnchor(toMs, clock.now()));
-      this.checkpoints.anchorCommitted(toMs);
-      return { ...summary, ...staged, fromMs: fromMs ?? null, toMs };
+      const staged = await bufferPages(gateway.fills(fromMs === undefined ? { toMs } : { fromMs, toMs }), buffer);
+      // The time the scan's transaction starts at: a held anchor's, as a written one's.
+      const atMs = clock.now();
+      const s = this.deps.fills.applyBatches(buffer.batches(), this.checkpoints.inScan(toMs, () => clock.now()));
+      this.checkpoints.scanCommitted(toMs, atMs);
+      // Named fields, not spreads of two objects into one (V8's slow path, at every scan).
+      const { deals, newFills, external, overfills, stateChanges } = s;
+      return { deals, newFills, external, overfills, stateChanges, pages: staged.pages, duplicates: staged.duplicates, fromMs: fromMs ?? null, toMs };
     } finally {
       buffer.clear();
     }
@@ -204,6 +222,8 @@ export class Reconciler {
    * the second look absorbs a venue that lists or reports an execution a moment late.
    */
   private confirmMissing(events: ConditionalEvent[]): ConditionalEvent[] {
+    // The usual pass: nothing flagged now, and no look from an earlier pass to forget.
+    if (events.length === 0 && this.missingLooks.size === 0) return events;
     const flagged = new Set<number>();
     const out = events.filter((e) => {
       if (e.type !== 'leg_missing') return true;
@@ -247,10 +267,8 @@ export class Reconciler {
     return events;
   }
 
-  private async pass(): Promise<ReconcileReport> {
-    const startedMs = this.deps.clock.now();
-    const { mark, skip } = this.shortcut.begin();
-    if (skip) return this.checkpointsOnly(startedMs);
+  /** A full pass, begun at `startedMs` with the change mark `mark` (`reconcileOnce` asked the shortcut). */
+  private async pass(startedMs: number, mark: number | undefined): Promise<ReconcileReport> {
     this.checkpoints.fullPass();
     const listing = await this.listProtective();
     const scan = await this.scanOnce();

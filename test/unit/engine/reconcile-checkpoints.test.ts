@@ -10,9 +10,9 @@ import { silentLogger } from '../../../src/observability/logger.js';
 import { openScratchStore } from '../../../src/store/index.js';
 import { closeAfterTest } from '../../support/test-scope.js';
 
-function rig() {
+function rig(holdFullPasses = false) {
   const store = closeAfterTest(openScratchStore({ clock: new ManualClock(1_000), logger: silentLogger() }));
-  const checkpoints = new ReconcileCheckpoints(store);
+  const checkpoints = new ReconcileCheckpoints(store, holdFullPasses);
   const batch = flushingBatch(store.batch, () => checkpoints.flush());
   const row = (name: string) => store.checkpoints.get(name);
   return { store, checkpoints, batch, row };
@@ -46,6 +46,48 @@ describe('held reconcile checkpoints', () => {
     batch.commit();
     expect(row(HISTORY_CHECKPOINT)?.value).toBe('7000');
     expect(row(RECONCILED_AT)?.value).toBe('7002');
+  });
+
+  it('held full passes (the in-process mark) leave the rows written ones leave at each commit', () => {
+    const runs = [false, true].map((hold) => {
+      const { store, checkpoints, batch, row } = rig(hold);
+      const seen: unknown[] = [];
+      batch.begin();
+      const full = (toMs: number, atMs: number): void => {
+        checkpoints.fullPass();
+        store.tx(() => checkpoints.inScan(toMs, () => atMs)?.());
+        checkpoints.scanCommitted(toMs, atMs);
+        checkpoints.complete(atMs + 1);
+        seen.push(checkpoints.anchor(), checkpoints.completedMs());
+      };
+      full(7_000, 7_000);
+      checkpoints.skipped(8_000, 8_001);
+      full(9_000, 9_000);
+      seen.push(hold ? checkpoints.holding : !checkpoints.holding);
+      batch.commit();
+      seen.push(row(HISTORY_CHECKPOINT), row(RECONCILED_AT));
+      batch.begin();
+      full(10_000, 10_000);
+      batch.commit();
+      seen.push(row(HISTORY_CHECKPOINT), row(RECONCILED_AT), checkpoints.holding);
+      return seen;
+    });
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[1]).toContainEqual({ value: '10000', updatedMs: 10_000 });
+    expect(runs[1]).toContainEqual({ value: '10001', updatedMs: 10_001 });
+  });
+
+  it('held full passes write at once inside a transaction', () => {
+    const { store, checkpoints, row } = rig(true);
+    store.tx(() => {
+      expect(checkpoints.inScan(4_000, () => 4_000)).toBeDefined();
+      checkpoints.complete(4_001);
+    });
+    expect(row(RECONCILED_AT)?.value).toBe('4001');
+    expect(checkpoints.holding).toBe(false);
+    checkpoints.complete(5_001);
+    expect(checkpoints.holding).toBe(true);
+    expect(row(RECONCILED_AT)?.value).toBe('4001');
   });
 
   it('inside a transaction nothing is held: the rows roll back with it', () => {

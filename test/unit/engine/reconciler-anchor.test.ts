@@ -3,8 +3,9 @@
  * (src/engine/reconciler.ts): every scan still starts `overlapMs` before the stored checkpoint,
  * full passes and skipped ones alike; a new reconciler on the same store starts from the stored
  * one, and the old one's kept value can only be older (a wider scan, no deal lost); a checkpoint
- * written inside an outer transaction that rolled back is not kept. A skipped pass holds its
- * checkpoint until a flush (the backtest's batch commit): each pass here is followed by one.
+ * written inside an outer transaction that rolled back is not kept. With the in-process change
+ * mark a pass, skipped or full, holds its checkpoint until a flush (the backtest's batch commit):
+ * each pass here is followed by one.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
@@ -46,6 +47,7 @@ describe('reconciler history checkpoint', () => {
   it('starts every scan, full or skipped, the overlap before the stored checkpoint', async () => {
     const { clock, account, e, trade, stored, pass } = rig();
     expect((await e.reconciler.reconcileOnce()).scan.fromMs).toBeNull();
+    e.reconciler.flushCheckpoints();
     const kinds: boolean[] = [];
     for (let i = 0; i < 8; i++) {
       if (i % 3 === 0) trade(`m-${i}`);
@@ -74,6 +76,7 @@ describe('reconciler history checkpoint', () => {
     trade('m-1');
     clock.advance(30_000);
     await e.reconciler.reconcileOnce();
+    e.reconciler.flushCheckpoints();
     clock.advance(30_000);
     await pass();
     const kept = stored();

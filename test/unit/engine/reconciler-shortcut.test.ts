@@ -47,6 +47,11 @@ describe('reconciler with the account change mark', () => {
     await e.orders.placeLimitOrders('s', [{ market: 'BTC_USDT', side: 'buy', amount: dec('0.01'), price: dec('60100') }]);
     expect(full(await e.reconciler.reconcileOnce())).toBe(true);
     const fullAt = String(clock.now());
+    // A full pass holds its checkpoints too, read through the reconciler as if written.
+    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)).toBeUndefined();
+    expect(e.reconciler.lastReconciledMs()).toBe(clock.now());
+    e.reconciler.flushCheckpoints();
+    expect(e.store.checkpoints.get(HISTORY_CHECKPOINT)).toEqual({ value: fullAt, updatedMs: clock.now() });
     clock.advance(60_000);
     const skipped = await e.reconciler.reconcileOnce();
     expect(full(skipped)).toBe(false);
