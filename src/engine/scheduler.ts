@@ -60,6 +60,20 @@ export interface JobReport {
   skipped: number;
 }
 
+/**
+ * A job with what its fires reuse: its lane (found at its first fire) and the two steps through
+ * the lane and the global bound, made once per job rather than as two closures per fire. The
+ * p-queue options name the task by the job (an id given spares p-queue minting one per add: a
+ * BigInt step and its string); nothing here reads ids.
+ */
+interface Job {
+  spec: JobSpec;
+  lane?: PQueue;
+  options: { id: string };
+  /** The fire once the lane admits it: through the global bound. */
+  viaGlobal: () => Promise<TriggerOutcome>;
+}
+
 /** The last completed run of a job. */
 export interface LastRun {
   startedMs: number;
@@ -70,7 +84,7 @@ export interface LastRun {
 }
 
 export class Scheduler {
-  private readonly jobs = new Map<string, JobSpec>();
+  private readonly jobs = new Map<string, Job>();
   private readonly lanes = new Map<string, PQueue>();
   private readonly global: PQueue;
   private readonly tasks: ScheduledTask[] = [];
@@ -98,7 +112,9 @@ export class Scheduler {
 
   add(job: JobSpec): void {
     if (this.jobs.has(job.name)) throw new RangeError(`job ${job.name} already scheduled`);
-    this.jobs.set(job.name, job);
+    const options = { id: job.name };
+    const run = (): Promise<TriggerOutcome> => this.run(job.name, job.run);
+    this.jobs.set(job.name, { spec: job, options, viaGlobal: () => this.global.add(run, options) });
   }
 
   get jobNames(): string[] {
@@ -107,7 +123,7 @@ export class Scheduler {
 
   /** The cron expression of a job (the backtest fires it on a virtual clock: src/backtest/run.ts). */
   cronOf(name: string): string | undefined {
-    return this.jobs.get(name)?.cron;
+    return this.jobs.get(name)?.spec.cron;
   }
 
   /**
@@ -119,13 +135,13 @@ export class Scheduler {
     const job = this.jobs.get(name);
     if (job === undefined) return Promise.reject(new RangeError(`no job ${name}`));
     if (this.stopped) return Promise.resolve('stopped');
-    const lane = this.lane(job.lane ?? job.name);
+    const lane = (job.lane ??= this.lane(job.spec.lane ?? name));
     if (lane.size + lane.pending > 0) {
       this.skips.set(name, (this.skips.get(name) ?? 0) + 1);
       this.options.events?.onSkip?.(name);
       return Promise.resolve('skipped');
     }
-    return this.runOn(lane, name, job.run);
+    return lane.add(job.viaGlobal, job.options);
   }
 
   /**
@@ -206,7 +222,7 @@ export class Scheduler {
 
   /** Starts the cron triggers of every job added so far. */
   start(): void {
-    for (const job of this.jobs.values()) {
+    for (const { spec: job } of this.jobs.values()) {
       if (job.cron === undefined) continue;
       const task = createTask(job.cron, () => {
         void this.trigger(job.name);
