@@ -45,8 +45,6 @@ const QUEUED_MS = 100;
 /** Real time the run loop may go on continuations alone before it lets the event loop turn. */
 const BREATHE_MS = 20;
 
-const noop = (): void => undefined;
-
 /** True when a rate-limit pool of the client has calls waiting in its queue while the venue has no request to answer. */
 function queuedOnLimits(w: Wired | undefined, venue: BacktestVenue): boolean {
   if (w === undefined || venue.inFlight() > 0) return false;
@@ -94,16 +92,6 @@ class Stall {
   }
 }
 
-/**
- * Resolves once no promise continuation is left to run, without an event-loop turn (see above).
- * The first `await` puts the tick's queuing inside a continuation: queued from plain code, a tick
- * would run before the continuations.
- */
-export async function continuationsDone(): Promise<void> {
-  await undefined;
-  await new Promise<void>((resolve) => process.nextTick(resolve));
-}
-
 /** Waiting for the engine: until a job fired (or a start-up step) and what it queued is done. */
 export interface Settle {
   /** One event-loop turn if none was taken for `BREATHE_MS` of real time (signals, timers, output). */
@@ -143,15 +131,35 @@ export function settler(clock: VirtualClock, venue: BacktestVenue, state: { wire
       await nextTurn();
       lastTurn = performance.now();
     },
-    drive: async <T>(work: Promise<T>): Promise<T> => {
-      let finished = false;
-      const tracked = work.finally(() => (finished = true));
-      tracked.catch(noop);
-      // Work that finishes on promise continuations alone (the in-process venue, no fault) is done
-      // once they are: with nothing left that a reply or a timer could move, no turn is needed.
-      await continuationsDone();
-      if (!(finished && still())) await until(() => finished);
-      return tracked;
-    },
+    drive: <T>(work: Promise<T>): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        let finished = false;
+        let failed = false;
+        let value: T | undefined;
+        let error: unknown;
+        // Plain callbacks rather than `finally` and an `async` wait: a fire pays no extra promises
+        // or continuations for its settling (none of which queue engine work).
+        work.then(
+          (v) => {
+            finished = true;
+            value = v;
+          },
+          (err: unknown) => {
+            finished = true;
+            failed = true;
+            error = err;
+          },
+        );
+        const answer = (): void => (failed ? reject(error) : resolve(value as T));
+        // The tick is queued from a continuation, so it runs once no continuation is left (see
+        // above). Work that finishes on continuations alone (the in-process venue, no fault) is
+        // done then: with nothing left that a reply or a timer could move, no turn is needed.
+        queueMicrotask(() =>
+          process.nextTick(() => {
+            if (finished && still()) answer();
+            else until(() => finished).then(answer, reject);
+          }),
+        );
+      }),
   };
 }

@@ -76,6 +76,15 @@ describe('the run loop settling a job', () => {
     expect(counter.turns()).toBe(0);
   });
 
+  it('hands on the failure of work that fails on continuations alone, still without a turn', async () => {
+    const settle = settler(new VirtualClock(0), venueOf(), { timerJumps: 0 });
+    const counter = turnCounter();
+    const work = Promise.resolve().then(() => Promise.reject(new Error('early')));
+    await expect(settle.drive(work)).rejects.toThrow('early');
+    counter.stop();
+    expect(counter.turns()).toBe(0);
+  });
+
   it('runs what a job queued (onFill at once, an order event from a continuation) before the next job, without a turn', async () => {
     const e = engine();
     const counter = turnCounter();
