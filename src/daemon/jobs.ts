@@ -126,6 +126,9 @@ export function registerPricePoll(b: Base, engine: Engine, scheduler: Scheduler,
   scheduler.add({ name: 'prices', cron: `*/${b.config.marketData.pollSeconds} * * * * *`, run });
 }
 
+/** A tick a pause held back: one settled answer shared by every such tick. */
+const PAUSED: Promise<JobResult> = Promise.resolve('paused');
+
 export function registerJobs(
   b: Base,
   engine: Engine,
@@ -144,7 +147,9 @@ export function registerJobs(
   for (const s of strategies) {
     const runner = runners.get(s.id);
     if (runner === undefined) continue;
-    const run = async (): Promise<JobResult> => (admitTick(s.id) ? runner.tick() : 'paused');
+    // The tick's own promise, not one more around it (an `async` wrapper adopting it costs a fire
+    // two continuations); a throw still reaches the scheduler's catch as a failed run.
+    const run = (): Promise<JobResult> => (admitTick(s.id) ? runner.tick() : PAUSED);
     // A candle schedule has no cron: the candle feed triggers it as candles close.
     scheduler.add(candleTimeframe(s.schedule) === null ? { name: laneOf(s.id), cron: s.schedule, run } : { name: laneOf(s.id), run });
   }
