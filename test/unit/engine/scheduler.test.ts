@@ -127,6 +127,40 @@ describe('Scheduler', () => {
     expect(events).toEqual(['failed job']);
   });
 
+  it('recording failures only: the same outcomes and failure reports as the full path, for a throw, a rejection, a pause and a fill', async () => {
+    type Step = 'ok' | 'paused' | 'reject' | 'throw';
+    const steps: Step[] = ['ok', 'throw', 'paused', 'reject', 'ok', 'paused', 'throw', 'reject'];
+    const outcomesOf = async (failuresOnly: boolean) => {
+      const clock = new ManualClock(1_000);
+      const events: string[] = [];
+      const s = new Scheduler({ clock, maxConcurrent: 1, events: { onRun: (job, outcome, startedMs, endedMs) => void events.push(`${outcome} ${job} ${startedMs}-${endedMs}`) } });
+      if (failuresOnly) s.recordFailuresOnly();
+      let step: Step = 'ok';
+      // The run moves the clock: a failure's record keeps the time it started.
+      const run = (): Promise<'paused' | void> => {
+        clock.advance(5);
+        if (step === 'throw') throw new Error('sync');
+        return Promise.resolve().then(() => {
+          clock.advance(5);
+          if (step === 'reject') throw new Error('async');
+          return step === 'paused' ? 'paused' : undefined;
+        });
+      };
+      s.add({ name: 'job', cron: '* * * * * *', run });
+      const out: unknown[] = [];
+      for (const next of steps) {
+        step = next;
+        out.push(await s.trigger('job'));
+        out.push(await s.enqueue('lane', 'fill', async () => void clock.advance(1)));
+      }
+      return { out, failures: events.filter((e) => e.startsWith('failed')) };
+    };
+    const full = await outcomesOf(false);
+    const only = await outcomesOf(true);
+    expect(only).toEqual(full);
+    expect(only.failures).toEqual(['failed job 1011-1016', 'failed job 1028-1038', 'failed job 1061-1066', 'failed job 1067-1077']);
+  });
+
   it('after stop, refuses new work; drain waits for in-flight work up to its bound', async () => {
     const clock = new ManualClock();
     const s = new Scheduler({ clock, maxConcurrent: 2 });
