@@ -14,6 +14,7 @@ import type { RateLimitOverrides } from '../exchange/rate-limits/pools.js';
 import type { Logger } from '../observability/logger.js';
 import type { LoadedStrategy } from '../strategy-api/host.js';
 import { laneOf } from '../daemon/runners.js';
+import type { ClosedCandle } from '../engine/candle-windows.js';
 import { CandleBatches } from './candle-batch.js';
 import { BacktestCandleFeed } from './candle-input.js';
 import { CronTimes } from './cron-times.js';
@@ -102,12 +103,19 @@ function jobsOf(w: Wired, fromMs: number): Job[] {
   });
 }
 
-/** The input's minutes that ended by `t` go to the candle windows; each candle closed ticks the strategies that follow it. */
-async function candleTicks(state: RunState, feed: BacktestCandleFeed, settle: Settle, t: number): Promise<void> {
-  const { engine, scheduler } = state.wired;
+/**
+ * The input's minutes that ended by `t` go to the candle windows; each candle closed ticks the
+ * strategies that follow it. Nothing to wait for (most steps close no candle of a followed
+ * timeframe, a run without candle schedules none): undefined, no promise and no await per step.
+ */
+function candleTicks(state: RunState, feed: BacktestCandleFeed, settle: Settle, t: number): Promise<void> | undefined {
   const closed = feed.advanceTo(t);
-  // Most steps close no candle of a followed timeframe (and a run without candle schedules, none).
-  if (closed.length === 0) return;
+  if (closed.length === 0) return undefined;
+  return tickClosed(state, settle, closed);
+}
+
+async function tickClosed(state: RunState, settle: Settle, closed: readonly ClosedCandle[]): Promise<void> {
+  const { engine, scheduler } = state.wired;
   for (const id of engine.candles.due(closed)) {
     await settle.drive(scheduler.trigger(laneOf(id)));
     state.jobsRun++;
@@ -153,9 +161,11 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
       // `step`: the first fire at or after the next price step (cron.next is strictly after).
       job.next = job.cron.next(Math.max(t, clock.now(), perStep ? nextStep - 1 : t));
     }
-    await candleTicks(state, feed, settle, t);
+    const ticks = candleTicks(state, feed, settle, t);
+    if (ticks !== undefined) await ticks;
     batches.stepDone();
-    await settle.breathe();
+    const turn = settle.breathe();
+    if (turn !== undefined) await turn;
   }
   batches.end();
   await Promise.all(jobs.map((j) => j.cron.dispose()));

@@ -94,8 +94,11 @@ class Stall {
 
 /** Waiting for the engine: until a job fired (or a start-up step) and what it queued is done. */
 export interface Settle {
-  /** One event-loop turn if none was taken for `BREATHE_MS` of real time (signals, timers, output). */
-  breathe(): Promise<void>;
+  /**
+   * One event-loop turn if none was taken for `BREATHE_MS` of real time (signals, timers, output);
+   * undefined, nothing to wait for, otherwise (most steps: no promise made for them).
+   */
+  breathe(): Promise<void> | undefined;
   drive<T>(work: Promise<T>): Promise<T>;
 }
 
@@ -126,10 +129,11 @@ export function settler(clock: VirtualClock, venue: BacktestVenue, state: { wire
     }
   };
   return {
-    breathe: async () => {
-      if (performance.now() - lastTurn < BREATHE_MS) return;
-      await nextTurn();
-      lastTurn = performance.now();
+    breathe: () => {
+      if (performance.now() - lastTurn < BREATHE_MS) return undefined;
+      return nextTurn().then(() => {
+        lastTurn = performance.now();
+      });
     },
     drive: <T>(work: Promise<T>): Promise<T> =>
       new Promise<T>((resolve, reject) => {
