@@ -45,6 +45,7 @@ import { SimHttpError } from '../simulator/errors.js';
 import { balance, creditLine, flexClose, flexHistory } from '../simulator/routes/account.js';
 import { conditionalList, executedHistory } from '../simulator/routes/history.js';
 import { bulk, cancelledOrder, collateralLimit, MAX_BULK } from '../simulator/routes/orders.js';
+import { balanceModel } from './in-process-balances.js';
 import { KeptFutures } from './in-process-futures.js';
 import { orderModel, placeBulk } from './in-process-orders.js';
 import { futuresListing } from '../simulator/routes/public.js';
@@ -224,8 +225,14 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
       if (missing) return [];
       return parseExecutedHistory('executedHistory', bodyOf(ctxOf('executedHistory'), r), query.market);
     },
-    mainBalance: (async (): Promise<Map<string, Decimal>> =>
-      parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})))) as VenueApi['mainBalance'],
+    mainBalance: (async (): Promise<Map<string, Decimal>> => {
+      // Read as the client's model (in-process-balances.ts); the wire form when only it can tell.
+      venue.catchUp();
+      const model = balanceModel(account);
+      if (model === undefined) return parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})));
+      received++;
+      return model;
+    }) as VenueApi['mainBalance'],
     flexHistory: async (query: FlexHistoryQuery = {}): Promise<FlexPage> => {
       validateFlexHistory(query);
       const { actionTypes, ...rest } = query;

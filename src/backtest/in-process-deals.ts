@@ -21,7 +21,7 @@ export function parseDeal(d: Deal): readonly Fill[] {
 }
 
 /** Prints plainly in well under the parser's 100 characters (at most 56 digits, exponent within ±30). */
-function plain(x: Decimal, signed: boolean): boolean {
+export function plain(x: Decimal, signed: boolean): boolean {
   return x.isFinite() && (signed || !x.isNeg()) && x.e >= -30 && x.e <= 30 && x.d.length <= 8;
 }
 

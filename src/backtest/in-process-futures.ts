@@ -9,9 +9,10 @@
  * An entry is a function of its market's fixed rules (name, assets, tick, leverage, brackets,
  * index name), of its moving state (price, high, low, volumes: each change stores a new immutable
  * decimal, so the very same objects prove the same values), of the open interest (every account's
- * positions in the market, summed afresh at each read and compared by value) and of the next
- * funding instant (the clock). An entry is handed out again only when all of these are the same;
- * entries are frozen and each read gets a new array, so a caller cannot change what the next gets.
+ * positions in the market: summed afresh and compared by value once all else stands; a rebuilt
+ * entry keeps the sum it was built with) and of the next funding instant (the clock). An entry is
+ * handed out again only when all of these are the same; entries are frozen and each read gets a
+ * new array, so a caller cannot change what the next gets.
  */
 import type { Decimal } from '../core/decimal.js';
 import type { FuturesMarket } from '../model/markets.js';
@@ -26,14 +27,16 @@ interface Kept {
   low: Decimal;
   baseVolume: Decimal;
   quoteVolume: Decimal;
-  openInterest: Decimal;
+  /** The entry's own (the listing always gives one; an entry without one never stands). */
+  openInterest: Decimal | undefined;
   nextFunding: number;
   entry: FuturesMarket;
 }
 
-function stands(k: Kept, m: Market, oi: Decimal, nextFunding: number): boolean {
+/** The market's moving decimals and the funding instant are those the entry was built from. */
+function sameState(k: Kept, m: Market, nextFunding: number): boolean {
   const same = k.price === m.price && k.high === m.high && k.low === m.low && k.baseVolume === m.stockVolume && k.quoteVolume === m.moneyVolume;
-  return same && k.nextFunding === nextFunding && k.openInterest.eq(oi);
+  return same && k.nextFunding === nextFunding;
 }
 
 export class KeptFutures {
@@ -48,15 +51,15 @@ export class KeptFutures {
     const out: FuturesMarket[] = [];
     for (const m of venue.markets.values()) {
       if (!isListed(m)) continue;
-      const oi = openInterest(venue, m);
       const k = this.kept.get(m);
-      if (k !== undefined && stands(k, m, oi, nextFunding)) {
+      // The open interest is summed only for an entry that may stand: a new entry sums its own.
+      if (k !== undefined && sameState(k, m, nextFunding) && k.openInterest?.eq(openInterest(venue, m)) === true) {
         out.push(k.entry);
         continue;
       }
       const entry = Object.freeze(listed(venue, m, nextFunding));
       const { price, high, low, stockVolume: baseVolume, moneyVolume: quoteVolume } = m;
-      this.kept.set(m, { price, high, low, baseVolume, quoteVolume, openInterest: oi, nextFunding, entry });
+      this.kept.set(m, { price, high, low, baseVolume, quoteVolume, openInterest: entry.openInterest, nextFunding, entry });
       out.push(entry);
     }
     return out;
