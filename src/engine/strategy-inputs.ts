@@ -17,6 +17,7 @@ import { settledList, type FillView, type FlexView, type OrderView, type Positio
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
+import { OpenTotals, type OpenPart } from './open-totals.js';
 import { KeptViews, VersionedMemo, viewsAlong, type ViewList } from './versioned-memo.js';
 import type { Position } from './positions.js';
 import type { StrategyCandles } from './strategy-candles.js';
@@ -110,12 +111,6 @@ interface Protection {
 
 type Leg = { market: string; side: Side; amount: Decimal };
 
-/** What a live order could still fill, and that in quote at its price. */
-interface OpenPart {
-  remaining: Decimal;
-  quote: Decimal;
-}
-
 function openPart(o: OrderRecord): OpenPart {
   const remaining = remainingOf(o);
   return { remaining, quote: remaining.mul(o.price) };
@@ -203,6 +198,8 @@ export class StrategyInputs {
   private readonly lastFillViews = new Map<string, ViewList<FillRecord, FillView>>();
   /** What a live order could still add, kept per record as its views are. */
   private readonly openOf = new KeptViews<OrderRecord, OpenPart>();
+  /** What the live orders could still add, per market and strategy, kept across writes. */
+  private readonly totals = new OpenTotals();
   /** Per strategy: its snapshot lists while none of the counters they are kept by moved (one look instead of one per list). */
   private readonly lists = new Map<string, KeptLists>();
   /** Per strategy: the markets of its collateral orders so far and the last order row read. */
@@ -226,13 +223,8 @@ export class StrategyInputs {
     const { store, read } = this.deps;
     const exposure: Record<string, MarketExposure> = {};
     const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
-    let committed = ZERO;
     const version = this.journalVersion();
-    for (const o of this.live.get(version, '', () => store.orders.listByState(LIVE_STATES))) {
-      const open = this.openOf.of(o, openPart, Object.isFrozen(o));
-      addOpen(ex(o.market), o.side, open.remaining);
-      if (o.strategyId === strategyId) committed = committed.plus(open.quote);
-    }
+    let committed = this.addLive(this.live.get(version, '', () => store.orders.listByState(LIVE_STATES)), strategyId, ex);
     for (const leg of this.legs.get(version, '', () => this.protectiveLegs())) addOpen(ex(leg.market), leg.side, leg.amount, 0);
     const own: Record<string, Decimal> = {};
     for (const p of read.allKeptPositions()) {
@@ -251,6 +243,38 @@ export class StrategyInputs {
       strategy: { id: strategyId, quarantined: false, budgetQuote: this.deps.budgets.get(strategyId) ?? ZERO, committedQuote: committed, positionBase: own },
       equity: this.deps.equity(),
     };
+  }
+
+  /**
+   * Adds what the live orders could still fill to the exposure (entries made in the order their
+   * markets first appear, as a sum over the list would) and returns the quote `strategyId`'s commit:
+   * from the kept totals (open-totals.ts), or summed afresh once they could no longer be exact.
+   */
+  private addLive(live: readonly OrderRecord[], strategyId: string, ex: (m: string) => MarketExposure): Decimal {
+    const part = (o: OrderRecord): OpenPart => this.openOf.of(o, openPart, Object.isFrozen(o));
+    this.totals.update(live, part);
+    if (!this.totals.exact) return this.sumLive(live, strategyId, ex, part);
+    for (const m of this.totals.markets()) {
+      const t = this.totals.market(m);
+      if (t === undefined) continue;
+      // The live orders come first: the entry is new, the totals are its sums.
+      const e = ex(m);
+      e.openOrders = t.orders;
+      e.openBuyBase = t.buy;
+      e.openSellBase = t.sell;
+    }
+    return this.totals.committed(strategyId);
+  }
+
+  /** The same, summed over the list. */
+  private sumLive(live: readonly OrderRecord[], strategyId: string, ex: (m: string) => MarketExposure, part: (o: OrderRecord) => OpenPart): Decimal {
+    let committed = ZERO;
+    for (const o of live) {
+      const open = part(o);
+      addOpen(ex(o.market), o.side, open.remaining);
+      if (o.strategyId === strategyId) committed = committed.plus(open.quote);
+    }
+    return committed;
   }
 
   /**
