@@ -152,6 +152,19 @@ interface KeptPositionViews {
   views: readonly PositionView[];
 }
 
+/** The protective legs, the children's write counter and the parents' records they were read at. */
+interface KeptLegs {
+  children: number;
+  parents: string[];
+  records: (OrderRecord | undefined)[];
+  legs: Leg[];
+}
+
+/** The very same record, frozen (so unchanged), or no record both times. */
+function sameFrozen(now: OrderRecord | undefined, kept: OrderRecord | undefined): boolean {
+  return now === kept && (now === undefined || Object.isFrozen(now));
+}
+
 /** The same items, the very same objects, in the same order. */
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
@@ -178,7 +191,8 @@ function memoOf<T>(memos: Map<string, VersionedMemo<T>>, strategyId: string): Ve
 export class StrategyInputs {
   /** Journal reads kept while no order or child was written (versioned-memo.ts). */
   private readonly live = new VersionedMemo<OrderRecord[]>();
-  private readonly legs = new VersionedMemo<Leg[]>();
+  /** The protective legs and what they were read from (kept-legs below). */
+  private keptLegs: KeptLegs | undefined;
   /** Per strategy: its protection and what it was made from (kept-protection below). */
   private readonly protection = new Map<string, KeptProtection>();
   /** Per strategy: the views of its open orders, kept while its orders were not written. */
@@ -225,7 +239,7 @@ export class StrategyInputs {
     const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
     const version = this.journalVersion();
     let committed = this.addLive(this.live.get(version, '', () => store.orders.listByState(LIVE_STATES)), strategyId, ex);
-    for (const leg of this.legs.get(version, '', () => this.protectiveLegs())) addOpen(ex(leg.market), leg.side, leg.amount, 0);
+    for (const leg of this.legsNow()) addOpen(ex(leg.market), leg.side, leg.amount, 0);
     const own: Record<string, Decimal> = {};
     for (const p of read.allKeptPositions()) {
       if (p.strategyId === null) continue;
@@ -282,14 +296,30 @@ export class StrategyInputs {
    * opposite side, sized to what the parent filled. A stop-loss and a take-profit are one OCO:
    * at most one of them executes, so they count once.
    */
-  private protectiveLegs(): Leg[] {
+  private protectiveLegs(): KeptLegs {
     const { store } = this.deps;
-    const parents = new Set(store.children.live().filter((c) => c.state === 'armed' || c.state === 'active').map((c) => c.parentClientOrderId));
-    return [...parents].flatMap((cid) => {
-      const p = store.orders.get(cid);
+    const children = store.children.version;
+    const parents = [...new Set(store.children.live().filter((c) => c.state === 'armed' || c.state === 'active').map((c) => c.parentClientOrderId))];
+    const records = parents.map((cid) => store.orders.get(cid));
+    const legs = records.flatMap((p) => {
       if (p === undefined || filledOf(p).isZero()) return [];
       return [{ market: p.market, side: p.side === 'buy' ? ('sell' as const) : ('buy' as const), amount: filledOf(p) }];
     });
+    return { children, parents, records, legs };
+  }
+
+  /**
+   * The protective legs, kept while no child was written and each parent's record is the very same
+   * frozen object (an order write makes a new one): a leg reads nothing else, so the strategies'
+   * placements and cancels of other orders leave them as they are. Inside a transaction: read.
+   */
+  private legsNow(): Leg[] {
+    const { store } = this.deps;
+    if (store.fills.inTransaction) return this.protectiveLegs().legs;
+    const k = this.keptLegs;
+    if (k !== undefined && k.children === store.children.version && k.parents.every((cid, i) => sameFrozen(store.orders.get(cid), k.records[i]))) return k.legs;
+    this.keptLegs = this.protectiveLegs();
+    return this.keptLegs.legs;
   }
 
   /**

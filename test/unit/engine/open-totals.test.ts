@@ -1,7 +1,8 @@
 /**
  * The live orders' totals kept across writes (open-totals.ts) against a fresh build of the risk
- * inputs, after every step of random placements, cancels, fills, reported fills and rolled-back
- * batches, to the last digit; and the fresh sum taken over once a term could make a sum round.
+ * inputs (and the protective legs kept with them), after every step of random placements, cancels,
+ * fills, reported fills, legs and rolled-back batches, to the last digit; and the fresh sum taken
+ * over once a term could make a sum round.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,8 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('filled' as const), order: fc.nat(), amount: fc.integer({ min: 0, max: 100_000 }) }),
   fc.record({ kind: fc.constant('reported' as const), order: fc.nat(), amount: fc.integer({ min: 0, max: 100_000 }) }),
   fc.record({ kind: fc.constant('fill' as const), order: fc.nat(), amount: fc.integer({ min: 1, max: 100_000 }) }),
+  fc.record({ kind: fc.constant('leg' as const), order: fc.nat(), stop: fc.boolean() }),
+  fc.record({ kind: fc.constant('legState' as const), child: fc.nat(), state: fc.constantFrom('armed', 'active', 'missing', 'cancelled', 'filled') }),
 );
 
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
@@ -55,11 +58,21 @@ class Journal {
 
   write(o: Op, now: number): void {
     if (o.kind === 'place') return this.place(o, now);
+    if (o.kind === 'legState') {
+      const legs = this.store.children.all();
+      const c = legs[o.child % Math.max(1, legs.length)];
+      if (c !== undefined) this.store.children.update(c.id, { state: o.state as never }, now);
+      return;
+    }
     const order = this.orders[o.order % Math.max(1, this.orders.length)];
     if (order === undefined) return;
     if (o.kind === 'state') {
       this.store.orders.setState(order.cid, order.state, o.state, 'test', now);
       order.state = o.state;
+      return;
+    }
+    if (o.kind === 'leg') {
+      this.store.children.add(order.cid, order.strategy, o.stop ? 'stop_loss' : 'take_profit', o.stop ? d('1') : d('100000'), now);
       return;
     }
     const base = d(o.amount).div(100_000);
