@@ -52,9 +52,10 @@ export class OpenTotals {
   update(live: readonly OrderRecord[], part: (o: OrderRecord) => OpenPart): void {
     if (live === this.last || !this.exact) return;
     const pass = ++this.pass;
-    const markets = new Set<string>();
+    // A few markets: a scan of the short array is cheaper than a set.
+    const markets: string[] = [];
     for (const o of live) {
-      markets.add(o.market);
+      if (!markets.includes(o.market)) markets.push(o.market);
       const c = this.counted.get(o.clientOrderId);
       // Only a frozen record is known unchanged by its identity.
       if (c !== undefined && c.record === o && Object.isFrozen(o)) {
@@ -72,7 +73,7 @@ export class OpenTotals {
       this.counted.delete(id);
     }
     this.last = live;
-    this.marketOrder = [...markets];
+    this.marketOrder = markets;
   }
 
   /** The markets with live orders, in the order they first appear in the live list. */
