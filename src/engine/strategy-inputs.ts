@@ -221,11 +221,6 @@ export class StrategyInputs {
 
   constructor(private readonly deps: StrategyInputsDeps) {}
 
-  /** The orders' and children's write counters, or null inside a transaction. */
-  private journalVersion(): string | null {
-    const { store } = this.deps;
-    return store.fills.inTransaction ? null : `${store.orders.version}/${store.children.version}`;
-  }
 
   /**
    * Risk inputs for one intent of `strategyId`. The market exposure is the bot's venue position
@@ -237,8 +232,9 @@ export class StrategyInputs {
     const { store, read } = this.deps;
     const exposure: Record<string, MarketExposure> = {};
     const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
-    const version = this.journalVersion();
-    let committed = this.addLive(this.live.get(version, '', () => store.orders.listByState(LIVE_STATES)), strategyId, ex);
+    // The live list reads the orders only: a child's write (the legs have their own keeping) leaves it.
+    const live = this.live.get(this.outsideTx(store.orders.version), '', () => store.orders.listByState(LIVE_STATES));
+    let committed = this.addLive(live, strategyId, ex);
     for (const leg of this.legsNow()) addOpen(ex(leg.market), leg.side, leg.amount, 0);
     const own: Record<string, Decimal> = {};
     for (const p of read.allKeptPositions()) {
