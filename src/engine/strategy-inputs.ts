@@ -17,6 +17,7 @@ import { settledList, type FillView, type FlexView, type OrderView, type Positio
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
+import { OpenTotals, type OpenPart } from './open-totals.js';
 import { KeptViews, VersionedMemo, viewsAlong, type ViewList } from './versioned-memo.js';
 import type { Position } from './positions.js';
 import type { StrategyCandles } from './strategy-candles.js';
@@ -110,12 +111,6 @@ interface Protection {
 
 type Leg = { market: string; side: Side; amount: Decimal };
 
-/** What a live order could still fill, and that in quote at its price. */
-interface OpenPart {
-  remaining: Decimal;
-  quote: Decimal;
-}
-
 function openPart(o: OrderRecord): OpenPart {
   const remaining = remainingOf(o);
   return { remaining, quote: remaining.mul(o.price) };
@@ -157,6 +152,19 @@ interface KeptPositionViews {
   views: readonly PositionView[];
 }
 
+/** The protective legs, the children's write counter and the parents' records they were read at. */
+interface KeptLegs {
+  children: number;
+  parents: string[];
+  records: (OrderRecord | undefined)[];
+  legs: Leg[];
+}
+
+/** The very same record, frozen (so unchanged), or no record both times. */
+function sameFrozen(now: OrderRecord | undefined, kept: OrderRecord | undefined): boolean {
+  return now === kept && (now === undefined || Object.isFrozen(now));
+}
+
 /** The same items, the very same objects, in the same order. */
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
@@ -183,7 +191,8 @@ function memoOf<T>(memos: Map<string, VersionedMemo<T>>, strategyId: string): Ve
 export class StrategyInputs {
   /** Journal reads kept while no order or child was written (versioned-memo.ts). */
   private readonly live = new VersionedMemo<OrderRecord[]>();
-  private readonly legs = new VersionedMemo<Leg[]>();
+  /** The protective legs and what they were read from (kept-legs below). */
+  private keptLegs: KeptLegs | undefined;
   /** Per strategy: its protection and what it was made from (kept-protection below). */
   private readonly protection = new Map<string, KeptProtection>();
   /** Per strategy: the views of its open orders, kept while its orders were not written. */
@@ -203,6 +212,8 @@ export class StrategyInputs {
   private readonly lastFillViews = new Map<string, ViewList<FillRecord, FillView>>();
   /** What a live order could still add, kept per record as its views are. */
   private readonly openOf = new KeptViews<OrderRecord, OpenPart>();
+  /** What the live orders could still add, per market and strategy, kept across writes. */
+  private readonly totals = new OpenTotals();
   /** Per strategy: its snapshot lists while none of the counters they are kept by moved (one look instead of one per list). */
   private readonly lists = new Map<string, KeptLists>();
   /** Per strategy: the markets of its collateral orders so far and the last order row read. */
@@ -210,11 +221,6 @@ export class StrategyInputs {
 
   constructor(private readonly deps: StrategyInputsDeps) {}
 
-  /** The orders' and children's write counters, or null inside a transaction. */
-  private journalVersion(): string | null {
-    const { store } = this.deps;
-    return store.fills.inTransaction ? null : `${store.orders.version}/${store.children.version}`;
-  }
 
   /**
    * Risk inputs for one intent of `strategyId`. The market exposure is the bot's venue position
@@ -226,14 +232,10 @@ export class StrategyInputs {
     const { store, read } = this.deps;
     const exposure: Record<string, MarketExposure> = {};
     const ex = (m: string): MarketExposure => (exposure[m] ??= { positionBase: ZERO, openBuyBase: ZERO, openSellBase: ZERO, openOrders: 0 });
-    let committed = ZERO;
-    const version = this.journalVersion();
-    for (const o of this.live.get(version, '', () => store.orders.listByState(LIVE_STATES))) {
-      const open = this.openOf.of(o, openPart, Object.isFrozen(o));
-      addOpen(ex(o.market), o.side, open.remaining);
-      if (o.strategyId === strategyId) committed = committed.plus(open.quote);
-    }
-    for (const leg of this.legs.get(version, '', () => this.protectiveLegs())) addOpen(ex(leg.market), leg.side, leg.amount, 0);
+    // The live list reads the orders only: a child's write (the legs have their own keeping) leaves it.
+    const live = this.live.get(this.outsideTx(store.orders.version), '', () => store.orders.listByState(LIVE_STATES));
+    let committed = this.addLive(live, strategyId, ex);
+    for (const leg of this.legsNow()) addOpen(ex(leg.market), leg.side, leg.amount, 0);
     const own: Record<string, Decimal> = {};
     for (const p of read.allKeptPositions()) {
       if (p.strategyId === null) continue;
@@ -254,18 +256,66 @@ export class StrategyInputs {
   }
 
   /**
+   * Adds what the live orders could still fill to the exposure (entries made in the order their
+   * markets first appear, as a sum over the list would) and returns the quote `strategyId`'s commit:
+   * from the kept totals (open-totals.ts), or summed afresh once they could no longer be exact.
+   */
+  private addLive(live: readonly OrderRecord[], strategyId: string, ex: (m: string) => MarketExposure): Decimal {
+    const part = (o: OrderRecord): OpenPart => this.openOf.of(o, openPart, Object.isFrozen(o));
+    this.totals.update(live, part);
+    if (!this.totals.exact) return this.sumLive(live, strategyId, ex, part);
+    for (const m of this.totals.markets()) {
+      const t = this.totals.market(m);
+      if (t === undefined) continue;
+      // The live orders come first: the entry is new, the totals are its sums.
+      const e = ex(m);
+      e.openOrders = t.orders;
+      e.openBuyBase = t.buy;
+      e.openSellBase = t.sell;
+    }
+    return this.totals.committed(strategyId);
+  }
+
+  /** The same, summed over the list. */
+  private sumLive(live: readonly OrderRecord[], strategyId: string, ex: (m: string) => MarketExposure, part: (o: OrderRecord) => OpenPart): Decimal {
+    let committed = ZERO;
+    for (const o of live) {
+      const open = part(o);
+      addOpen(ex(o.market), o.side, open.remaining);
+      if (o.strategyId === strategyId) committed = committed.plus(open.quote);
+    }
+    return committed;
+  }
+
+  /**
    * Protective legs that could still execute: one per filled (or reported filled) parent, on the
    * opposite side, sized to what the parent filled. A stop-loss and a take-profit are one OCO:
    * at most one of them executes, so they count once.
    */
-  private protectiveLegs(): Leg[] {
+  private protectiveLegs(): KeptLegs {
     const { store } = this.deps;
-    const parents = new Set(store.children.live().filter((c) => c.state === 'armed' || c.state === 'active').map((c) => c.parentClientOrderId));
-    return [...parents].flatMap((cid) => {
-      const p = store.orders.get(cid);
+    const children = store.children.version;
+    const parents = [...new Set(store.children.live().filter((c) => c.state === 'armed' || c.state === 'active').map((c) => c.parentClientOrderId))];
+    const records = parents.map((cid) => store.orders.get(cid));
+    const legs = records.flatMap((p) => {
       if (p === undefined || filledOf(p).isZero()) return [];
       return [{ market: p.market, side: p.side === 'buy' ? ('sell' as const) : ('buy' as const), amount: filledOf(p) }];
     });
+    return { children, parents, records, legs };
+  }
+
+  /**
+   * The protective legs, kept while no child was written and each parent's record is the very same
+   * frozen object (an order write makes a new one): a leg reads nothing else, so the strategies'
+   * placements and cancels of other orders leave them as they are. Inside a transaction: read.
+   */
+  private legsNow(): Leg[] {
+    const { store } = this.deps;
+    if (store.fills.inTransaction) return this.protectiveLegs().legs;
+    const k = this.keptLegs;
+    if (k !== undefined && k.children === store.children.version && k.parents.every((cid, i) => sameFrozen(store.orders.get(cid), k.records[i]))) return k.legs;
+    this.keptLegs = this.protectiveLegs();
+    return this.keptLegs.legs;
   }
 
   /**
