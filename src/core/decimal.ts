@@ -61,15 +61,20 @@ export function toWire(d: Decimal): string {
 /** 10^-k for the decimal places a step of a power of ten can have (1, 0.1, …, 1e-30). */
 const UNIT_STEPS: readonly Decimal[] = Array.from({ length: 31 }, (_, k) => new Decimal(10).pow(-k));
 
+/** k when `step` is exactly 10^-k (a tick or lot of 0.01, 1), for k up to 30; undefined otherwise. */
+function unitStepPlaces(step: Decimal): number | undefined {
+  const places = step.decimalPlaces();
+  const unit = UNIT_STEPS[places];
+  return unit !== undefined && step.eq(unit) ? places : undefined;
+}
+
 /**
- * True when `step` is 10^-k (a tick or lot of 0.01, 1) and `value` has at most k decimal places:
- * then `value` is a multiple of `step`, decided without a division.
+ * True when `step` is 10^-k and `value` has at most k decimal places: then `value` is a multiple
+ * of `step`, decided without a division.
  */
 function onUnitGrid(value: Decimal, step: Decimal): boolean {
-  const places = step.decimalPlaces();
-  if (!value.isFinite() || value.decimalPlaces() > places) return false;
-  const unit = UNIT_STEPS[places];
-  return unit !== undefined && step.eq(unit);
+  if (!value.isFinite() || value.decimalPlaces() > step.decimalPlaces()) return false;
+  return unitStepPlaces(step) !== undefined;
 }
 
 /**
@@ -80,9 +85,8 @@ function onUnitGrid(value: Decimal, step: Decimal): boolean {
  */
 function cutToUnitStep(value: Decimal, step: Decimal, rounding: BaseDecimal.Rounding): Decimal | undefined {
   if (!value.isFinite() || value.sd() > Decimal.precision) return undefined;
-  const places = step.decimalPlaces();
-  const unit = UNIT_STEPS[places];
-  return unit !== undefined && step.eq(unit) ? value.toDecimalPlaces(places, rounding) : undefined;
+  const places = unitStepPlaces(step);
+  return places === undefined ? undefined : value.toDecimalPlaces(places, rounding);
 }
 
 /** Truncates `amount` down to a multiple of `step` (never rounds up past a balance). */
