@@ -62,7 +62,11 @@ const toRecord = (r: AuditRow): BalanceAuditRecord => ({
 const decOrNull = (v: string | null): Decimal | null => (v === null ? null : dec(v));
 
 export class AuditRepository {
-  constructor(private readonly db: Database) {}
+  /** `ordersWritten`: writes the orders rows still pending, before a query that reads the table. */
+  constructor(
+    private readonly db: Database,
+    private readonly ordersWritten: () => void = () => undefined,
+  ) {}
 
   /** The baseline's time (the last audit that judged), or null before the first. */
   baselineMs(): number | null {
@@ -108,6 +112,7 @@ export class AuditRepository {
 
   /** Every fill of an order the bot placed with a deal id above `afterId`, with the order's kind. */
   ownFills(afterId = -1): OwnFillRow[] {
+    this.ordersWritten();
     const rows = this.db
       .prepare(
         `SELECT f.market, f.side, f.amount, f.quote, f.fee, f.fee_asset, o.kind, o.position_side
@@ -132,6 +137,7 @@ export class AuditRepository {
    */
   fillsOnMarkets(markets: readonly string[], afterId = -1): Pick<OwnFillRow, 'market' | 'side' | 'amount' | 'positionSide'>[] {
     if (markets.length === 0) return [];
+    this.ordersWritten();
     const rows = this.db
       .prepare(
         `SELECT f.market, f.side, f.amount, o.position_side FROM fills f LEFT JOIN orders o ON o.client_order_id = f.owner_client_order_id
@@ -143,6 +149,7 @@ export class AuditRepository {
 
   /** Markets of our collateral orders. */
   collateralMarkets(): string[] {
+    this.ordersWritten();
     const rows = this.db.prepare(`SELECT DISTINCT market FROM orders WHERE kind = 'collateral' ORDER BY market`).all() as { market: string }[];
     return rows.map((r) => r.market);
   }

@@ -44,9 +44,11 @@ export class ChildrenRepository {
   /** Writes per strategy (bounded by the number of strategies): `versionOf`. */
   private readonly writesBy = new Map<string, number>();
 
+  /** `ordersWritten`: writes the orders rows still pending (a leg's foreign key needs its parent's row). */
   constructor(
     private readonly db: Database,
     private readonly tx: TxView,
+    private readonly ordersWritten: () => void = () => undefined,
   ) {}
 
   /** Counts writes through this handle (as OrdersRepository.version). */
@@ -65,6 +67,7 @@ export class ChildrenRepository {
   }
 
   add(parentClientOrderId: string, strategyId: string, kind: ChildKind, price: Decimal, nowMs: number): void {
+    this.ordersWritten();
     this.db
       .prepare(
         `INSERT OR IGNORE INTO children (parent_client_order_id, strategy_id, kind, price, state, updated_ms)

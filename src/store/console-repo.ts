@@ -45,7 +45,11 @@ export interface PausedRecord {
 export class ConsoleRepository {
   private equityWrites = 0;
 
-  constructor(private readonly db: Database) {}
+  /** `ordersWritten`: writes the orders rows still pending, before a query that reads the table. */
+  constructor(
+    private readonly db: Database,
+    private readonly ordersWritten: () => void = () => undefined,
+  ) {}
 
   /** Appends one equity check; every 100 writes the oldest rows beyond the bound are dropped. */
   recordEquity(p: EquityPoint): void {
@@ -121,6 +125,7 @@ export class ConsoleRepository {
    * actions): it changes whenever one of them does, so the console pushes only on a change.
    */
   fingerprint(): string {
+    this.ordersWritten();
     const r = this.db
       .prepare(
         `SELECT (SELECT COALESCE(MAX(updated_ms), 0) || ':' || COUNT(*) FROM orders) AS o,

@@ -29,7 +29,7 @@ export class LateRows<V> implements LateWrites {
   /** The changes made inside `store.tx` calls still under way, oldest first (none outside one). */
   private readonly changes: Change<V>[] = [];
 
-  /** `write` writes one pending row (in the order the keys were first made pending). */
+  /** `write` writes one pending row (in the order the keys were first made pending, kept through undos). */
   constructor(
     private readonly tx: TxView,
     private readonly write: (row: V) => void,
@@ -50,7 +50,9 @@ export class LateRows<V> implements LateWrites {
   flush(): void {
     if (this.pending.size === 0) return;
     for (const row of this.pending.values()) this.write(row);
-    if (this.tx.rollbackable) for (const [key, row] of this.pending) this.changes.push([key, row]);
+    // Logged newest first, so that an undo (which pops) puts them back in the order they were
+    // pending: the order rows' rowids follow that order (orders-repo.ts).
+    if (this.tx.rollbackable) this.changes.push(...[...this.pending].reverse());
     this.pending.clear();
   }
 

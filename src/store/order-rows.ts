@@ -2,7 +2,7 @@
  * The orders table's rows as records, and the rows and records its writes produce: the live
  * index (live-orders.ts) takes a written row's record from these instead of reading it back.
  */
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { toWire, type Decimal } from '../core/decimal.js';
 import { storedDecimal } from './stored-decimal.js';
 import type { OrderState, Side } from '../core/orders.js';
@@ -178,6 +178,64 @@ export function patchedRecord(o: OrderRecord, patch: OrderPatch, w: PatchWrite, 
     unknownSinceMs: pick(patch.unknownSinceMs, o.unknownSinceMs),
     resolveLooks: pick(patch.resolveLooks, o.resolveLooks),
   });
+}
+
+/** A record's row as written: each decimal printed as stored (a stored `toWire` reads back and prints to the same text). */
+function rowOf(o: OrderRecord, provisional: boolean): OrderRow {
+  return {
+    client_order_id: o.clientOrderId, strategy_id: o.strategyId, kind: o.kind, market: o.market, side: o.side, amount: toWire(o.amount),
+    price: toWire(o.price), post_only: o.postOnly ? 1 : 0, ioc: o.ioc ? 1 : 0, rpi: o.rpi ? 1 : 0, stop_loss: wireOrNull(o.stopLoss),
+    take_profit: wireOrNull(o.takeProfit), position_side: o.positionSide, state: o.state, order_id: o.orderId, oto_id: o.otoId,
+    reason: o.reason, filled_base: toWire(o.filledBase), reported_filled_base: toWire(o.reportedFilledBase),
+    reported_filled_quote: toWire(o.reportedFilledQuote), created_ms: o.createdMs, updated_ms: o.updatedMs,
+    unknown_since_ms: o.unknownSinceMs, resolve_looks: o.resolveLooks, provisional: provisional ? 1 : 0,
+  };
+}
+
+const wireOrNull = (d: Decimal | null): string | null => (d === null ? null : toWire(d));
+
+/**
+ * The row of a record `patchedRecord` made (its flag `provisional`), for the scratch store's late
+ * write: `w`'s decimals as `patchSql` wrote them, the others as `was` (the row still pending, if
+ * any) holds them, else printed from the record.
+ */
+export function patchedRow(was: OrderRow | undefined, o: OrderRecord, w: PatchWrite, provisional: boolean): OrderRow {
+  const base = was ?? rowOf(o, provisional);
+  return {
+    client_order_id: base.client_order_id, strategy_id: base.strategy_id, kind: base.kind, market: base.market, side: base.side,
+    amount: base.amount, price: base.price, post_only: base.post_only, ioc: base.ioc, rpi: base.rpi, stop_loss: base.stop_loss,
+    take_profit: base.take_profit, position_side: base.position_side, state: o.state, order_id: o.orderId, oto_id: o.otoId, reason: o.reason,
+    filled_base: w.filledBase ?? base.filled_base, reported_filled_base: w.reportedBase ?? base.reported_filled_base,
+    reported_filled_quote: w.reportedQuote ?? base.reported_filled_quote, created_ms: base.created_ms, updated_ms: o.updatedMs,
+    unknown_since_ms: o.unknownSinceMs, resolve_looks: o.resolveLooks, provisional: provisional ? 1 : 0,
+  };
+}
+
+/**
+ * Writes a whole order row, inserted or over the one of its clientOrderId (its rowid kept): the
+ * scratch store's late write of an order (late-rows.ts). The columns an order never changes are
+ * taken from the row only when it is new.
+ */
+export function orderRowWriter(db: Database): (r: OrderRow) => void {
+  // Prepared at the first write: a store that writes none (not a scratch store) prepares nothing.
+  let stmt: Statement | undefined;
+  const prepare = (): Statement => db.prepare(
+    `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi, stop_loss, take_profit,
+       position_side, state, order_id, oto_id, reason, filled_base, reported_filled_base, reported_filled_quote, created_ms, updated_ms,
+       unknown_since_ms, resolve_looks, provisional)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (client_order_id) DO UPDATE SET state = excluded.state, order_id = excluded.order_id, oto_id = excluded.oto_id,
+       reason = excluded.reason, filled_base = excluded.filled_base, reported_filled_base = excluded.reported_filled_base,
+       reported_filled_quote = excluded.reported_filled_quote, updated_ms = excluded.updated_ms,
+       unknown_since_ms = excluded.unknown_since_ms, resolve_looks = excluded.resolve_looks, provisional = excluded.provisional`,
+  );
+  return (r) => {
+    stmt ??= prepare();
+    // Positional, as the other writes of this table.
+    stmt.run(r.client_order_id, r.strategy_id, r.kind, r.market, r.side, r.amount, r.price, r.post_only, r.ioc, r.rpi, r.stop_loss, r.take_profit,
+      r.position_side, r.state, r.order_id, r.oto_id, r.reason, r.filled_base, r.reported_filled_base, r.reported_filled_quote, r.created_ms,
+      r.updated_ms, r.unknown_since_ms, r.resolve_looks, r.provisional);
+  };
 }
 
 /** A prefix's next sequence number as the `sequences` table holds it. */

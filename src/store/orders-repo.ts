@@ -10,7 +10,7 @@ import type { TxView } from './tx-state.js';
 import { allLive, LiveOrders } from './live-orders.js';
 import type { OrderState } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
-import { frozenRecord, LIVE_SQL, patchedRecord, patchSql, pendingRow, toRecord, writeSequence, type OrderPatch, type OrderRow, type SequenceRow } from './order-rows.js';
+import { frozenRecord, LIVE_SQL, patchedRecord, patchedRow, patchSql, pendingRow, toRecord, writeSequence, type OrderPatch, type OrderRow, type SequenceRow } from './order-rows.js';
 
 export type { OrderPatch } from './order-rows.js';
 
@@ -58,6 +58,9 @@ export class OrdersRepository {
    * outlives its process.
    * `lateSequences`: the scratch store's (late-rows.ts): a prefix's next number is written at the
    * batch's commit, not with every placement (a read takes the pending row).
+   * `lateRows`: the scratch store's as well: an order's row is written whole at the batch's commit
+   * (or before a SQL read of the table), so its insert and the moves of one batch are one
+   * statement; the live index and the record cache answer the engine's reads meanwhile.
    */
   constructor(
     private readonly db: Database,
@@ -65,6 +68,7 @@ export class OrdersRepository {
     private readonly writer = true,
     private readonly keepsHistory = true,
     private readonly lateSequences?: LateRows<SequenceRow>,
+    private readonly lateRows?: LateRows<OrderRow>,
   ) {
     this.insertStmt = db.prepare(
       `INSERT INTO orders (client_order_id, strategy_id, kind, market, side, amount, price, post_only, ioc, rpi,
@@ -80,10 +84,24 @@ export class OrdersRepository {
     this.seqGet = db.prepare('SELECT next FROM sequences WHERE prefix = ?');
     const liveStmt = db.prepare(`SELECT * FROM orders WHERE ${LIVE_SQL}`);
     const provisionalStmt = db.prepare('SELECT * FROM orders WHERE provisional = 1');
-    this.live = new LiveOrders(() => ({
+    this.live = new LiveOrders(() => this.flushed(() => ({
       live: (liveStmt.all() as OrderRow[]).map(frozenRecord),
       provisional: (provisionalStmt.all() as OrderRow[]).map(frozenRecord),
-    }), writer);
+    })), writer);
+  }
+
+  /**
+   * Writes the rows still pending (`lateRows`): every SQL read of the table comes after it, here
+   * and in the repositories that join or refer to orders (sqlite-store.ts).
+   */
+  writeLate(): void {
+    this.lateRows?.flush();
+  }
+
+  /** `read()` once the pending rows are written (for a SQL read: `flushed(() => stmt.all())`). */
+  private flushed<T>(read: () => T): T {
+    this.lateRows?.flush();
+    return read();
   }
 
   /**
@@ -137,18 +155,28 @@ export class OrdersRepository {
       positionSide: order.positionSide ?? null,
       now: nowMs,
     };
-    // Positional: binding named parameters costs more than the insert's own work.
-    const run = this.insertStmt.run(p.clientOrderId, p.strategyId, p.kind, p.market, p.side, p.amount, p.price, p.postOnly, p.ioc, p.rpi,
-      p.stopLoss, p.takeProfit, p.positionSide, nowMs, nowMs);
-    const rowid = Number(run.lastInsertRowid);
-    if (this.newestRow !== undefined) {
-      this.newestRow = Math.max(this.newestRow, rowid);
-      this.traceMarket(order.strategyId, order.kind, order.market, rowid);
+    const row = pendingRow(p);
+    if (this.lateRows === undefined) {
+      // Positional: binding named parameters costs more than the insert's own work.
+      const run = this.insertStmt.run(p.clientOrderId, p.strategyId, p.kind, p.market, p.side, p.amount, p.price, p.postOnly, p.ioc, p.rpi,
+        p.stopLoss, p.takeProfit, p.positionSide, nowMs, nowMs);
+      this.traceRow(order, Number(run.lastInsertRowid));
+    } else {
+      // Written late, in the order of the inserts, by the table's only writer: its rowid will be
+      // the newest one's next (rows are never deleted; a rolled-back insert is forgotten with `newestRow`).
+      this.lateRows.put(order.clientOrderId, row);
+      if (this.newestRow !== undefined) this.traceRow(order, this.newestRow + 1);
     }
     // Tracked at once: a failing statement after this one leaves the row in (outside a transaction).
     this.wrote(order.clientOrderId, order.strategyId);
-    this.live.track(frozenRecord(pendingRow(p)), false);
+    this.live.track(frozenRecord(row), false);
     if (this.keepsHistory) this.eventStmt.run(order.clientOrderId, null, 'PENDING', 'journaled', nowMs);
+  }
+
+  private traceRow(order: NewOrder, rowid: number): void {
+    if (this.newestRow === undefined) return;
+    this.newestRow = Math.max(this.newestRow, rowid);
+    this.traceMarket(order.strategyId, order.kind, order.market, rowid);
   }
 
   private wrote(clientOrderId: string, strategyId: string | undefined): void {
@@ -179,7 +207,7 @@ export class OrdersRepository {
   get(clientOrderId: string): OrderRecord | undefined {
     const hit = this.live.get(clientOrderId) ?? this.live.peekEnded(clientOrderId) ?? this.records.get(clientOrderId);
     if (hit !== undefined) return hit;
-    const row = this.getStmt.get(clientOrderId) as OrderRow | undefined;
+    const row = (this.lateRows?.get(clientOrderId) ?? this.getStmt.get(clientOrderId)) as OrderRow | undefined;
     return row === undefined ? undefined : this.record(row);
   }
 
@@ -187,7 +215,7 @@ export class OrdersRepository {
     // A live order's record is the row as written (order_id is UNIQUE): no query for the usual fill of a resting order.
     const hit = this.live.peekByOrderId(orderId);
     if (hit !== undefined) return hit;
-    const row = this.byOrderIdStmt.get(orderId) as OrderRow | undefined;
+    const row = this.flushed(() => this.byOrderIdStmt.get(orderId)) as OrderRow | undefined;
     return row === undefined ? undefined : this.record(row);
   }
 
@@ -195,6 +223,7 @@ export class OrdersRepository {
   listByState(states: readonly OrderState[]): OrderRecord[] {
     if (states.length === 0) return [];
     if (allLive(states)) return this.live.list(states);
+    this.writeLate();
     const rows = this.db
       .prepare(`SELECT * FROM orders WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY created_ms, client_order_id`)
       .all(...states) as OrderRow[];
@@ -204,6 +233,7 @@ export class OrdersRepository {
   listByStrategy(strategyId: string, states?: readonly OrderState[]): OrderRecord[] {
     if (states !== undefined && allLive(states)) return this.live.list(states, strategyId);
     const filter = states === undefined ? '' : ` AND state IN (${states.map(() => '?').join(',')})`;
+    this.writeLate();
     const rows = this.db
       .prepare(`SELECT * FROM orders WHERE strategy_id = ?${filter} ORDER BY created_ms, client_order_id`)
       .all(strategyId, ...(states ?? [])) as OrderRow[];
@@ -212,6 +242,7 @@ export class OrdersRepository {
 
   /** Markets in which a strategy ever placed an order of `kind` (through the strategy index). */
   marketsOfKind(strategyId: string, kind: OrderKind): string[] {
+    this.writeLate();
     const rows = this.db.prepare('SELECT DISTINCT market FROM orders WHERE strategy_id = ? AND kind = ? ORDER BY market').all(strategyId, kind) as { market: string }[];
     return rows.map((r) => r.market);
   }
@@ -227,6 +258,7 @@ export class OrdersRepository {
     if (lastRow === afterRow) return { markets: [], lastRow };
     // The writer saw every row after `tracedFrom` inserted: their markets are in memory.
     if (this.tracedFrom !== undefined && afterRow >= this.tracedFrom) return { markets: this.tracedMarkets(strategyId, kind, afterRow), lastRow };
+    this.writeLate();
     const rows = this.db
       .prepare('SELECT DISTINCT market FROM orders NOT INDEXED WHERE rowid > ? AND rowid <= ? AND strategy_id = ? AND kind = ? ORDER BY market')
       .all(afterRow, lastRow, strategyId, kind) as { market: string }[];
@@ -235,6 +267,7 @@ export class OrdersRepository {
 
   private lastRow(): number {
     if (this.newestRow !== undefined) return this.newestRow;
+    this.writeLate();
     const r = (this.db.prepare('SELECT MAX(rowid) AS r FROM orders').get() as { r: number | null }).r ?? 0;
     if (this.writer) {
       this.newestRow = r;
@@ -260,6 +293,7 @@ export class OrdersRepository {
   }
 
   all(): OrderRecord[] {
+    this.writeLate();
     return (this.db.prepare('SELECT * FROM orders ORDER BY created_ms, client_order_id').all() as OrderRow[]).map(this.record);
   }
 
@@ -270,12 +304,14 @@ export class OrdersRepository {
 
   /** Orders the venue acknowledged (with a venue order id), counted per strategy. */
   sentCounts(): Map<string, number> {
+    this.writeLate();
     const rows = this.db.prepare('SELECT strategy_id, COUNT(*) AS n FROM orders WHERE order_id IS NOT NULL GROUP BY strategy_id').all() as { strategy_id: string; n: number }[];
     return new Map(rows.map((r) => [r.strategy_id, r.n]));
   }
 
   /** Count of orders per state. */
   countByState(): Record<string, number> {
+    this.writeLate();
     const rows = this.db.prepare('SELECT state, COUNT(*) AS n FROM orders GROUP BY state').all() as { state: string; n: number }[];
     return Object.fromEntries(rows.map((r) => [r.state, r.n]));
   }
@@ -299,13 +335,15 @@ export class OrdersRepository {
       // it back; and the provisional flag, when it changes, is written by the same UPDATE.
       const record = patchedRecord(kept.record, patch, w, state, nowMs);
       const provisional = movesAmounts(patch) ? isProvisional(record) : kept.provisional;
-      if (provisional === kept.provisional) this.update(w.sets).run(...w.values, clientOrderId);
+      if (this.lateRows !== undefined) this.lateRows.put(clientOrderId, patchedRow(this.lateRows.get(clientOrderId), record, w, provisional));
+      else if (provisional === kept.provisional) this.update(w.sets).run(...w.values, clientOrderId);
       else this.update(`${w.sets}, provisional = ?`).run(...w.values, provisional ? 1 : 0, clientOrderId);
       this.wrote(clientOrderId, kept.record.strategyId);
       this.live.track(record, provisional);
       return;
     }
     // RETURNING: the row as written (none when no row matched), for the live index.
+    this.writeLate();
     const row = this.db.prepare(`UPDATE orders SET ${w.sets} WHERE client_order_id = ? RETURNING *`).get(...w.values, clientOrderId) as OrderRow | undefined;
     this.wrote(clientOrderId, row?.strategy_id);
     if (row === undefined) return;

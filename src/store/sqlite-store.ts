@@ -20,7 +20,7 @@ import { CheckpointsRepository, MetaRepository, writeCheckpoint, type Checkpoint
 import { StrategyStates, writeStateRow, type StateRow, type StrategyStateStore } from './strategy-state-repo.js';
 import { LateRows, type LateWrites } from './late-rows.js';
 import { OrdersRepository } from './orders-repo.js';
-import { writeSequence, type SequenceRow } from './order-rows.js';
+import { orderRowWriter, writeSequence, type OrderRow, type SequenceRow } from './order-rows.js';
 import { OrderFinalsRepository } from './order-finals-repo.js';
 import { TxState } from './tx-state.js';
 import type { Store, StoreBatch } from './index.js';
@@ -80,17 +80,16 @@ export class SqliteStore implements Store {
     // across reads: another process writes.
     const writer = lock !== undefined;
     const tx = (this.txState = new TxState(db));
-    const sequenceRows = lean && writer ? new LateRows<SequenceRow>(tx, (r) => writeSequence(db, r)) : undefined;
-    if (sequenceRows !== undefined) this.late.push(sequenceRows);
-    this.orders = new OrdersRepository(db, tx, writer, !lean, sequenceRows);
-    const stateRows = lean && writer ? new LateRows<StateRow>(tx, (r) => writeStateRow(db, r)) : undefined;
-    if (stateRows !== undefined) this.late.push(stateRows);
-    this.states = new StrategyStates(db, () => clock.now(), writer, stateRows);
+    // The scratch store's late rows of each kind (none for another store), written in this order.
+    const late = <V>(write: (row: V) => void): LateRows<V> | undefined => (lean && writer ? this.lateRows(new LateRows<V>(tx, write)) : undefined);
+    const sequenceRows = late<SequenceRow>((r) => writeSequence(db, r));
+    this.orders = new OrdersRepository(db, tx, writer, !lean, sequenceRows, late<OrderRow>(orderRowWriter(db)));
+    const ordersWritten = (): void => this.orders.writeLate();
+    this.states = new StrategyStates(db, () => clock.now(), writer, late<StateRow>((r) => writeStateRow(db, r)));
     this.finals = new OrderFinalsRepository(db, tx, lean);
     this.fills = new FillsRepository(db, tx, writer);
-    this.children = new ChildrenRepository(db, tx);
-    const checkpointRows = lean && writer ? new LateRows<CheckpointRow>(tx, (r) => writeCheckpoint(db, r)) : undefined;
-    if (checkpointRows !== undefined) this.late.push(checkpointRows);
+    this.children = new ChildrenRepository(db, tx, ordersWritten);
+    const checkpointRows = late<CheckpointRow>((r) => writeCheckpoint(db, r));
     this.checkpoints = new CheckpointsRepository(db, checkpointRows);
     this.flex = new FlexRepository(db, tx);
     this.credit = new CreditRepository(db);
@@ -98,12 +97,17 @@ export class SqliteStore implements Store {
     this.meta = new MetaRepository(db);
     this.prices = new PriceSamplesRepository(db);
     this.candles = new CandlesRepository(db, () => clock.now(), throwaway);
-    this.console = new ConsoleRepository(db);
-    this.audit = new AuditRepository(db);
+    this.console = new ConsoleRepository(db, ordersWritten);
+    this.audit = new AuditRepository(db, ordersWritten);
     this.scanStage = new ScanStage(db);
     // SQLite reports synchronous as a number: 2 is FULL.
     this.durable = db.pragma('synchronous', { simple: true }) === 2;
     this.inTransaction = db.transaction((fn: () => unknown) => fn());
+  }
+
+  private lateRows<V>(rows: LateRows<V>): LateRows<V> {
+    this.late.push(rows);
+    return rows;
   }
 
   tx<T>(fn: () => T): T {
