@@ -105,15 +105,28 @@ const PATCH_COLUMNS: readonly string[] = [
 /** The SET clause of each set of columns a patch writes (a bit per column), built once: a move writes one of a few. */
 const setsByColumns = new Map<number, string>();
 
+/** A patch's decimals as written (undefined: not in the patch). */
+export interface PatchDecimals {
+  filledBase: string | undefined;
+  reportedBase: string | undefined;
+  reportedQuote: string | undefined;
+}
+
 /** An UPDATE of a patch: its SET clause and positional values, and its decimals as written. */
-export interface PatchWrite {
+export interface PatchWrite extends PatchDecimals {
   /** `updated_ms` first, then the state if any, then the patch's columns; `?` placeholders. */
   sets: string;
   /** The SET clause's values in order (the caller appends the WHERE's). */
   values: unknown[];
-  filledBase: string | undefined;
-  reportedBase: string | undefined;
-  reportedQuote: string | undefined;
+}
+
+/** A patch's decimals serialised once: the row and `patchedRecord` take the same strings. */
+export function patchDecimals(patch: OrderPatch): PatchDecimals {
+  return {
+    filledBase: patch.filledBase === undefined ? undefined : toWire(patch.filledBase),
+    reportedBase: patch.reported === undefined ? undefined : toWire(patch.reported.base),
+    reportedQuote: patch.reported === undefined ? undefined : toWire(patch.reported.quote),
+  };
 }
 
 /**
@@ -122,9 +135,7 @@ export interface PatchWrite {
  * `patchedRecord` takes the same strings.
  */
 export function patchSql(patch: OrderPatch, state: OrderState | undefined, nowMs: number): PatchWrite {
-  const filledBase = patch.filledBase === undefined ? undefined : toWire(patch.filledBase);
-  const reportedBase = patch.reported === undefined ? undefined : toWire(patch.reported.base);
-  const reportedQuote = patch.reported === undefined ? undefined : toWire(patch.reported.quote);
+  const { filledBase, reportedBase, reportedQuote } = patchDecimals(patch);
   const fields = [patch.orderId, patch.otoId, patch.reason, filledBase, reportedBase, reportedQuote, patch.unknownSinceMs, patch.resolveLooks];
   const values: unknown[] = state === undefined ? [nowMs] : [nowMs, state];
   let columns = 0;
@@ -151,7 +162,7 @@ const stored = (written: string | undefined, was: Decimal): Decimal => (written 
  * The record of `o`'s row after the UPDATE `w` (`patchSql(patch, state, nowMs)`). Its fields are
  * named in `toRecord`'s order: a spread of `o` takes V8's slow path.
  */
-export function patchedRecord(o: OrderRecord, patch: OrderPatch, w: PatchWrite, state: OrderState | undefined, nowMs: number): OrderRecord {
+export function patchedRecord(o: OrderRecord, patch: OrderPatch, w: PatchDecimals, state: OrderState | undefined, nowMs: number): OrderRecord {
   return Object.freeze({
     clientOrderId: o.clientOrderId,
     strategyId: o.strategyId,
@@ -199,7 +210,7 @@ const wireOrNull = (d: Decimal | null): string | null => (d === null ? null : to
  * write: `w`'s decimals as `patchSql` wrote them, the others as `was` (the row still pending, if
  * any) holds them, else printed from the record.
  */
-export function patchedRow(was: OrderRow | undefined, o: OrderRecord, w: PatchWrite, provisional: boolean): OrderRow {
+export function patchedRow(was: OrderRow | undefined, o: OrderRecord, w: PatchDecimals, provisional: boolean): OrderRow {
   const base = was ?? rowOf(o, provisional);
   return {
     client_order_id: base.client_order_id, strategy_id: base.strategy_id, kind: base.kind, market: base.market, side: base.side,

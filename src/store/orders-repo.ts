@@ -10,7 +10,7 @@ import type { TxView } from './tx-state.js';
 import { allLive, LiveOrders } from './live-orders.js';
 import type { OrderState } from '../core/orders.js';
 import type { NewOrder, OrderEventRecord, OrderKind, OrderRecord } from '../model/journal.js';
-import { frozenRecord, LIVE_SQL, patchedRecord, patchedRow, patchSql, pendingRow, toRecord, writeSequence, type OrderPatch, type OrderRow, type SequenceRow } from './order-rows.js';
+import { frozenRecord, LIVE_SQL, patchDecimals, patchedRecord, patchedRow, patchSql, pendingRow, toRecord, writeSequence, type OrderPatch, type OrderRow, type SequenceRow } from './order-rows.js';
 
 export type { OrderPatch } from './order-rows.js';
 
@@ -328,15 +328,15 @@ export class OrdersRepository {
   }
 
   private applyPatch(clientOrderId: string, patch: OrderPatch, nowMs: number, state: OrderState | undefined): void {
-    const w = patchSql(patch, state, nowMs);
     const kept = this.live.peek(clientOrderId);
+    if (kept !== undefined && this.lateRows !== undefined) return this.patchLate(clientOrderId, patch, nowMs, state, kept, this.lateRows);
+    const w = patchSql(patch, state, nowMs);
     if (kept !== undefined) {
       // The row as it was is in memory: the row as written is that and the patch, no need to read
       // it back; and the provisional flag, when it changes, is written by the same UPDATE.
       const record = patchedRecord(kept.record, patch, w, state, nowMs);
       const provisional = movesAmounts(patch) ? isProvisional(record) : kept.provisional;
-      if (this.lateRows !== undefined) this.lateRows.put(clientOrderId, patchedRow(this.lateRows.get(clientOrderId), record, w, provisional));
-      else if (provisional === kept.provisional) this.update(w.sets).run(...w.values, clientOrderId);
+      if (provisional === kept.provisional) this.update(w.sets).run(...w.values, clientOrderId);
       else this.update(`${w.sets}, provisional = ?`).run(...w.values, provisional ? 1 : 0, clientOrderId);
       this.wrote(clientOrderId, kept.record.strategyId);
       this.live.track(record, provisional);
@@ -350,6 +350,19 @@ export class OrdersRepository {
     const record = frozenRecord(row);
     this.live.track(record, row.provisional === 1);
     if (movesAmounts(patch)) this.refreshProvisional(record, row.provisional);
+  }
+
+  /** `applyPatch` of a kept record on the scratch store: the row as written becomes the pending one (no SQL). */
+  private patchLate(
+    clientOrderId: string, patch: OrderPatch, nowMs: number, state: OrderState | undefined,
+    kept: { record: OrderRecord; provisional: boolean }, late: LateRows<OrderRow>,
+  ): void {
+    const d = patchDecimals(patch);
+    const record = patchedRecord(kept.record, patch, d, state, nowMs);
+    const provisional = movesAmounts(patch) ? isProvisional(record) : kept.provisional;
+    late.put(clientOrderId, patchedRow(late.get(clientOrderId), record, d, provisional));
+    this.wrote(clientOrderId, kept.record.strategyId);
+    this.live.track(record, provisional);
   }
 
   private update(sets: string): Statement {
