@@ -141,7 +141,7 @@ export class FillApplier {
         const input = this.input(deals);
         const events = input === undefined ? [] : applyDeals(input, deals);
         for (const e of events) this.write(e, now, summary, notices);
-        summary.deals += new Set(deals.map((d) => d.dealId)).size;
+        summary.deals += deals.length < 2 ? deals.length : new Set(deals.map((d) => d.dealId)).size;
       }
       alsoInTx?.();
     });

@@ -62,6 +62,36 @@ function registerJobTallies(registry: Registry, tallies: ReadonlyMap<string, Job
   return [last, runs];
 }
 
+/**
+ * A counter whose label sets are counted here and handed to prom-client at scrape time, in the
+ * order they first appeared (prom-client's own order): a labelled prom-client `inc` hashes its
+ * labels and allocates on every call, and fills and placements count one per event.
+ */
+class TalliedCounter {
+  private readonly tallies = new Map<string, { labels: Record<string, string>; n: number }>();
+
+  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[]) {
+    const tallies = this.tallies;
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const t of tallies.values()) this.inc(t.labels, t.n);
+      },
+    });
+  }
+
+  /** Counts one for the label set `key` names; `labels` makes that set the first time. */
+  inc(key: string, labels: () => Record<string, string>): void {
+    const t = this.tallies.get(key);
+    if (t === undefined) this.tallies.set(key, { labels: labels(), n: 1 });
+    else t.n++;
+  }
+}
+
 export class BotMetrics {
   readonly registry = new Registry();
   private collector: (() => CollectedState) | null = null;
@@ -77,8 +107,8 @@ export class BotMetrics {
   private readonly jobSkips = new Counter({ name: 'bot_job_skipped_total', help: 'Ticks skipped because the previous run was still going', labelNames: ['job'], registers: [this.registry] });
   private readonly refusals = new Counter({ name: 'bot_risk_refusals_total', help: 'Orders and actions refused by the risk gate', labelNames: ['strategy', 'code'], registers: [this.registry] });
   private readonly errors = new Counter({ name: 'bot_errors_total', help: 'Errors by stable code', labelNames: ['code'], registers: [this.registry] });
-  private readonly fills = new Counter({ name: 'bot_fills_total', help: 'Fills applied, by owning strategy', labelNames: ['strategy'], registers: [this.registry] });
-  private readonly placements = new Counter({ name: 'bot_order_placements_total', help: 'Order placement outcomes', labelNames: ['strategy', 'status'], registers: [this.registry] });
+  private readonly fills = new TalliedCounter(this.registry, 'bot_fills_total', 'Fills applied, by owning strategy', ['strategy']);
+  private readonly placements = new TalliedCounter(this.registry, 'bot_order_placements_total', 'Order placement outcomes', ['strategy', 'status']);
   private readonly quarantined = new Gauge({ name: 'bot_strategy_quarantined', help: '1 when a strategy instance is quarantined', labelNames: ['strategy'], registers: [this.registry] });
   private readonly tradingState = new Gauge({ name: 'bot_trading_state', help: '1 for the current trading state', labelNames: ['state'], registers: [this.registry] });
   /** What every reconcile pass reports, kept here and read at scrape time (a gauge's `set` allocates per call). */
@@ -173,11 +203,13 @@ export class BotMetrics {
   }
 
   fill(strategy: string | null): void {
-    this.fills.inc({ strategy: strategy ?? 'external' });
+    const label = strategy ?? 'external';
+    this.fills.inc(label, () => ({ strategy: label }));
   }
 
   placed(strategy: string, status: string): void {
-    this.placements.inc({ strategy, status });
+    // Strategy ids are [A-Za-z0-9_.] (config schema) and statuses a fixed set: no newline in either.
+    this.placements.inc(`${strategy}\n${status}`, () => ({ strategy, status }));
   }
 
   setQuarantined(strategy: string, on: boolean): void {

@@ -1,6 +1,6 @@
 /** Fills: one row per distinct venue deal id (the de-duplication key, enforced by the schema). */
 import type { Database, Statement } from 'better-sqlite3';
-import { toWire } from '../core/decimal.js';
+import { toWire, type Decimal } from '../core/decimal.js';
 import { storedDecimal } from './stored-decimal.js';
 import type { Side } from '../core/orders.js';
 import type { FillRecord } from '../model/fills.js';
@@ -43,6 +43,11 @@ export function toRecord(r: FillRow): FillRecord {
     strategyId: r.strategy_id,
     ownerClientOrderId: r.owner_client_order_id,
   };
+}
+
+/** `d` as a read of its stored `text` gives it (see `keepWritten`). */
+function asStored(d: Decimal, text: string): Decimal {
+  return d.isFinite() && !d.isZero() ? d : storedDecimal(text);
 }
 
 /** SQLite's default limit of bound parameters per statement is well above this. */
@@ -116,7 +121,7 @@ export class FillsRepository {
       row.amount, row.price, row.quote, row.fee, row.fee_asset, row.strategy_id, row.owner_client_order_id,
     );
     if (res.changes !== 1) return false;
-    if (this.writer) this.keepWritten(row);
+    if (this.writer) this.keepWritten(row, f);
     this.know(f.dealId);
     if (this.newestDeal !== undefined && f.dealId > this.newestDeal) this.newestDeal = f.dealId;
     if (f.ownerClientOrderId === null) this.unowned?.add(f.orderId);
@@ -220,11 +225,21 @@ export class FillsRepository {
     this.written.clear();
   }
 
-  /** The record a read of the row just inserted gives: the stored wire text parsed again. */
-  private keepWritten(row: FillRow): void {
+  /**
+   * The record a read of the row just inserted gives, with the fill's own decimals: a finite,
+   * non-zero Decimal's wire text parses back to the same value with the same digits, so only a
+   * zero (a negative one reads back as 0) or a value that is not finite is parsed from its text.
+   */
+  private keepWritten(row: FillRow, f: FillRecord): void {
     if (this.written.size >= WRITTEN_MAX) this.written.clear();
+    const record: FillRecord = {
+      dealId: row.deal_id, orderId: row.order_id, clientOrderId: row.client_order_id, market: row.market, side: row.side as Side,
+      role: row.role as 'maker' | 'taker', timeMs: row.time_ms, amount: asStored(f.amount, row.amount), price: asStored(f.price, row.price),
+      quote: asStored(f.quote, row.quote), fee: asStored(f.fee, row.fee), feeAsset: row.fee_asset, strategyId: row.strategy_id,
+      ownerClientOrderId: row.owner_client_order_id,
+    };
     // Frozen: every reader of these deals gets this one object, and none may change it for the others.
-    this.written.set(row.deal_id, Object.freeze(toRecord(row)));
+    this.written.set(row.deal_id, Object.freeze(record));
   }
 
   /** The kept records of `dealIds` in application order, or undefined when one is not kept. */

@@ -202,9 +202,14 @@ export const SCRATCH_CACHE_KIB = 16_384;
  * the orders by state and the provisional ones from the live index (live-orders.ts), which reads
  * the table once (and again after a failed transaction) by a scan; the rarer reads by state or by
  * strategy (an operator's, a test's) scan the table instead and answer the same (every list has
- * its ORDER BY). The daemon's and a memory store keep them.
+ * its ORDER BY). The fills' indexes by strategy and by order id are the same case: every fill's
+ * insert writes both, and the engine reads a strategy's fills from the insert log and the
+ * writer's kept records (`insertedSince`, `byDealIds`), asks SQL by strategy only at its first
+ * read, after an attribution or for provisional fills, and attributes by order id only what it
+ * knows unowned (`attribute`): none of those in a year of the default config but the first
+ * reads. The daemon's and a memory store keep them.
  */
-export const SCRATCH_DROPPED_INDEXES: readonly string[] = ['orders_state', 'orders_strategy_state', 'orders_provisional'];
+export const SCRATCH_DROPPED_INDEXES: readonly string[] = ['orders_state', 'orders_strategy_state', 'orders_provisional', 'fills_strategy', 'fills_order'];
 
 /** A backtest's store in a private temp file (OpenStoreOptions.durability `scratch`; `dataDir` unused). */
 export function openScratchStore(options: Omit<OpenStoreOptions, 'durability' | 'dataDir'>): ScratchStore {

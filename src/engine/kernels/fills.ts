@@ -194,50 +194,54 @@ function legOf(b: Batch, d: Fill): LegGuess {
   return d.clientOrderId === '' ? guessLeg(b, d) : undefined;
 }
 
-/** The events of one deal: ours (an order or a leg), held as unattributed, or external. */
-function matchDeal(b: Batch, d: Fill): FillEvent[] {
-  const events: FillEvent[] = [];
+/** Adds the events of one deal to `events`: ours (an order or a leg), held as unattributed, or external. */
+function matchDeal(b: Batch, d: Fill, events: FillEvent[]): void {
   const order = matchOrder(b, d, events);
   if (order !== undefined) {
     b.addFilled(order, d.amount);
-    return [...events, { type: 'fill', fill: toRecord(d, order.strategyId, order.clientOrderId) }];
+    events.push({ type: 'fill', fill: toRecord(d, order.strategyId, order.clientOrderId) });
+    return;
   }
   const guess = legOf(b, d);
   if (guess !== undefined && 'leg' in guess) {
     const { leg } = guess;
     events.push({ type: 'fill', fill: toRecord(d, leg.strategyId, leg.parentClientOrderId) });
     events.push({ type: 'leg_filled', childId: leg.childId, parentClientOrderId: leg.parentClientOrderId, orderId: d.orderId });
-    return events;
+    return;
   }
   if (guess !== undefined) {
     // The position stays right when every candidate is one strategy's: the fill is its, owned by no parent.
     const strategies = new Set(guess.ambiguous.map((l) => l.strategyId));
     const strategyId = strategies.size === 1 ? (guess.ambiguous[0] as LegView).strategyId : null;
     const parents = [...new Set(guess.ambiguous.map((l) => l.parentClientOrderId))];
-    return [...events, { type: 'fill', fill: toRecord(d, strategyId, null) }, { type: 'leg_fill_unattributed', dealId: d.dealId, parents }];
+    events.push({ type: 'fill', fill: toRecord(d, strategyId, null) }, { type: 'leg_fill_unattributed', dealId: d.dealId, parents });
+    return;
   }
-  return [...events, { type: 'fill', fill: toRecord(d, null, null) }];
+  events.push({ type: 'fill', fill: toRecord(d, null, null) });
 }
 
-/** Each touched order's new filled amount, state, and an overfill alarm. */
-function foldFilled(b: Batch): FillEvent[] {
-  return b.touched.flatMap((o): FillEvent[] => {
+/** Adds each touched order's new filled amount, state, and an overfill alarm to `events`. */
+function foldFilled(b: Batch, events: FillEvent[]): void {
+  for (const o of b.touched) {
     const f = b.filled.get(o.clientOrderId) ?? ZERO;
-    const out: FillEvent[] = [{ type: 'order_filled_base', clientOrderId: o.clientOrderId, filledBase: f, to: stateAfterFills(o.state, f, o.amount) }];
-    if (f.gt(o.amount)) out.push({ type: 'overfill', clientOrderId: o.clientOrderId, filledBase: f, amount: o.amount });
-    return out;
-  });
+    events.push({ type: 'order_filled_base', clientOrderId: o.clientOrderId, filledBase: f, to: stateAfterFills(o.state, f, o.amount) });
+    if (f.gt(o.amount)) events.push({ type: 'overfill', clientOrderId: o.clientOrderId, filledBase: f, amount: o.amount });
+  }
 }
+
+const oldestFirst = (x: Fill, y: Fill): number => x.timeMs - y.timeMs || x.dealId - y.dealId;
 
 /** Applies deals (any order, possibly with duplicates) oldest first; returns events. */
 export function applyDeals(input: FillsKernelInput, deals: readonly Fill[]): FillEvent[] {
   const b = new Batch(input);
   const seen = new Set<number>();
   const events: FillEvent[] = [];
-  for (const d of [...deals].sort((x, y) => x.timeMs - y.timeMs || x.dealId - y.dealId)) {
+  // A batch of one deal (the usual one) is in order as it is.
+  for (const d of deals.length < 2 ? deals : [...deals].sort(oldestFirst)) {
     if (input.knownDealIds.has(d.dealId) || seen.has(d.dealId)) continue;
     seen.add(d.dealId);
-    events.push(...matchDeal(b, d));
+    matchDeal(b, d, events);
   }
-  return [...events, ...foldFilled(b)];
+  foldFilled(b, events);
+  return events;
 }

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.js';
-import { dec } from '../../../src/core/decimal.js';
-import { SqliteDealArchive } from '../../../src/backtest/deal-archive.js';
+import { dec, Decimal } from '../../../src/core/decimal.js';
+import { encodeDeal, SqliteDealArchive } from '../../../src/backtest/deal-archive.js';
 import { writeFileInPieces } from '../../../src/backtest/file-writer.js';
 import { inProcessApi } from '../../../src/backtest/in-process-api.js';
 import { inProcessGateway } from '../../../src/backtest/in-process-venue.js';
@@ -18,6 +18,9 @@ import { writeListFile } from '../../../src/backtest/result-file.js';
 import type { Fill, FillRange } from '../../../src/model/fills.js';
 import type { ExchangeGateway } from '../../../src/exchange/gateway.js';
 import { defaultMarkets } from '../../../src/simulator/options.js';
+import { readDeal } from '../../../src/simulator/persist/codec.js';
+import { encode, Fields } from '../../../src/simulator/persist/fields.js';
+import { Prng } from '../../../src/simulator/prng.js';
 import type { Deal } from '../../../src/simulator/types.js';
 import { Venue } from '../../../src/simulator/venue.js';
 import { tempDir } from '../../support/temp-dir.js';
@@ -104,6 +107,28 @@ describe('deals archived on disk', () => {
     expect(archived.account.dealsReaching(undefined, T0 + 5500).map((d) => d.id)).toEqual([6, 7, 8, 9, 10]);
     expect(archived.account.dealsReaching(undefined, T0 + 3000).map((d) => d.id)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
     expect(archived.account.dealsReaching('grid1-2', undefined).map((d) => d.id)).toEqual([2, 6, 7, 8, 9, 10]);
+  });
+});
+
+describe("an archived deal's row text", () => {
+  it('reads back as the deal, as the persistence encoding does, for decimals of any magnitude', () => {
+    const rng = new Prng(5);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng.next() * xs.length)] as T;
+    const decimal = (): Decimal => {
+      const digits = String(Math.floor(rng.next() * 1e9));
+      return new Decimal(`${pick(['', '-'])}${digits}e${Math.floor(rng.next() * 60) - 40}`);
+    };
+    for (let i = 0; i < 500; i++) {
+      const d: Deal = {
+        id: Math.floor(rng.next() * 1e12), orderId: Math.floor(rng.next() * 1e9), clientOrderId: pick(['', 'grid1-7', 'a"\n\\b', 'é€']),
+        market: pick(['BTC_USDT', 'BTC_PERP']), side: pick(['buy', 'sell'] as const), role: pick([1, 2] as const),
+        amount: decimal(), price: decimal(), deal: pick([decimal(), dec('0')]), fee: decimal(), feeAsset: pick(['USDT', 'BTC', '']), timeMs: T0 + i,
+      };
+      const back = readDeal(Fields.parse('deal', encodeDeal(d)));
+      expect(back).toEqual(readDeal(Fields.parse('deal', encode(d))));
+      expect(encodeDeal(d)).toBe(encode(d));
+      for (const k of ['amount', 'price', 'deal', 'fee'] as const) expect(back[k].eq(d[k])).toBe(true);
+    }
   });
 });
 

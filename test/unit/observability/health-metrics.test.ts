@@ -1,6 +1,8 @@
+import { Counter, Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHealthServer, type HealthReport, type HealthServer } from '../../../src/observability/health.js';
 import { BotMetrics } from '../../../src/observability/metrics.js';
+import { Prng } from '../../../src/simulator/prng.js';
 
 function report(over: Partial<HealthReport> = {}): HealthReport {
   return {
@@ -107,6 +109,32 @@ describe('metrics', () => {
     expect(text).toContain('bot_rate_limit_store_up 0');
     expect(text).toContain('bot_nonce_collision_suspected 1');
     expect(text).toContain('bot_nonce_refusals_unexplained_total 4');
+  });
+
+  it('fills and placements: the same exposition as plain prom-client counters, across scrapes', async () => {
+    const m = new BotMetrics();
+    const ref = new Registry();
+    const fills = new Counter({ name: 'bot_fills_total', help: 'Fills applied, by owning strategy', labelNames: ['strategy'], registers: [ref] });
+    const placements = new Counter({ name: 'bot_order_placements_total', help: 'Order placement outcomes', labelNames: ['strategy', 'status'], registers: [ref] });
+    const ours = (text: string): string => text.split('\n').filter((l) => /bot_(fills|order_placements)_total/.test(l)).join('\n');
+    const rng = new Prng(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng.next() * xs.length)] as T;
+    for (let scrape = 0; scrape < 4; scrape++) {
+      for (let i = 0; i < 200; i++) {
+        if (rng.next() < 0.5) {
+          const strategy = pick(['g1', 'trend.1', 'a_b', null]);
+          m.fill(strategy);
+          fills.inc({ strategy: strategy ?? 'external' });
+        } else {
+          const [strategy, status] = [pick(['g1', 'trend.1', 'a_b']), pick(['placed', 'rejected', 'unknown'])];
+          m.placed(strategy, status);
+          placements.inc({ strategy, status });
+        }
+      }
+      const text = ours(await m.text());
+      expect(text).toContain('bot_fills_total{strategy="external"}');
+      expect(text).toBe(ours(await ref.metrics()));
+    }
   });
 
   it('two instances do not share counters', async () => {

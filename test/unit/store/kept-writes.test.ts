@@ -67,7 +67,9 @@ describe('fills.byDealIds of the writer own inserts', () => {
       const orderId = dealId % 5;
       return store.fills.insert({
         dealId, orderId, clientOrderId: `c${orderId}`, market: pick(MARKETS), side: pick(['buy', 'sell'] as const), role: 'maker',
-        timeMs: 1_000 + Math.floor(rnd() * 50), amount: dec(`0.${dealId}0`), price: dec('60000.5'), quote: dec('60'), fee: dec('0.001'),
+        timeMs: 1_000 + Math.floor(rnd() * 50), amount: dec(`0.${dealId}0`), price: dec('60000.5'), quote: dec(`0.${dealId}`).mul('60000.5'),
+        // Made by arithmetic, as a deal's are (the kept record holds the fill's own), and zeros of either sign.
+        fee: pick([dec(`0.${dealId}`).mul('60000.5').mul('0.001'), dec('1').div(3), dec('0'), dec('0').neg(), dec('-0.5').plus('0.5')]),
         feeAsset: 'USDT', strategyId: owned ? pick(STRATEGIES) : null, ownerClientOrderId: owned ? `c${orderId}` : null,
       });
     };

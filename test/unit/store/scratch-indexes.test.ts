@@ -79,12 +79,12 @@ function step(rng: Prng, sides: readonly Side[], ids: string[], clock: ManualClo
   );
 }
 
-describe("the scratch store's orders without the unread indexes", () => {
+describe("the scratch store's orders and fills without the unread indexes", () => {
   it('has none of them (a memory store has all)', () => {
     const clock = new ManualClock(1_000);
     const indexes = (store: Store): string[] =>
       ((store as unknown as { db: { prepare(sql: string): { all(): { name: string }[] } } }).db)
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders'")
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index'")
         .all()
         .map((r) => r.name);
     const lean = openScratchStore({ clock, logger: silentLogger() });
@@ -126,5 +126,57 @@ describe("the scratch store's orders without the unread indexes", () => {
       expect(full.orders.countByState()['PENDING'] ?? 0).toBeGreaterThan(0);
     }
     expect(provisional).toBeGreaterThan(0);
+  });
+
+  it('answers every read of the fills as a store with them, through random inserts, attributions and rollbacks', () => {
+    for (let seed = 1; seed <= 4; seed++) {
+      const clock = new ManualClock(1_000);
+      const full = openStore({ dataDir: '', clock, logger: silentLogger(), durability: 'memory' });
+      const lean = openScratchStore({ clock, logger: silentLogger() });
+      closeAfterTest(full);
+      closeAfterTest(lean);
+      const rng = new Prng(seed);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng.next() * xs.length)] as T;
+      lean.batch.begin();
+      let attributed = 0;
+      for (let i = 0; i < 200; i++) {
+        const r = rng.next();
+        const orderId = 1 + Math.floor(rng.next() * 12);
+        const strategy = pick([...STRATEGIES, null]);
+        const fill = {
+          dealId: 1 + Math.floor(rng.next() * 400), orderId, clientOrderId: rng.next() < 0.3 ? '' : `c${orderId}`, market: pick(MARKETS),
+          side: pick(['buy', 'sell'] as const), role: pick(['maker', 'taker'] as const), timeMs: Math.floor(rng.next() * 50) * 1000,
+          amount: d(String(orderId / 4)), price: d('100.5'), quote: d('10'), fee: d('0.01'), feeAsset: 'USDT',
+          strategyId: strategy, ownerClientOrderId: strategy === null ? null : `c${orderId}`,
+        };
+        const owner = pick(STRATEGIES);
+        const write = (s: Store): unknown => {
+          if (r < 0.6) return s.fills.insert(fill);
+          if (r < 0.8) return s.fills.attribute(orderId, owner, `c${orderId}`);
+          return attempt(() => s.tx(() => (s.fills.insert({ ...fill, dealId: fill.dealId + 1000 }), boom())));
+        };
+        const answers = [full, lean].map(write);
+        expect(answers[1], `seed ${seed} step ${i}`).toEqual(answers[0]);
+        attributed = Math.max(attributed, full.fills.attributionCount);
+        const readOf = (s: Store): unknown => ({
+          byStrategy: [...STRATEGIES, 'none'].map((id) => s.fills.byStrategy(id)),
+          recent: STRATEGIES.map((id) => s.fills.recentByStrategy(id, 5)),
+          byOrder: [orderId, orderId + 1].map((id) => s.fills.byOrderId(id)),
+          byOwner: s.fills.byOwner(`c${orderId}`),
+          inMarket: MARKETS.map((m) => s.fills.recentInMarket(m, 10_000, 7)),
+          all: s.fills.all(),
+          rows: [...s.fills.resultRowsInOrder()],
+          count: s.fills.count(),
+        });
+        expect(readOf(lean), `seed ${seed} step ${i}`).toEqual(readOf(full));
+        if (rng.next() < 0.1) {
+          lean.batch.commit();
+          lean.batch.begin();
+        }
+      }
+      lean.batch.commit();
+      expect(full.fills.count()).toBeGreaterThan(50);
+      expect(attributed).toBeGreaterThan(0);
+    }
   });
 });
