@@ -14,7 +14,7 @@ import { FillFeed, type IncrementalFold } from './fill-feed.js';
 import { SharedDealReads } from './shared-deal-reads.js';
 import { compareFills } from './positions.js';
 import { VersionedMemo } from './versioned-memo.js';
-import { HOLDING_STATES, heldByOpenOrders, holdOf, type HoldingOrder, type HoldRules, type MarketHoldRule, type OrderHolds } from './order-holds.js';
+import { HOLDING_STATES, HoldsAlong, holdOf, type HoldingOrder, type HoldRules, type MarketHoldRule, type OrderHolds } from './order-holds.js';
 
 export type SourceStore = Pick<Store, 'orders' | 'fills' | 'flex'>;
 
@@ -158,6 +158,8 @@ export class EquitySources {
    */
   private readonly holdOf = new WeakMap<HoldingOrder, ReturnType<typeof holdOf>>();
   private readonly textOf = new WeakMap<OrderRecord, string>();
+  /** The holds summed along the holding orders, the head the last list shares taken as it was. */
+  private readonly holdsAlong: HoldsAlong;
 
   constructor(
     private readonly store: SourceStore,
@@ -165,6 +167,7 @@ export class EquitySources {
   ) {
     this.feed = new FillFeed(SharedDealReads.of(store.fills));
     this.collateral = new CollateralFold((m) => this.rules(m)?.leverage, (id) => this.store.orders.get(id));
+    this.holdsAlong = new HoldsAlong(rules, (o, rule) => this.keptHold(o, rule));
   }
 
   /** The last reading outside a transaction and the write counters (orders, fills, flex) it was read at. */
@@ -192,7 +195,7 @@ export class EquitySources {
     const both = this.orderReads.get(version, 'both', () => this.store.orders.listByState(READ_STATES));
     const open = this.orderReads.get(version, 'holding', () => both.filter((o) => o.state !== 'PENDING'));
     // The rules are fixed, so the same holding orders hold the same (read-only) amounts.
-    const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules, (o, rule) => this.keptHold(o, rule)));
+    const held = this.holds.get(version, 'held', () => this.holdsAlong.of(open));
     const flexVersion = this.store.flex.version;
     const key = `${this.store.fills.version}/${flexVersion}`;
     if (!inTx && this.cache?.key !== key) {

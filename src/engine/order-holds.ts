@@ -88,23 +88,69 @@ export function holdOf(o: HoldingOrder, rule: MarketHoldRule): { asset: string; 
  * nothing). `hold`: how one order's hold is found, `holdOf` unless the caller keeps them.
  */
 export function heldByOpenOrders(orders: readonly HoldingOrder[], rules: HoldRules, hold: typeof holdOf = holdOf): OrderHolds {
-  const byAsset: Record<string, Decimal> = {};
-  const held: OrderHold[] = [];
-  const unruled = new Set<string>();
-  for (const o of orders) {
-    if (!HOLDING_STATES.includes(o.state)) continue;
-    const rule = rules(o.market);
-    if (rule === undefined) {
-      unruled.add(o.market);
-      continue;
+  return new HoldsAlong(rules, hold).of(orders);
+}
+
+/** What one order added to the holds: its hold and its asset's running total after it, or its market when unruled. */
+interface HoldStep {
+  hold?: OrderHold;
+  total?: Decimal;
+  unruled?: string;
+}
+
+const HOLDS_NOTHING: HoldStep = Object.freeze({});
+
+/**
+ * `heldByOpenOrders` over successive lists of orders, each list summed in its order. The equity
+ * check's list is the journal's holding orders in journal order (created, then id): a placement
+ * appends to it, a fill or cancel drops one order, so most of a new list starts with the very
+ * records of the last one (a record is frozen; a written order is a new record). Over that common
+ * head every running total is the same decimal the same additions gave last time, so it is taken
+ * as it was and only the rest is added: the same sums, digit for digit, as one pass over the list.
+ */
+export class HoldsAlong {
+  private records: readonly HoldingOrder[] = [];
+  private steps: readonly HoldStep[] = [];
+
+  constructor(
+    private readonly rules: HoldRules,
+    private readonly hold: typeof holdOf = holdOf,
+  ) {}
+
+  of(orders: readonly HoldingOrder[]): OrderHolds {
+    const byAsset: Record<string, Decimal> = {};
+    const held: OrderHold[] = [];
+    const unruled = new Set<string>();
+    const steps: HoldStep[] = [];
+    let head = true;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i] as HoldingOrder;
+      head &&= this.records[i] === o;
+      const s = head ? (this.steps[i] as HoldStep) : this.step(o, byAsset);
+      steps.push(s);
+      if (s.unruled !== undefined) unruled.add(s.unruled);
+      else if (s.hold !== undefined) {
+        byAsset[s.hold.asset] = s.total as Decimal;
+        held.push(s.hold);
+      }
     }
-    const h = hold(o, rule);
-    if (h === null) continue;
-    byAsset[h.asset] = (byAsset[h.asset] ?? ZERO).plus(h.amount);
-    // Fields named, not spread: a spread after other fields takes V8's slow path.
-    held.push({ clientOrderId: o.clientOrderId, market: o.market, asset: h.asset, amount: h.amount });
+    // A copy: the caller's list may change after this call, the steps must not.
+    this.records = orders.slice();
+    this.steps = steps;
+    return { byAsset, orders: held, unruled: [...unruled].sort() };
   }
-  return { byAsset, orders: held, unruled: [...unruled].sort() };
+
+  /** One order's step after the running totals `byAsset`. */
+  private step(o: HoldingOrder, byAsset: Readonly<Record<string, Decimal>>): HoldStep {
+    if (!HOLDING_STATES.includes(o.state)) return HOLDS_NOTHING;
+    const rule = this.rules(o.market);
+    if (rule === undefined) return { unruled: o.market };
+    const h = this.hold(o, rule);
+    if (h === null) return HOLDS_NOTHING;
+    // Fields named, not spread: a spread after other fields takes V8's slow path.
+    const hold: OrderHold = { clientOrderId: o.clientOrderId, market: o.market, asset: h.asset, amount: h.amount };
+    return { hold, total: (byAsset[h.asset] ?? ZERO).plus(h.amount) };
+  }
 }
 
 /**
