@@ -134,6 +134,29 @@ function unruledOf(held: readonly string[], positions: readonly string[]): strin
   return [...new Set([...held, ...positions])].sort();
 }
 
+/**
+ * One reading of the journal's parts, its fingerprint made when first asked for. A class, not an
+ * object literal with a getter: V8 builds such a literal through its runtime, which took most of
+ * a reading's own time.
+ */
+class JournalReading implements JournalParts {
+  private made: string | undefined;
+
+  constructor(
+    readonly held: OrderHolds,
+    readonly positions: JournalParts['positions'],
+    readonly flex: JournalParts['flex'],
+    readonly unruled: string[],
+    readonly pending: number,
+    private readonly make: () => string,
+  ) {}
+
+  get fingerprint(): string {
+    this.made ??= this.make();
+    return this.made;
+  }
+}
+
 /** Holding states and PENDING in one read (the same rows, in the same order, as two reads). */
 const READ_STATES: readonly OrderState[] = [...HOLDING_STATES, 'PENDING'];
 
@@ -209,18 +232,7 @@ export class EquitySources {
     // The holding orders' part of the fingerprint (the same text as long as they are the same
     // rows), made when first read: a check whose two reads are the same reading compares none.
     const orders = (): string => this.orderText.get(version, 'holding', () => open.map((o) => this.keptText(o)).join(','));
-    let fingerprint: string | undefined;
-    return {
-      held,
-      positions: parts.positions,
-      flex,
-      unruled: unruledOf(held.unruled, parts.unruled),
-      pending,
-      get fingerprint(): string {
-        fingerprint ??= `${key}|${pending}|${orders()}`;
-        return fingerprint;
-      },
-    };
+    return new JournalReading(held, parts.positions, flex, unruledOf(held.unruled, parts.unruled), pending, () => `${key}|${pending}|${orders()}`);
   }
 
   private keptHold(o: HoldingOrder, rule: MarketHoldRule): ReturnType<typeof holdOf> {
