@@ -236,7 +236,9 @@ export class EquitySources {
   }
 
   private keptHold(o: HoldingOrder, rule: MarketHoldRule): ReturnType<typeof holdOf> {
-    if (this.holdOf.has(o)) return this.holdOf.get(o) ?? null;
+    // One look-up: a record that holds nothing is kept as null, one not seen is undefined.
+    const kept = this.holdOf.get(o);
+    if (kept !== undefined) return kept;
     const h = holdOf(o, rule);
     this.holdOf.set(o, h);
     return h;

@@ -100,6 +100,9 @@ interface HoldStep {
 
 const HOLDS_NOTHING: HoldStep = Object.freeze({});
 
+/** How far past the next unmatched place of the last list a record is looked for (the orders a write dropped). */
+const LOOK_AHEAD = 2;
+
 /**
  * `heldByOpenOrders` over successive lists of orders, each list summed in its order. The equity
  * check's list is the journal's holding orders in journal order (created, then id): a placement
@@ -107,6 +110,8 @@ const HOLDS_NOTHING: HoldStep = Object.freeze({});
  * records of the last one (a record is frozen; a written order is a new record). Over that common
  * head every running total is the same decimal the same additions gave last time, so it is taken
  * as it was and only the rest is added: the same sums, digit for digit, as one pass over the list.
+ * Past the head, a record the last list held a place or two further on keeps its hold (a pure
+ * function of the record under fixed rules) and only its running total is added again.
  */
 export class HoldsAlong {
   private records: readonly HoldingOrder[] = [];
@@ -123,10 +128,13 @@ export class HoldsAlong {
     const unruled = new Set<string>();
     const steps: HoldStep[] = [];
     let head = true;
+    let next = 0;
     for (let i = 0; i < orders.length; i++) {
       const o = orders[i] as HoldingOrder;
-      head &&= this.records[i] === o;
-      const s = head ? (this.steps[i] as HoldStep) : this.step(o, byAsset);
+      const at = this.placeOf(next, o);
+      if (at >= 0) next = at + 1;
+      head &&= at === i;
+      const s = head ? (this.steps[i] as HoldStep) : this.step(o, byAsset, at < 0 ? undefined : this.steps[at]);
       steps.push(s);
       if (s.unruled !== undefined) unruled.add(s.unruled);
       else if (s.hold !== undefined) {
@@ -140,8 +148,16 @@ export class HoldsAlong {
     return { byAsset, orders: held, unruled: [...unruled].sort() };
   }
 
-  /** One order's step after the running totals `byAsset`. */
-  private step(o: HoldingOrder, byAsset: Readonly<Record<string, Decimal>>): HoldStep {
+  /** Where `o` stands in the last list from `from` on, `LOOK_AHEAD` places further at most; -1 when not there. */
+  private placeOf(from: number, o: HoldingOrder): number {
+    const end = Math.min(this.records.length, from + 1 + LOOK_AHEAD);
+    for (let i = from; i < end; i++) if (this.records[i] === o) return i;
+    return -1;
+  }
+
+  /** One order's step after the running totals `byAsset`; `was`: the same record's step in the last list. */
+  private step(o: HoldingOrder, byAsset: Readonly<Record<string, Decimal>>, was: HoldStep | undefined): HoldStep {
+    if (was !== undefined) return was.hold === undefined ? was : { hold: was.hold, total: (byAsset[was.hold.asset] ?? ZERO).plus(was.hold.amount) };
     if (!HOLDING_STATES.includes(o.state)) return HOLDS_NOTHING;
     const rule = this.rules(o.market);
     if (rule === undefined) return { unruled: o.market };
