@@ -14,7 +14,7 @@ import { FillFeed, type IncrementalFold } from './fill-feed.js';
 import { SharedDealReads } from './shared-deal-reads.js';
 import { compareFills } from './positions.js';
 import { VersionedMemo } from './versioned-memo.js';
-import { HOLDING_STATES, heldByOpenOrders, holdOf, type HoldingOrder, type HoldRules, type MarketHoldRule, type OrderHolds } from './order-holds.js';
+import { HOLDING_STATES, HoldsAlong, holdOf, type HoldingOrder, type HoldRules, type MarketHoldRule, type OrderHolds } from './order-holds.js';
 
 export type SourceStore = Pick<Store, 'orders' | 'fills' | 'flex'>;
 
@@ -134,6 +134,29 @@ function unruledOf(held: readonly string[], positions: readonly string[]): strin
   return [...new Set([...held, ...positions])].sort();
 }
 
+/**
+ * One reading of the journal's parts, its fingerprint made when first asked for. A class, not an
+ * object literal with a getter: V8 builds such a literal through its runtime, which took most of
+ * a reading's own time.
+ */
+class JournalReading implements JournalParts {
+  private made: string | undefined;
+
+  constructor(
+    readonly held: OrderHolds,
+    readonly positions: JournalParts['positions'],
+    readonly flex: JournalParts['flex'],
+    readonly unruled: string[],
+    readonly pending: number,
+    private readonly make: () => string,
+  ) {}
+
+  get fingerprint(): string {
+    this.made ??= this.make();
+    return this.made;
+  }
+}
+
 /** Holding states and PENDING in one read (the same rows, in the same order, as two reads). */
 const READ_STATES: readonly OrderState[] = [...HOLDING_STATES, 'PENDING'];
 
@@ -158,6 +181,8 @@ export class EquitySources {
    */
   private readonly holdOf = new WeakMap<HoldingOrder, ReturnType<typeof holdOf>>();
   private readonly textOf = new WeakMap<OrderRecord, string>();
+  /** The holds summed along the holding orders, the head the last list shares taken as it was. */
+  private readonly holdsAlong: HoldsAlong;
 
   constructor(
     private readonly store: SourceStore,
@@ -165,6 +190,7 @@ export class EquitySources {
   ) {
     this.feed = new FillFeed(SharedDealReads.of(store.fills));
     this.collateral = new CollateralFold((m) => this.rules(m)?.leverage, (id) => this.store.orders.get(id));
+    this.holdsAlong = new HoldsAlong(rules, (o, rule) => this.keptHold(o, rule));
   }
 
   /** The last reading outside a transaction and the write counters (orders, fills, flex) it was read at. */
@@ -192,7 +218,7 @@ export class EquitySources {
     const both = this.orderReads.get(version, 'both', () => this.store.orders.listByState(READ_STATES));
     const open = this.orderReads.get(version, 'holding', () => both.filter((o) => o.state !== 'PENDING'));
     // The rules are fixed, so the same holding orders hold the same (read-only) amounts.
-    const held = this.holds.get(version, 'held', () => heldByOpenOrders(open, this.rules, (o, rule) => this.keptHold(o, rule)));
+    const held = this.holds.get(version, 'held', () => this.holdsAlong.of(open));
     const flexVersion = this.store.flex.version;
     const key = `${this.store.fills.version}/${flexVersion}`;
     if (!inTx && this.cache?.key !== key) {
@@ -206,22 +232,13 @@ export class EquitySources {
     // The holding orders' part of the fingerprint (the same text as long as they are the same
     // rows), made when first read: a check whose two reads are the same reading compares none.
     const orders = (): string => this.orderText.get(version, 'holding', () => open.map((o) => this.keptText(o)).join(','));
-    let fingerprint: string | undefined;
-    return {
-      held,
-      positions: parts.positions,
-      flex,
-      unruled: unruledOf(held.unruled, parts.unruled),
-      pending,
-      get fingerprint(): string {
-        fingerprint ??= `${key}|${pending}|${orders()}`;
-        return fingerprint;
-      },
-    };
+    return new JournalReading(held, parts.positions, flex, unruledOf(held.unruled, parts.unruled), pending, () => `${key}|${pending}|${orders()}`);
   }
 
   private keptHold(o: HoldingOrder, rule: MarketHoldRule): ReturnType<typeof holdOf> {
-    if (this.holdOf.has(o)) return this.holdOf.get(o) ?? null;
+    // One look-up: a record that holds nothing is kept as null, one not seen is undefined.
+    const kept = this.holdOf.get(o);
+    if (kept !== undefined) return kept;
     const h = holdOf(o, rule);
     this.holdOf.set(o, h);
     return h;

@@ -12,6 +12,14 @@ import { drawdownBreached, type RiskLimits, type RiskSnapshot } from './risk-gat
 
 export const EQUITY_PEAK_KEY = 'equity.peakQuote';
 
+/**
+ * `a.eq(b)`; the very same decimal (a kept total, the peak it raised) without comparing digits:
+ * it equals itself unless it is NaN.
+ */
+function same(a: Decimal, b: Decimal): boolean {
+  return a === b ? !a.isNaN() : a.eq(b);
+}
+
 export type EquitySnapshot = NonNullable<RiskSnapshot['equity']>;
 
 export interface EquityWatchDeps {
@@ -65,7 +73,7 @@ export class EquityWatch {
     }
     // The greater of the two (Decimal.max's value, without its copy: decimals are immutable).
     const peak = storedPeak === undefined || total.gt(storedPeak) ? total : storedPeak;
-    if (storedPeak === undefined || !peak.eq(storedPeak)) this.persistPeak(peak);
+    if (storedPeak === undefined || !same(peak, storedPeak)) this.persistPeak(peak);
     this.latest = { currentQuote: total, peakQuote: peak };
     this.latestEquity = equity;
     const breach = this.breachOf(this.latest, limits);
@@ -75,14 +83,14 @@ export class EquityWatch {
   }
 
   private unmoved(d: { total: Decimal; peak: Decimal }, total: Decimal, storedPeak: Decimal | undefined): boolean {
-    return storedPeak?.eq(d.peak) === true && total.eq(d.total);
+    return storedPeak !== undefined && same(storedPeak, d.peak) && same(total, d.total);
   }
 
   /** The breach reason of a snapshot, null when within the limit. */
   private breachOf(s: EquitySnapshot, limits: RiskLimits): string | null {
     const { currentQuote: total, peakQuote: peak } = s;
     const w = this.within;
-    if (w !== null && w.peak.eq(peak) && total.gte(w.total)) return null;
+    if (w !== null && same(w.peak, peak) && (total === w.total ? !total.isNaN() : total.gte(w.total))) return null;
     if (!drawdownBreached(s, limits)) {
       this.within = { peak, total };
       return null;

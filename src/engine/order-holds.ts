@@ -88,23 +88,85 @@ export function holdOf(o: HoldingOrder, rule: MarketHoldRule): { asset: string; 
  * nothing). `hold`: how one order's hold is found, `holdOf` unless the caller keeps them.
  */
 export function heldByOpenOrders(orders: readonly HoldingOrder[], rules: HoldRules, hold: typeof holdOf = holdOf): OrderHolds {
-  const byAsset: Record<string, Decimal> = {};
-  const held: OrderHold[] = [];
-  const unruled = new Set<string>();
-  for (const o of orders) {
-    if (!HOLDING_STATES.includes(o.state)) continue;
-    const rule = rules(o.market);
-    if (rule === undefined) {
-      unruled.add(o.market);
-      continue;
+  return new HoldsAlong(rules, hold).of(orders);
+}
+
+/** What one order added to the holds: its hold and its asset's running total after it, or its market when unruled. */
+interface HoldStep {
+  hold?: OrderHold;
+  total?: Decimal;
+  unruled?: string;
+}
+
+const HOLDS_NOTHING: HoldStep = Object.freeze({});
+
+/** How far past the next unmatched place of the last list a record is looked for (the orders a write dropped). */
+const LOOK_AHEAD = 2;
+
+/**
+ * `heldByOpenOrders` over successive lists of orders, each list summed in its order. The equity
+ * check's list is the journal's holding orders in journal order (created, then id): a placement
+ * appends to it, a fill or cancel drops one order, so most of a new list starts with the very
+ * records of the last one (a record is frozen; a written order is a new record). Over that common
+ * head every running total is the same decimal the same additions gave last time, so it is taken
+ * as it was and only the rest is added: the same sums, digit for digit, as one pass over the list.
+ * Past the head, a record the last list held a place or two further on keeps its hold (a pure
+ * function of the record under fixed rules) and only its running total is added again.
+ */
+export class HoldsAlong {
+  private records: readonly HoldingOrder[] = [];
+  private steps: readonly HoldStep[] = [];
+
+  constructor(
+    private readonly rules: HoldRules,
+    private readonly hold: typeof holdOf = holdOf,
+  ) {}
+
+  of(orders: readonly HoldingOrder[]): OrderHolds {
+    const byAsset: Record<string, Decimal> = {};
+    const held: OrderHold[] = [];
+    const unruled = new Set<string>();
+    const steps: HoldStep[] = [];
+    let head = true;
+    let next = 0;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i] as HoldingOrder;
+      const at = this.placeOf(next, o);
+      if (at >= 0) next = at + 1;
+      head &&= at === i;
+      const s = head ? (this.steps[i] as HoldStep) : this.step(o, byAsset, at < 0 ? undefined : this.steps[at]);
+      steps.push(s);
+      if (s.unruled !== undefined) unruled.add(s.unruled);
+      else if (s.hold !== undefined) {
+        byAsset[s.hold.asset] = s.total as Decimal;
+        held.push(s.hold);
+      }
     }
-    const h = hold(o, rule);
-    if (h === null) continue;
-    byAsset[h.asset] = (byAsset[h.asset] ?? ZERO).plus(h.amount);
-    // Fields named, not spread: a spread after other fields takes V8's slow path.
-    held.push({ clientOrderId: o.clientOrderId, market: o.market, asset: h.asset, amount: h.amount });
+    // A copy: the caller's list may change after this call, the steps must not.
+    this.records = orders.slice();
+    this.steps = steps;
+    return { byAsset, orders: held, unruled: [...unruled].sort() };
   }
-  return { byAsset, orders: held, unruled: [...unruled].sort() };
+
+  /** Where `o` stands in the last list from `from` on, `LOOK_AHEAD` places further at most; -1 when not there. */
+  private placeOf(from: number, o: HoldingOrder): number {
+    const end = Math.min(this.records.length, from + 1 + LOOK_AHEAD);
+    for (let i = from; i < end; i++) if (this.records[i] === o) return i;
+    return -1;
+  }
+
+  /** One order's step after the running totals `byAsset`; `was`: the same record's step in the last list. */
+  private step(o: HoldingOrder, byAsset: Readonly<Record<string, Decimal>>, was: HoldStep | undefined): HoldStep {
+    if (was !== undefined) return was.hold === undefined ? was : { hold: was.hold, total: (byAsset[was.hold.asset] ?? ZERO).plus(was.hold.amount) };
+    if (!HOLDING_STATES.includes(o.state)) return HOLDS_NOTHING;
+    const rule = this.rules(o.market);
+    if (rule === undefined) return { unruled: o.market };
+    const h = this.hold(o, rule);
+    if (h === null) return HOLDS_NOTHING;
+    // Fields named, not spread: a spread after other fields takes V8's slow path.
+    const hold: OrderHold = { clientOrderId: o.clientOrderId, market: o.market, asset: h.asset, amount: h.amount };
+    return { hold, total: (byAsset[h.asset] ?? ZERO).plus(h.amount) };
+  }
 }
 
 /**
