@@ -1,7 +1,7 @@
 /**
  * result.json written in pieces: byte for byte `JSON.stringify(result, null, 2)` and a newline,
- * with the fills and the round trips (the lists that grow with the run) written one element at a
- * time from any iteration, or copied from files their lists were written to earlier, so the file
+ * with the fills and the round trips (the lists that grow with the run) written a few hundred
+ * elements at a time from any iteration, or copied from files their lists were written to earlier, so the file
  * is never one string in memory.
  */
 import type { FileWriter } from './file-writer.js';
@@ -41,7 +41,7 @@ export function writeResultJsonOfFiles(w: FileWriter, head: ResultHead, fillsFil
 
 /**
  * venue-fills.json written in pieces: byte for byte `JSON.stringify(list, null, 2)` and a newline,
- * one element at a time from any iteration.
+ * a few hundred elements at a time from any iteration.
  */
 export function writeListFile(w: FileWriter, items: Iterable<object>): void {
   writeList(w, items, '');
