@@ -7,7 +7,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Decimal } from '../core/decimal.js';
-import type { Deal } from '../simulator/types.js';
 import { replayParsed, type Book, type BookSpec } from './ledger.js';
 import { keptIndexes, keptNumberIndexes } from './downsample.js';
 import { SteppedCurve } from './curve-steps.js';
@@ -20,6 +19,7 @@ import { FillMarks } from './report/fill-marks.js';
 import { writeReport, type ReportInput } from './report/index.js';
 import { FifoFold, tradesOf, type ParsedFill } from './round-trips.js';
 import { parsedFillsOf, resultFillsOf } from './stored-fills.js';
+import { truthFillsOf, type TruthFill } from './truth-fills.js';
 import type { RunState } from './run.js';
 import type { DecimalColumn, Samples } from './samples.js';
 import type { WarmUp } from './candle-input.js';
@@ -41,8 +41,7 @@ export interface ResultInputs {
   warmUp?: WarmUp;
 }
 
-/** The venue's deals in the result's fill shape (strategy from the clientOrderId prefix). */
-export type TruthFill = Omit<BacktestFill, 'strategy'> & { dealId: number; clientOrderId: string };
+export type { TruthFill } from './truth-fills.js';
 
 function flexEarnings(state: RunState): Decimal {
   let sum = new Decimal(0);
@@ -50,23 +49,9 @@ function flexEarnings(state: RunState): Decimal {
   return sum;
 }
 
-function truthFill(d: Deal): TruthFill {
-  return {
-    dealId: d.id,
-    timeMs: d.timeMs,
-    market: d.market,
-    side: d.side,
-    price: d.price.toFixed(),
-    amount: d.amount.toFixed(),
-    fee: d.fee.toFixed(),
-    orderId: String(d.orderId),
-    clientOrderId: d.clientOrderId,
-  };
-}
-
-/** The venue's deals, oldest first, one at a time (the archived ones read from disk). */
-export function* truthFillsInOrder(state: RunState): Generator<TruthFill> {
-  for (const d of state.venue.account.allDeals()) yield truthFill(d);
+/** The venue's deals, oldest first, one at a time (the archived ones read from disk as stored). */
+export function truthFillsInOrder(state: RunState): Generator<TruthFill> {
+  return truthFillsOf(state.venue);
 }
 
 export function truthFills(state: RunState): TruthFill[] {

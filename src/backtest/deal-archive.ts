@@ -27,6 +27,22 @@ interface Row {
   json: string;
 }
 
+/**
+ * An archived deal's fields as stored (the simulator's encode): each decimal the exact text its
+ * Decimal's toFixed() printed, so what is printed again needs no parsing.
+ */
+export interface StoredDeal {
+  id: number;
+  orderId: number;
+  clientOrderId: string;
+  market: string;
+  side: string;
+  amount: string;
+  price: string;
+  fee: string;
+  timeMs: number;
+}
+
 function dealOf(row: Row): Deal {
   return readDeal(Fields.parse(`archived deal ${row.seq}`, row.json));
 }
@@ -94,10 +110,23 @@ export class SqliteDealArchive implements DealArchive {
 
   /** Every archived deal in order, PASS_ROWS at a time (never all in memory). */
   *all(): Generator<Deal> {
+    for (const r of this.rowsInOrder()) yield dealOf(r);
+  }
+
+  /**
+   * Every archived deal in order as stored, its decimals left as text (venue-fills.json prints
+   * them as they are: a year's deals parsed into Decimals only to be printed again cost seconds).
+   * The rows are this archive's own writes (`add`), so their shape is the Deal's.
+   */
+  *storedInOrder(): Generator<StoredDeal> {
+    for (const r of this.rowsInOrder()) yield JSON.parse(r.json) as StoredDeal;
+  }
+
+  private *rowsInOrder(): Generator<Row> {
     let after = 0;
     for (;;) {
       const rows = this.page.all(after, PASS_ROWS);
-      for (const r of rows) yield dealOf(r);
+      yield* rows;
       if (rows.length < PASS_ROWS) return;
       after = (rows[rows.length - 1] as Row).seq;
     }

@@ -1,7 +1,7 @@
 /**
  * result.json written in pieces: byte for byte `JSON.stringify(result, null, 2)` and a newline,
- * with the fills and the round trips (the lists that grow with the run) written one element at a
- * time from any iteration, or copied from files their lists were written to earlier, so the file
+ * with the fills and the round trips (the lists that grow with the run) written a few hundred
+ * elements at a time from any iteration, or copied from files their lists were written to earlier, so the file
  * is never one string in memory.
  */
 import type { FileWriter } from './file-writer.js';
@@ -41,7 +41,7 @@ export function writeResultJsonOfFiles(w: FileWriter, head: ResultHead, fillsFil
 
 /**
  * venue-fills.json written in pieces: byte for byte `JSON.stringify(list, null, 2)` and a newline,
- * one element at a time from any iteration.
+ * a few hundred elements at a time from any iteration.
  */
 export function writeListFile(w: FileWriter, items: Iterable<object>): void {
   writeList(w, items, '');
@@ -55,46 +55,59 @@ function writeList(w: FileWriter, items: Iterable<object>, outer = '  '): void {
   list.end();
 }
 
-/** A list's text as JSON.stringify(…, null, 2) lays it out `outer` deep, written one element at a time. */
+/** Elements laid out by one JSON.stringify call (a call per element cost a year's run about a second). */
+const BATCH = 256;
+
+/**
+ * A list's text as JSON.stringify(…, null, 2) lays it out `outer` deep (two spaces a level),
+ * written a batch of elements at a time: each batch is laid out by JSON.stringify itself, nested
+ * in as many one-element arrays as the list is deep so that its elements take their final
+ * indent, and the nesting's own brackets are cut off. An element's text does not depend on its
+ * neighbours, so the batches joined by commas are the whole list's text.
+ */
 export class ListWriter {
-  private readonly inner: string;
+  private readonly depth: number;
+  /** What the nesting adds before and after the batch's elements. */
+  private readonly head: number;
+  private readonly tail: number;
+  private batch: unknown[] = [];
   private first = true;
 
   constructor(
     private readonly w: FileWriter,
     private readonly outer = '  ',
   ) {
-    this.inner = `\n${outer}  `;
+    if (!/^(?: {2})*$/.test(outer)) throw new Error(`list indent must be whole levels of two spaces, got ${JSON.stringify(outer)}`);
+    this.depth = outer.length / 2;
+    const empty = JSON.stringify(this.nested([]), null, 2);
+    this.head = empty.indexOf('[]');
+    this.tail = empty.length - this.head - 2;
   }
 
   add(item: object): void {
-    this.w.write(this.first ? `[${this.inner}` : `,${this.inner}`);
-    this.w.write(elementText(item, this.outer));
-    this.first = false;
+    this.batch.push(item);
+    if (this.batch.length >= BATCH) this.flush();
   }
 
   end(): void {
+    this.flush();
     this.w.write(this.first ? '[]' : `\n${this.outer}]`);
   }
-}
 
-/**
- * JSON.stringify(item, null, 2) as an element of a list `outer` deep: every line break of the
- * layout (no raw newline can sit inside a JSON string) followed by the list's inner indent. An
- * object of plain values (the fills and trades) is laid out by JSON.stringify at the final indent
- * at once: only its closing brace, at the margin there, is moved in.
- */
-export function elementText(item: object, outer: string): string {
-  if (isFlat(item)) {
-    const text = JSON.stringify(item, null, outer.length + 4);
-    return text === '{}' ? text : `${text.slice(0, -1)}${outer}  }`;
+  /** Writes the batch's elements: `[` or `,`, then each element after its line break and indent. */
+  private flush(): void {
+    if (this.batch.length === 0) return;
+    const text = JSON.stringify(this.nested(this.batch), null, 2);
+    // The batch's own `[` and `\n<outer>]` are cut too: the list's are written around all batches.
+    this.w.write(this.first ? '[' : ',');
+    this.w.write(text.slice(this.head + 1, text.length - this.tail - 1 - this.outer.length - 1));
+    this.batch = [];
+    this.first = false;
   }
-  return JSON.stringify(item, null, 2).replace(/\n/g, `\n${outer}  `);
-}
 
-/** A plain object whose members are strings, numbers, booleans, null or undefined (nothing nested, no toJSON). */
-function isFlat(item: object): boolean {
-  if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === 'function') return false;
-  for (const v of Object.values(item)) if (typeof v === 'object' && v !== null) return false;
-  return true;
+  private nested(list: unknown[]): unknown {
+    let out: unknown = list;
+    for (let i = 0; i < this.depth; i++) out = [out];
+    return out;
+  }
 }

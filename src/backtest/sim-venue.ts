@@ -25,7 +25,7 @@ import { createSimServer } from '../simulator/server.js';
 import { Venue } from '../simulator/venue.js';
 import type { Account } from '../simulator/account.js';
 import { CsvMarket } from './csv-market.js';
-import { SqliteDealArchive } from './deal-archive.js';
+import { SqliteDealArchive, type StoredDeal } from './deal-archive.js';
 import type { FillModel } from './fill-model.js';
 import { inProcessApi } from './in-process-api.js';
 import { inProcessGateway } from './in-process-venue.js';
@@ -66,6 +66,11 @@ export interface BacktestVenue {
   paths: Record<string, string>;
   connect(deps: LinkDeps): VenueLink;
   close(): Promise<void>;
+  /**
+   * The deals the account moved to its archive, oldest first, as stored (their decimals as text);
+   * `account.deals` holds the rest, all newer. Undefined when the account keeps every deal.
+   */
+  archivedDeals?: () => Iterable<StoredDeal>;
 }
 
 /** The CSV market that drives `name`: its own, else one with the same base (`_USDT` first). */
@@ -176,6 +181,7 @@ export function inProcessBacktestVenue(inputs: VenueInputs): BacktestVenue {
       closeMarkets(venue);
       archive.close();
     },
+    archivedDeals: () => archive.storedInOrder(),
   };
 }
 

@@ -15,6 +15,7 @@ import { writeFileInPieces } from '../../../src/backtest/file-writer.js';
 import { inProcessApi } from '../../../src/backtest/in-process-api.js';
 import { inProcessGateway } from '../../../src/backtest/in-process-venue.js';
 import { writeListFile } from '../../../src/backtest/result-file.js';
+import { truthFillsOf } from '../../../src/backtest/truth-fills.js';
 import type { Fill, FillRange } from '../../../src/model/fills.js';
 import type { ExchangeGateway } from '../../../src/exchange/gateway.js';
 import { defaultMarkets } from '../../../src/simulator/options.js';
@@ -129,6 +130,26 @@ describe("an archived deal's row text", () => {
       expect(encodeDeal(d)).toBe(encode(d));
       for (const k of ['amount', 'price', 'deal', 'fee'] as const) expect(back[k].eq(d[k])).toBe(true);
     }
+  });
+});
+
+describe('the venue fills of archived deals', () => {
+  it('are read from their stored text as from the parsed deals, in order, the held deals after them', () => {
+    const { held, archived, archive } = setUp();
+    // Decimals of every form toFixed prints: zero, tiny, huge, negative, trailing zeros cut.
+    const odd = ['0', '0.000000000000000001', '123456789012345678901234.5', '-0.0000021', '7.50000', '60000'];
+    for (let i = 1; i <= 300; i++) {
+      const d = deal(i, T0 + i * 1000);
+      const x = { ...d, amount: dec(odd[i % odd.length] as string).abs().plus(i), fee: dec(odd[(i * 7) % odd.length] as string).mul(i % 4),
+        price: dec(odd[(i * 5) % odd.length] as string).plus('0.125'), clientOrderId: i % 11 === 0 ? `grid1-"\\\u00e9${i}` : d.clientOrderId };
+      held.account.deals.push(x);
+      archived.account.deals.push({ ...x });
+    }
+    archived.account.archiveBefore(T0 + 211_500);
+    expect(archived.account.deals.length).toBe(89);
+    const want = [...truthFillsOf({ account: held.account })];
+    expect(want.length).toBe(300);
+    expect([...truthFillsOf({ account: archived.account, archivedDeals: () => archive.storedInOrder() })]).toEqual(want);
   });
 });
 

@@ -1,16 +1,20 @@
 /**
  * The result's text made without the general path gives exactly what the general path gives:
  * a stored decimal printed as read when it is in toFixed form already (stored-fills.ts fixedText),
- * a flat list element laid out by one JSON.stringify at its indent (result-file.ts elementText),
+ * a list laid out a batch of elements at a time by JSON.stringify at their indent (result-file.ts ListWriter),
  * whatever the text (quotes, escapes, non-ASCII, line breaks) and values (NaN, -0, undefined, null);
  * and the report's compact fill marks give back each fill's time, market and side in order.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dec, toWire } from '../../../src/core/decimal.js';
-import { elementText } from '../../../src/backtest/result-file.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileInPieces } from '../../../src/backtest/file-writer.js';
+import { ListWriter } from '../../../src/backtest/result-file.js';
 import { FillMarks } from '../../../src/backtest/report/fill-marks.js';
 import { fixedText } from '../../../src/backtest/stored-fills.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 /** Plain decimal strings of every form `dec` accepts: signs, leading and trailing zeros, zero itself. */
 const decimalText = fc
@@ -45,19 +49,42 @@ describe('fixedText', () => {
   });
 });
 
-describe('elementText', () => {
-  it('property: a flat object as JSON.stringify(item, null, 2) with its line breaks indented for the list', () => {
+/** A list written by a ListWriter `outer` deep. */
+function listText(items: readonly object[], outer: string): string {
+  const file = path.join(tempDir('v4bot-result-text-'), 'list');
+  writeFileInPieces(file, (w) => {
+    const list = new ListWriter(w, outer);
+    for (const item of items) list.add(item);
+    list.end();
+  });
+  return readFileSync(file, 'utf8');
+}
+
+/** JSON.stringify's layout of the list `outer` deep (every line break followed by the indent). */
+const general = (items: readonly object[], outer: string): string => JSON.stringify(items, null, 2).replace(/\n/g, `\n${outer}`);
+
+describe('ListWriter', () => {
+  it('property: any list of flat objects, empty, short or past several batches, as JSON.stringify lays it out', () => {
+    const item = fc.dictionary(fc.string(), value);
+    const list = fc.oneof(fc.array(item, { maxLength: 5 }), fc.integer({ min: 250, max: 800 }).chain((n) => fc.array(item, { minLength: n, maxLength: n })));
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), value), fc.constantFrom('', '  '), (item, outer) => {
-        expect(elementText(item, outer)).toBe(JSON.stringify(item, null, 2).replace(/\n/g, `\n${outer}  `));
+      fc.property(list, fc.constantFrom('', '  ', '    '), (items, outer) => {
+        expect(listText(items, outer)).toBe(general(items, outer));
       }),
-      { numRuns: 1000 },
+      { numRuns: 150 },
     );
   });
 
-  it('nested objects, arrays and objects with toJSON take the general path with the same text', () => {
-    const items: object[] = [{ a: { b: [1, { c: 'x' }] } }, [1, 'two', null], { when: new Date(0) }, { toJSON: () => ({ k: 1 }) }, {}, { u: undefined }];
-    for (const item of items) for (const outer of ['', '  ']) expect(elementText(item, outer)).toBe(JSON.stringify(item, null, 2).replace(/\n/g, `\n${outer}  `));
+  it('nested objects, arrays, objects with toJSON and empty objects take the same text, at every batch edge', () => {
+    const odd: object[] = [{ a: { b: [1, { c: 'x' }] } }, [1, 'two', null], { when: new Date(0) }, { toJSON: () => ({ k: 1 }) }, {}, { u: undefined }, []];
+    for (const n of [0, 1, 255, 256, 257, 512, 513]) {
+      const items = Array.from({ length: n }, (_, i) => odd[i % odd.length] as object);
+      for (const outer of ['', '  ']) expect(listText(items, outer)).toBe(general(items, outer));
+    }
+  });
+
+  it('refuses an indent that is not whole levels of two spaces', () => {
+    expect(() => listText([], ' ')).toThrow(/two spaces/);
   });
 });
 
