@@ -88,6 +88,17 @@ interface HookInput {
 }
 const NO_INPUT: HookInput = Object.freeze({});
 
+/**
+ * A call's request: the hook's input named field by field (an object spread costs about half a
+ * microsecond on Node 20, and every fill's and order's call made one). An absent field stays absent.
+ */
+function requestOf(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput): HookRequest {
+  if (input === NO_INPUT) return { hook, data, state };
+  const { fill, order } = input;
+  if (order === undefined) return fill === undefined ? { hook, data, state } : { hook, data, state, fill };
+  return fill === undefined ? { hook, data, state, order } : { hook, data, state, fill, order };
+}
+
 /** Longest wait for an instance's worker to start and load its module before a call goes ahead. */
 const START_BOUND_MS = 30_000;
 
@@ -216,8 +227,7 @@ export class StrategyRunner {
    * returns at once is answered at once, no timer or promise), else through `run`.
    */
   private guarded(hook: HookName, data: SnapshotData, state: BufferedState, input: HookInput = NO_INPUT): Guarded {
-    // A tick's request without a spread (one per call).
-    const request: HookRequest = input === NO_INPUT ? { hook, data, state } : { hook, data, state, ...input };
+    const request = requestOf(hook, data, state, input);
     const { executor } = this;
     if (executor.runNow !== undefined) return this.guard.callNow(hook, () => executor.runNow?.(request), this.abandon);
     return this.guard.call(hook, () => executor.run(request), this.abandon);
@@ -330,8 +340,12 @@ export class StrategyRunner {
       const o = orders[i];
       if (o === undefined) return;
       if (!d.ok) return this.refuse(d, `limit ${o.side} ${o.market}`);
-      const spec: LimitOrderSpec = { market: o.market, side: o.side, amount: o.amount, price: o.price };
-      accepted.push(o.postOnly === undefined ? spec : { ...spec, postOnly: o.postOnly });
+      // Literals, not a spread of the first: an object spread costs about half a microsecond on Node 20.
+      const spec: LimitOrderSpec =
+        o.postOnly === undefined
+          ? { market: o.market, side: o.side, amount: o.amount, price: o.price }
+          : { market: o.market, side: o.side, amount: o.amount, price: o.price, postOnly: o.postOnly };
+      accepted.push(spec);
     });
     if (accepted.length === 0) return;
     const outcomes = await this.options.orders.placeLimitOrders(this.id, accepted);
