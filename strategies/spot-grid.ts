@@ -17,7 +17,7 @@
  * Params: `market`, `levels` (per side, 1..20), `spacingPct` (decimal string, per level),
  * `orderAmount` (base per order, decimal string), `postOnly` (default true).
  */
-import { Decimal, defineStrategy, intents, p, z, type IntentInput, type Side, type StrategyContext } from '../src/strategy-api/index.js';
+import { Decimal, defineStrategy, intents, p, z, type IntentInput, type OrderView, type Side, type StrategyContext } from '../src/strategy-api/index.js';
 
 export const spotGridParams = z.strictObject({
   market: p.market(),
@@ -48,6 +48,8 @@ interface Rungs {
   high: Decimal;
   /** Per open order (the engine hands the same frozen view while the order is unchanged): the levels its price takes. */
   takes: WeakMap<object, readonly boolean[]>;
+  /** Per frozen open-order list (the engine hands the same one while no order changed): the levels its orders take. */
+  taken: WeakMap<object, readonly boolean[]>;
 }
 
 /** Per instance, the rungs of its last centre: the centre moves on a re-centring only, the price every tick. */
@@ -63,7 +65,7 @@ function rungsOf(ctx: StrategyContext<SpotGridParams>, centreText: string, centr
   const outside = c.mul(spacing).div(100);
   const low = (levels[0] ?? c).minus(outside);
   const high = (levels[levels.length - 1] ?? c).plus(outside);
-  const rungs = { params, centreText, centre: c, levels, halfGap: c.mul(spacing).div(200), low, high, takes: new WeakMap() };
+  const rungs = { params, centreText, centre: c, levels, halfGap: c.mul(spacing).div(200), low, high, takes: new WeakMap(), taken: new WeakMap() };
   kept.set(ctx.instanceId, rungs);
   return rungs;
 }
@@ -75,6 +77,24 @@ function levelsTaken(rungs: Rungs, order: { price: Decimal }): readonly boolean[
     taken = rungs.levels.map((lvl) => order.price.minus(lvl).abs().lte(rungs.halfGap));
     rungs.takes.set(order, taken);
   }
+  return taken;
+}
+
+/**
+ * Which levels the grid's orders take: those in its market not being cancelled. A frozen list (the
+ * engine's) cannot change, so its answer is kept with it: a quiet tick looks once, not once per
+ * level and order.
+ */
+function takenLevels(rungs: Rungs, open: readonly OrderView[]): readonly boolean[] {
+  const kept = rungs.taken.get(open);
+  if (kept !== undefined) return kept;
+  const taken = rungs.levels.map(() => false);
+  for (const o of open) {
+    if (o.market !== rungs.params.market || o.state === 'PENDING_CANCEL') continue;
+    const takes = levelsTaken(rungs, o);
+    for (let i = 0; i < taken.length; i++) if (takes[i] === true) taken[i] = true;
+  }
+  if (Object.isFrozen(open)) rungs.taken.set(open, taken);
   return taken;
 }
 
@@ -115,13 +135,11 @@ export function maintainGrid(ctx: StrategyContext<SpotGridParams>): IntentInput[
     return [intents.cancelAll(params.market)];
   }
 
-  const mine = ctx.openOrders.filter((o) => o.market === params.market && o.state !== 'PENDING_CANCEL');
+  const taken = takenLevels(rungs, ctx.openOrders);
   const nearest = nearestLevel(levels, price);
   const orders: { market: string; side: Side; amount: Decimal; price: Decimal; postOnly: boolean }[] = [];
   levels.forEach((lvl, i) => {
-    if (i === nearest) return;
-    const taken = mine.some((o) => levelsTaken(rungs, o)[i] === true);
-    if (taken) return;
+    if (i === nearest || taken[i] === true) return;
     orders.push({ market: params.market, side: lvl.lt(price) ? 'buy' : 'sell', amount: params.orderAmount, price: lvl, postOnly: params.postOnly });
   });
   return orders.length === 0 ? [] : [intents.placeLimits(orders)];

@@ -156,6 +156,38 @@ describe('spot-grid', () => {
     }
   });
 
+  it('the same frozen open-order lists kept across ticks give what fresh lists give, other markets and cancels among them', () => {
+    const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const pool = ['97', '98', '98.5', '99', '99.01', '100', '100.49', '101', '102', '103.5'].map((p, i) => {
+      const o = order(i % 2 === 0 ? 'buy' : 'sell', p, `o${i}`);
+      if (i % 4 === 1) return Object.freeze({ ...o, state: 'PENDING_CANCEL' as const });
+      return Object.freeze(i % 5 === 2 ? { ...o, market: 'ETH_USDT' } : o);
+    });
+    let seed = 11;
+    const rand = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    // The engine hands the same frozen list while no order changed: a few lists, each reused across ticks.
+    const lists = Array.from({ length: 6 }, () => Object.freeze(pool.filter(() => rand(2) === 0)));
+    const warmState = new MemoryState();
+    const coldState = new MemoryState();
+    for (let i = 0; i < 300; i++) {
+      const last = (97 + rand(600) / 100).toFixed(2);
+      const open = lists[rand(lists.length)] ?? [];
+      const warm = new BufferedState(warmState);
+      const cold = new BufferedState(coldState);
+      const kept = parseIntents(maintainGrid(buildContext('warm-lists', params, snapshot({ prices: { BTC_USDT: price('BTC_USDT', last) }, openOrders: open }), warm, log)), 'w');
+      // Fresh copies of only the orders that take a level: the grid's market, not being cancelled.
+      const counted = open.filter((o) => o.market === 'BTC_USDT' && o.state !== 'PENDING_CANCEL').map((o) => ({ ...o }));
+      const data = snapshot({ prices: { BTC_USDT: price('BTC_USDT', last) }, openOrders: counted });
+      const fresh = parseIntents(maintainGrid(buildContext(`cold-lists-${i}`, params, data, cold, log)), 'c');
+      expect(kept, `tick ${i} at ${last}`).toEqual(fresh);
+      warm.commit();
+      cold.commit();
+    }
+  });
+
   it('waits when there is no price', () => {
     const { ctx } = ctxOf(params, snapshot());
     expect(maintainGrid(ctx)).toEqual([]);
