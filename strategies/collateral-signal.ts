@@ -17,7 +17,7 @@
  * `takeProfitPct`, `entryTimeoutMs` (default 60000), `protectionGraceMs` (default 0),
  * `exitSlippagePct` (default "0.5").
  */
-import { Decimal, defineStrategy, intents, p, z, type IntentInput, type JsonValue, type PriceView, type StrategyContext } from '../src/strategy-api/index.js';
+import { Decimal, defineStrategy, intents, p, z, type IntentInput, type PriceView, type StrategyContext } from '../src/strategy-api/index.js';
 
 export const collateralSignalParams = z.strictObject({
   market: p.market(),
@@ -33,9 +33,13 @@ export const collateralSignalParams = z.strictObject({
 });
 export type CollateralSignalParams = z.output<typeof collateralSignalParams>;
 
-function history(ctx: StrategyContext<CollateralSignalParams>): string[] {
+/** The recorded prices (the strings among them) and `last` after them, the newest `keep` of them: one array made, not three. */
+function history(ctx: StrategyContext<CollateralSignalParams>, last: string, keep: number): string[] {
   const h = ctx.state.get('prices');
-  return Array.isArray(h) ? h.filter((x: JsonValue): x is string => typeof x === 'string') : [];
+  const prices: string[] = [];
+  if (Array.isArray(h)) for (const x of h) if (typeof x === 'string') prices.push(x);
+  prices.push(last);
+  return prices.length > keep ? prices.slice(prices.length - keep) : prices;
 }
 
 /** Exit when the position lacks its stop-loss beyond the grace period; null when protected. */
@@ -63,7 +67,7 @@ export function decide(ctx: StrategyContext<CollateralSignalParams>): IntentInpu
   const params = ctx.params;
   const quote = ctx.prices[params.market];
   if (quote === undefined) return [];
-  const prices = [...history(ctx), quote.last.toFixed()].slice(-(params.lookbackTicks + 1));
+  const prices = history(ctx, quote.last.toFixed(), params.lookbackTicks + 1);
   ctx.state.set('prices', prices);
 
   const position = ctx.positions.find((x) => x.market === params.market && !x.base.isZero());
