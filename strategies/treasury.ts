@@ -7,7 +7,7 @@
  * Params: `quoteAsset` (default "USDT"), `minQuoteBalance` (decimal string),
  * `closeCooldownMs` (default 600000).
  */
-import { ZERO, defineStrategy, intents, p, z, type IntentInput, type StrategyContext } from '../src/strategy-api/index.js';
+import { ZERO, defineStrategy, intents, p, z, type IntentInput, type JsonValue, type StrategyContext } from '../src/strategy-api/index.js';
 
 export const treasuryParams = z.strictObject({
   quoteAsset: p.asset().default('USDT'),
@@ -16,12 +16,11 @@ export const treasuryParams = z.strictObject({
 });
 export type TreasuryParams = z.output<typeof treasuryParams>;
 
-/** The earnings as reported, and their JSON, per earnings object: the engine hands the same frozen one until the ledger changes. */
+/** The earnings as reported per earnings object: the engine hands the same frozen one until the ledger changes. */
 const written = new WeakMap<object, Reported>();
 
 interface Reported {
   earnings: Readonly<Record<string, string>>;
-  json: string;
 }
 
 function earningsOf(ctx: StrategyContext<TreasuryParams>): Reported {
@@ -30,15 +29,33 @@ function earningsOf(ctx: StrategyContext<TreasuryParams>): Reported {
   if (kept !== undefined) return kept;
   const earnings: Record<string, string> = {};
   for (const [currency, amount] of Object.entries(source)) earnings[currency] = amount.toFixed();
-  const made = { earnings: Object.freeze(earnings), json: JSON.stringify(earnings) };
+  const made = { earnings: Object.freeze(earnings) };
   if (Object.isFrozen(source)) written.set(source, made);
   return made;
 }
 
+/**
+ * Whether `reported` is written as `earnings` is (what comparing their JSON texts decides, without
+ * writing one out each tick): an object with the same keys in the same order, each holding the same
+ * string. Absent or null counts as `{}`.
+ */
+export function sameAsReported(reported: JsonValue | undefined, earnings: Readonly<Record<string, string>>): boolean {
+  const given = reported ?? {};
+  if (typeof given !== 'object' || Array.isArray(given)) return false;
+  const r = given as Readonly<Record<string, JsonValue>>;
+  const keys = Object.keys(r);
+  const mine = Object.keys(earnings);
+  if (keys.length !== mine.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (k !== mine[i] || r[k] !== earnings[k]) return false;
+  }
+  return true;
+}
+
 function reportEarnings(ctx: StrategyContext<TreasuryParams>): void {
-  const { earnings, json } = earningsOf(ctx);
-  const last = JSON.stringify(ctx.state.get('reported') ?? {});
-  if (json !== last) {
+  const { earnings } = earningsOf(ctx);
+  if (!sameAsReported(ctx.state.get('reported'), earnings)) {
     ctx.log.info({ earnings }, 'flex earnings');
     ctx.state.set('reported', earnings);
   }

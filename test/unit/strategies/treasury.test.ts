@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { BufferedState, buildContext, parseIntents } from '../../../src/strategy-api/host.js';
-import { review, treasuryParams } from '../../../strategies/treasury.js';
+import { review, sameAsReported, treasuryParams } from '../../../strategies/treasury.js';
 import { ctxOf, MemoryState, snapshot } from '../../support/daemon-ctx.js';
 
 const params = treasuryParams.parse({ minQuoteBalance: '1000', closeCooldownMs: 60_000 });
@@ -56,5 +57,30 @@ describe('treasury', () => {
     tick(Object.freeze({ USDT: new Decimal('2') }), true);
     expect(backend.get('reported')).toEqual({ USDT: '2' });
     expect(logged).toHaveLength(3);
+  });
+});
+
+describe('treasury: earnings compared with what was reported', () => {
+  it('property: the same answer as comparing their JSON texts, on random stored values and earnings', () => {
+    const key = fc.constantFrom('USDT', 'BTC', 'ETH', '0', '1', '__proto__');
+    const amount = fc.constantFrom('0', '1.5', '0.000001', '12.34');
+    const earnings = fc.dictionary(key, amount, { maxKeys: 3 });
+    // Stored values: earnings as written (so often equal), in another key order, and any JSON.
+    const stored = fc.oneof(
+      earnings.map((e) => JSON.parse(JSON.stringify(e)) as unknown),
+      // The same earnings in another key order: written out differently, so not the same.
+      earnings.map((e) => JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(e).reverse()))) as unknown),
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom(undefined, null, [], ['1.5'], { USDT: 1.5 }, { USDT: '1.5', BTC: '1.5' }, { BTC: '1.5', USDT: '1.5' }),
+    );
+    fc.assert(
+      fc.property(stored, earnings, (r, e) => {
+        // Built as the strategy builds it: a plain object, keys set in order (`__proto__` as an own key).
+        const mine: Record<string, string> = JSON.parse(JSON.stringify(e)) as Record<string, string>;
+        const want = JSON.stringify(r ?? {}) === JSON.stringify(mine);
+        expect(sameAsReported(r as never, Object.freeze(mine))).toBe(want);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
