@@ -68,18 +68,17 @@ export class CsvMarket extends Market {
     this.stepNo++;
     const endMs = this.path.startMs + this.stepNo * this.path.stepMs;
     const { model } = this.path;
-    let moved = false;
-    let traded: Decimal | null = null;
+    const taken: PriceRow[] = [];
     this.candles = [];
     this.legs = undefined;
     while (this.next !== undefined && this.next.timeMs <= endMs) {
       const row = this.take();
       if (row.candle !== undefined) this.candles.push({ candle: row.candle, close: row.price });
       this.setPrice(row.price);
-      moved = true;
-      if (row.volume !== null) traded = traded === null ? row.volume : traded.plus(row.volume);
+      taken.push(row);
     }
-    if (moved) this.deferVolume(() => stepVolume(traded, model, this.step));
+    // The rows' volumes are read (a plain row builds its volume then: plain-row.ts) only when the step's volume is.
+    if (taken.length > 0) this.deferVolume(() => stepVolume(tradedOf(taken), model, this.step));
     else this.volumeLeft = new Decimal(0);
     return new CloseSpan(this.price, this.tick, model.touch);
   }
@@ -172,6 +171,13 @@ export class CsvMarket extends Market {
     // The jump's volume was the sum of its steps; nothing is left over for the next step.
     this.volumeLeft = new Decimal(0);
   }
+}
+
+/** The sum of the rows' volumes, in their order; null when none has one. */
+function tradedOf(rows: readonly PriceRow[]): Decimal | null {
+  let traded: Decimal | null = null;
+  for (const { volume } of rows) if (volume !== null) traded = traded === null ? volume : traded.plus(volume);
+  return traded;
 }
 
 /** The span of a step at its closing price (fill-model.ts matchSpan), built when first read: a candle's step reads its legs instead. */

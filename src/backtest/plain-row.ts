@@ -1,45 +1,63 @@
 /**
- * The run's reading of a price row whose cells are plainly good (price-check.ts): each decimal is
- * built once, straight from its cell, and the full parser's checks (price-csv.ts parseRow: a price
- * above zero, a candle's high and low bounding it) are made on those decimals. Any other row is
- * left to the full parser, which accepts it or names what is wrong. So a row passes here only if
- * the full parser accepts it, and as the same row.
+ * The run's reading of a price row whose cells are plainly good: the cells are checked as the
+ * load's check does (price-check.ts plainCells: plain decimals, a positive price, a candle's high
+ * and low bounding its open and close, without building a decimal), then each decimal is built
+ * straight from its cell. Any other row is left to the full parser, which accepts it or names
+ * what is wrong. So a row passes here only if the full parser accepts it, and as the same row.
+ *
+ * A candle's open and a row's volume are built when first read: a price step reads neither unless
+ * it matches resting orders along the candle's legs (its open) or fills them (its volume), so most
+ * rows never build them. The close, high and low are read at every step (the price and the 24 h
+ * range) and are built at once.
  */
 import { Decimal } from '../core/decimal.js';
-import { MARKET_RE } from '../core/market-names.js';
-import { isPlain, parseTime, type ColumnIndex } from './price-check.js';
+import { plainCells, type ColumnIndex } from './price-check.js';
 import type { Candle, PriceRow } from './price-csv.js';
 
-function plainDecimal(cell: string | undefined): Decimal | undefined {
-  return cell !== undefined && isPlain(cell) ? new Decimal(cell) : undefined;
+/** A candle whose open is built from its cell when first read. */
+class PlainCandle implements Candle {
+  private built: Decimal | undefined;
+
+  constructor(
+    private readonly openCell: string,
+    readonly high: Decimal,
+    readonly low: Decimal,
+  ) {}
+
+  get open(): Decimal {
+    this.built ??= new Decimal(this.openCell);
+    return this.built;
+  }
 }
 
-function positive(cell: string | undefined): Decimal | undefined {
-  const d = plainDecimal(cell);
-  return d === undefined || d.isZero() ? undefined : d;
-}
+/** A row whose volume is built from its cell when first read (null: the file has no volume column). */
+class PlainRow implements PriceRow {
+  private built: Decimal | undefined;
+  readonly candle?: Candle;
 
-/** The candle of the row and its close, when each is positive and the high and the low bound them. */
-function candleOf(cells: string[], c: NonNullable<ColumnIndex['candle']>): (Candle & { close: Decimal }) | undefined {
-  const [open, high, low, close] = [positive(cells[c.open]), positive(cells[c.high]), positive(cells[c.low]), positive(cells[c.close])];
-  if (open === undefined || high === undefined || low === undefined || close === undefined) return undefined;
-  if (high.lt(open) || high.lt(close) || high.lt(low) || low.gt(open) || low.gt(close)) return undefined;
-  return { open, high, low, close };
+  constructor(
+    readonly timeMs: number,
+    readonly price: Decimal,
+    private readonly volumeCell: string | null,
+    candle: Candle | undefined,
+  ) {
+    if (candle !== undefined) this.candle = candle;
+  }
+
+  get volume(): Decimal | null {
+    if (this.volumeCell === null) return null;
+    this.built ??= new Decimal(this.volumeCell);
+    return this.built;
+  }
 }
 
 /** The row of `cells` and its market when every cell is plainly good; undefined for the full parser (its time's order still to check). */
 export function plainPriceRow(cells: string[], cols: ColumnIndex, defaultMarket: string | null): { market: string; row: PriceRow } | undefined {
-  if (cells.length < cols.count) return undefined;
-  const timeMs = parseTime(cells[cols.time] as string);
-  if (timeMs === undefined) return undefined;
-  const market = cols.market === undefined ? defaultMarket : (cells[cols.market] as string);
-  if (market === null || (cols.market !== undefined && !MARKET_RE.test(market))) return undefined;
-  const volume = cols.volume === undefined ? null : plainDecimal(cells[cols.volume]);
-  if (volume === undefined) return undefined;
-  if (cols.candle === undefined) {
-    const price = positive(cells[cols.price as number]);
-    return price === undefined ? undefined : { market, row: { timeMs, price, volume } };
-  }
-  const c = candleOf(cells, cols.candle);
-  return c === undefined ? undefined : { market, row: { timeMs, price: c.close, volume, candle: { open: c.open, high: c.high, low: c.low } } };
+  const ok = plainCells(cells, cols, defaultMarket);
+  if (ok === undefined) return undefined;
+  const volume = cols.volume === undefined ? null : (cells[cols.volume] as string);
+  const c = cols.candle;
+  if (c === undefined) return { market: ok.market, row: new PlainRow(ok.timeMs, new Decimal(cells[cols.price as number] as string), volume, undefined) };
+  const candle = new PlainCandle(cells[c.open] as string, new Decimal(cells[c.high] as string), new Decimal(cells[c.low] as string));
+  return { market: ok.market, row: new PlainRow(ok.timeMs, new Decimal(cells[c.close] as string), volume, candle) };
 }

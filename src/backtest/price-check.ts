@@ -131,7 +131,11 @@ function candleOk(cells: string[], c: NonNullable<ColumnIndex['candle']>): boole
  * order by the caller); undefined when the full parser must look at it.
  */
 export function plainRow(text: string, cols: ColumnIndex, defaultMarket: string | null): { timeMs: number; market: string } | undefined {
-  const cells = text.split(',');
+  return plainCells(text.split(','), cols, defaultMarket);
+}
+
+/** plainRow() of a line already split into its cells. */
+export function plainCells(cells: string[], cols: ColumnIndex, defaultMarket: string | null): { timeMs: number; market: string } | undefined {
   if (cells.length < cols.count) return undefined;
   const timeMs = parseTime(cells[cols.time] as string);
   if (timeMs === undefined) return undefined;
