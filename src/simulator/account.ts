@@ -163,10 +163,18 @@ export class Account {
   /** Orders that may still be open (pruned lazily), per market, so a step never scans the whole history. */
   private readonly maybeOpen = new Map<string, Set<SimOrder>>();
 
+  /** Orders added to the open sets so far: between two equal counts, open orders only ended (their prices never change). */
+  private openAdds = 0;
+
+  get openOrdersAdded(): number {
+    return this.openAdds;
+  }
+
   /** Records an accepted order (OCO legs are kept out of the open set: they are conditional). */
   addOrder(order: SimOrder): void {
     this.orders.set(order.orderId, order);
     if (order.ocoId !== undefined) return;
+    this.openAdds++;
     let set = this.maybeOpen.get(order.market);
     if (set === undefined) {
       set = new Set();

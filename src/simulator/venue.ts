@@ -22,6 +22,7 @@ import { DAY_MS, earnDaily, openInvestment } from './flex.js';
 import { Market } from './market.js';
 import { cancelRest, fillResting, nearReached, reached, takeAtPlacement, type MatchContext } from './matching.js';
 import type { NearSpan } from './near.js';
+import { OpenBoundsMemo, type OpenBounds } from './open-bounds.js';
 import type { AccountOptions, MarketOptions } from './options.js';
 import { checkAgainstState, checkPlacement, lockFor, positionSideFor } from './order-rules.js';
 import { Prng } from './prng.js';
@@ -76,6 +77,11 @@ class StepReach {
     return (near === undefined ? undefined : nearReached(o, near)) ?? reached(o, this.exactSpan());
   }
 
+  /** True when the highest open buy or the lowest open sell is reached: then some open order is (open-bounds.ts). */
+  bounds(b: OpenBounds): boolean {
+    return (b.buy !== undefined && this.order(b.buy)) || (b.sell !== undefined && this.order(b.sell));
+  }
+
   oco(a: Account, rec: OcoRecord): boolean {
     const near = this.nearSpan();
     return (near === undefined ? undefined : ocoNearReached(a, rec, near)) ?? ocoReached(a, rec, this.exactSpan());
@@ -105,6 +111,8 @@ export class Venue implements MatchContext {
    */
   private seq: number;
   private readonly ids: Prng;
+  /** The open orders' highest buy and lowest sell per account and market, for `reachable`. */
+  private readonly openBounds = new OpenBoundsMemo();
 
   constructor(
     private readonly clock: Clock,
@@ -230,7 +238,9 @@ export class Venue implements MatchContext {
   private reachable(m: Market, span: PriceSpan): boolean {
     const reach = new StepReach(m, span);
     for (const a of this.accounts.values()) {
-      for (const o of a.openOrdersOn(m.name)) if (reach.order(o)) return true;
+      // Kept bounds reached may be an ended order's: read again from the open orders (open-bounds.ts).
+      const kept = this.openBounds.of(a, m.name);
+      if (reach.bounds(kept) && (!kept.kept || reach.bounds(this.openBounds.fresh(a, m.name)))) return true;
       for (const rec of a.conditionals.activeOcos(m.name)) if (reach.oco(a, rec)) return true;
     }
     return false;

@@ -1,0 +1,65 @@
+/**
+ * What `Venue.reachable` needs of an account's open orders on one market: its highest buy and its
+ * lowest sell. A step's path reaches some open buy exactly when it reaches the highest (a buy is
+ * reached when its price is at least the reach's low), some sell exactly when it reaches the
+ * lowest; so a step that most often reaches nothing reads two orders, not all of them.
+ *
+ * The pair is kept while the account adds no order (`Account.openOrdersAdded`): open orders then
+ * only end (an order's price never changes), so the kept pair still bounds every open order's
+ * price, though it may be an ended order's. Kept bounds that are reached are therefore worked out
+ * again from the open orders before the venue matches the step: a step is never passed that
+ * reaches an open order, and one that reaches only an ended order's kept price is passed.
+ */
+import type { Account } from './account.js';
+import { compare } from './compare.js';
+import type { SimOrder } from './types.js';
+
+export interface OpenBounds {
+  /** The open buy with the highest price, the open sell with the lowest (undefined: none). */
+  buy: SimOrder | undefined;
+  sell: SimOrder | undefined;
+  /** True when kept from an earlier reading: an order of the pair may have ended since. */
+  kept: boolean;
+}
+
+interface Entry {
+  adds: number;
+  bounds: OpenBounds;
+}
+
+/** The bounds of `orders` (open orders of one market). */
+export function boundsOf(orders: readonly SimOrder[]): OpenBounds {
+  let buy: SimOrder | undefined;
+  let sell: SimOrder | undefined;
+  for (const o of orders) {
+    if (o.side === 'buy') {
+      if (buy === undefined || compare(o.price, buy.price) > 0) buy = o;
+    } else if (sell === undefined || compare(o.price, sell.price) < 0) sell = o;
+  }
+  return { buy, sell, kept: false };
+}
+
+/** Per account and market, the bounds of its open orders as last read. */
+export class OpenBoundsMemo {
+  private readonly byAccount = new Map<Account, Map<string, Entry>>();
+
+  /** The bounds of `account`'s open orders on `market`: kept ones while it added no order, else read now. */
+  of(account: Account, market: string): OpenBounds {
+    const entry = this.entries(account).get(market);
+    if (entry !== undefined && entry.adds === account.openOrdersAdded) return entry.bounds;
+    return this.fresh(account, market);
+  }
+
+  /** The bounds read now from the open orders (and kept). */
+  fresh(account: Account, market: string): OpenBounds {
+    const bounds = boundsOf(account.openOrdersOn(market));
+    this.entries(account).set(market, { adds: account.openOrdersAdded, bounds: { buy: bounds.buy, sell: bounds.sell, kept: true } });
+    return bounds;
+  }
+
+  private entries(account: Account): Map<string, Entry> {
+    let m = this.byAccount.get(account);
+    if (m === undefined) this.byAccount.set(account, (m = new Map()));
+    return m;
+  }
+}
