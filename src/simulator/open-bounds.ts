@@ -11,7 +11,6 @@
  * reaches an open order, and one that reaches only an ended order's kept price is passed.
  */
 import type { Account } from './account.js';
-import { compare } from './compare.js';
 import type { SimOrder } from './types.js';
 
 export interface OpenBounds {
@@ -33,8 +32,8 @@ export function boundsOf(orders: readonly SimOrder[]): OpenBounds {
   let sell: SimOrder | undefined;
   for (const o of orders) {
     if (o.side === 'buy') {
-      if (buy === undefined || compare(o.price, buy.price) > 0) buy = o;
-    } else if (sell === undefined || compare(o.price, sell.price) < 0) sell = o;
+      if (buy === undefined || o.price.gt(buy.price)) buy = o;
+    } else if (sell === undefined || o.price.lt(sell.price)) sell = o;
   }
   return { buy, sell, kept: false };
 }
