@@ -35,6 +35,8 @@ export class ReadModels {
   /** The provisional pseudo-fills, kept while no order was written (only order writes move the flag). */
   private readonly provisional = new VersionedMemo<PositionFill[]>();
   private readonly fillReads = new Map<string, RecentFills>();
+  /** The books' lists handed out, by strategy (undefined: every owner's), and the fill mark they were read under. */
+  private readonly positionReads = new Map<string | undefined, { mark: string; positions: readonly Position[] }>();
   /** The rows of newly inserted deals, read once for the position fold and the recent fills. */
   private readonly deals: SharedDealReads;
 
@@ -87,13 +89,31 @@ export class ReadModels {
    * As `positions`, not to be edited: the kept positions themselves, so a position whose book no
    * fill moved is the same object as at the last read (the snapshot keeps its view by it). Folded
    * from the strategy's every fill only when a reply reported more filled than its deals applied
-   * (provisional, short-lived) or inside a transaction that may still roll back.
+   * (provisional, short-lived) or inside a transaction that may still roll back; the same list
+   * while none of the strategy's fills was written (`keptUnder`).
    */
   keptPositions(strategyId: string): readonly Position[] {
+    const { fills } = this.store;
     const provisional = this.provisionalFills().filter((f) => f.strategyId === strategyId);
-    if (provisional.length > 0) return derivePositions([...this.store.fills.byStrategy(strategyId), ...provisional]);
-    if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.byStrategy(strategyId));
-    return this.books.kept(strategyId);
+    if (provisional.length > 0) return derivePositions([...fills.byStrategy(strategyId), ...provisional]);
+    return this.keptUnder(strategyId, fills.versionOf(strategyId), () => this.books.kept(strategyId), () => fills.byStrategy(strategyId));
+  }
+
+  /**
+   * The books' list for `key`, handed on as it was while `mark` (a fill write counter: the fills it
+   * folds cannot have changed without moving it) stands: most reads follow an order write or other
+   * owners' fills, after which the feed's look at the insert log and a list rebuilt because another
+   * owner's book moved gave equal positions again. Sound inside a transaction too: a write there
+   * moves the mark (and a rolled-back one leaves it moved). What is read there is folded from
+   * `stored` and not kept.
+   */
+  private keptUnder(key: string | undefined, mark: string, kept: () => readonly Position[], stored: () => FillRecord[]): readonly Position[] {
+    const k = this.positionReads.get(key);
+    if (k !== undefined && k.mark === mark) return k.positions;
+    if (!this.feed.sync(this.books)) return derivePositions(stored());
+    const positions = kept();
+    this.positionReads.set(key, { mark, positions });
+    return positions;
   }
 
   /** Every position (strategies and external fills, `strategyId` null), provisional fills included. */
@@ -104,9 +124,9 @@ export class ReadModels {
   /** As `allPositions`, not to be edited (`keptPositions`); folded from every fill in the same two cases. */
   allKeptPositions(): readonly Position[] {
     const provisional = this.provisionalFills();
-    if (provisional.length > 0) return derivePositions([...this.store.fills.all(), ...provisional]);
-    if (!this.feed.sync(this.books)) return derivePositions(this.store.fills.all());
-    return this.books.kept();
+    const { fills } = this.store;
+    if (provisional.length > 0) return derivePositions([...fills.all(), ...provisional]);
+    return this.keptUnder(undefined, String(fills.version), () => this.books.kept(), () => fills.all());
   }
 
   /**
