@@ -38,10 +38,7 @@ export class MarketData {
   }
 
   async get(): Promise<MarketReading> {
-    if (this.stale()) {
-      this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
-      await this.inFlight;
-    }
+    if (this.stale()) await this.start();
     return this.reading;
   }
 
@@ -51,10 +48,25 @@ export class MarketData {
    */
   async fresh(): Promise<MarketReading> {
     if (this.inFlight !== undefined) await this.inFlight.catch(() => undefined);
-    this.inFlight ??= this.refresh().finally(() => (this.inFlight = undefined));
-    await this.inFlight;
+    await this.start();
     return this.reading;
   }
+
+  /** The running refresh, or a new one; it is forgotten once it settles, whatever its outcome. */
+  private start(): Promise<void> {
+    // One `then` rather than `finally`, whose callback's result is awaited in further promises:
+    // the same outcome (the reason of a failed read passed on as it is), in fewer microtasks.
+    return (this.inFlight ??= this.refresh().then(this.settled, this.failed));
+  }
+
+  private readonly settled = (): void => {
+    this.inFlight = undefined;
+  };
+
+  private readonly failed = (err: unknown): never => {
+    this.inFlight = undefined;
+    throw err;
+  };
 
   private async refresh(): Promise<void> {
     const [futures, balances] = await Promise.all([this.gateway.markets(), this.gateway.balances()]);
