@@ -58,10 +58,25 @@ const ONE = new Decimal(1);
 
 /** Margin plus unrealised PnL at `mark` (margin only without a mark), in the position's settlement asset. */
 export function positionValue(p: CollateralPosition, mark: Decimal | undefined): Decimal {
-  if (mark === undefined || p.amount.isZero()) return p.margin;
+  return markedValue(p, mark) ?? p.margin;
+}
+
+/** `positionValue` when it is margin plus PnL (a mark and an amount), a sum rounded to the precision; else undefined. */
+function markedValue(p: CollateralPosition, mark: Decimal | undefined): Decimal | undefined {
+  if (mark === undefined || p.amount.isZero()) return undefined;
   // cost is Σ |amount| × entry: a long paid it, a short received it.
   const signedCost = p.amount.isNeg() ? p.cost.neg() : p.cost;
   return p.margin.plus(p.amount.mul(mark).minus(signedCost));
+}
+
+/**
+ * `a.plus(b)` for two results of decimal.js arithmetic (already rounded to the precision): a zero
+ * added to a non-zero value gives that value, which `plus` would copy and round to the same digits.
+ * Two zeros go through `plus` for its sign of zero. Saves the rule's additions to an empty sum.
+ */
+function plusRounded(a: Decimal, b: Decimal): Decimal {
+  if (b.isZero()) return a.isZero() ? a.plus(b) : a;
+  return a.isZero() ? b : a.plus(b);
 }
 
 /** An amount the rule values, with the index of its price in `EquityPlan.markets` (-1: the equity asset, at 1). */
@@ -142,14 +157,15 @@ class Valuer {
 
   sum(amounts: readonly PlannedAmount[]): Decimal {
     let total = ZERO;
-    for (const a of amounts) total = total.plus(a.atOne ?? this.value(a.asset, a.price, a.amount));
+    for (const a of amounts) total = plusRounded(total, a.atOne ?? this.value(a.asset, a.price, a.amount));
     return total;
   }
 }
 
 /**
  * Values a plan at the last price of each of its markets (`prices[k]` of `plan.markets[k]`,
- * undefined: none known). The same products and sums, in the same order, as `equityOf`.
+ * undefined: none known). The same products and sums, in the same order, as `equityOf`; an addition
+ * of zero to a sum, or a product by 1 of a sum, is left out where its result is the other operand.
  */
 export function priceEquity(plan: EquityPlan, prices: readonly (Decimal | undefined)[]): Equity {
   const v = new Valuer(prices);
@@ -158,10 +174,13 @@ export function priceEquity(plan: EquityPlan, prices: readonly (Decimal | undefi
   for (const p of plan.positions) {
     const mark = prices[p.mark];
     if (mark === undefined && !p.position.amount.isZero()) unmarked.push(p.name);
-    positions = positions.plus(v.value(p.settle.asset, p.settle.price, positionValue(p.position, mark)));
+    const marked = markedValue(p.position, mark);
+    // Margin plus PnL is already rounded: in the equity asset, times 1 is itself (no `mul`).
+    const atOne = marked !== undefined && p.settle.price < 0 && !marked.isZero();
+    positions = plusRounded(positions, atOne ? marked : v.value(p.settle.asset, p.settle.price, marked ?? p.position.margin));
   }
   const parts = { balances: v.sum(plan.balances), held: v.sum(plan.held), positions, flex: v.sum(plan.flex) };
-  const total = parts.balances.plus(parts.held).plus(parts.positions).plus(parts.flex);
+  const total = plusRounded(plusRounded(plusRounded(parts.balances, parts.held), parts.positions), parts.flex);
   return { equityAsset: plan.equityAsset, total, parts, unvalued: v.unvalued, unmarked };
 }
 

@@ -51,6 +51,13 @@ const amount = (signed: boolean): fc.Arbitrary<Decimal> =>
     // Built from text, not by arithmetic (which would round to 60 digits): the long one keeps all 75.
     .map(([digits, shift, neg]) => new Decimal(`${signed && neg ? '-' : ''}${digits}e${shift}`));
 
+/** Each decimal exactly: its digits and its sign, a zero's sign included (`toFixed` prints -0 as 0). */
+function exact(e: Equity): unknown {
+  const one = (d: Decimal): string => `${d.isNeg() ? '-' : '+'}${d.abs().toString()}`;
+  const map = (m: Record<string, Decimal>): [string, string][] => Object.entries(m).map(([k, v]) => [k, one(v)]);
+  return { total: one(e.total), parts: map(e.parts), unvalued: map(e.unvalued), unmarked: e.unmarked };
+}
+
 const amounts = fc.dictionary(fc.constantFrom(...ASSETS), amount(false));
 const prices = fc.dictionary(fc.constantFrom(...MARKETS), amount(false).filter((d) => !d.isZero()));
 const position = fc.record({
@@ -77,6 +84,25 @@ describe('the equity rule planned, then priced', () => {
         expect(text(equityOf(i))).toEqual(text(reference(i)));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('gives the very decimals of the rule in one pass, the sign of a zero included, at zero prices and negative amounts', () => {
+    const signed = fc.dictionary(fc.constantFrom(...ASSETS), amount(true));
+    const anyPrices = fc.dictionary(fc.constantFrom(...MARKETS), amount(true));
+    const wide = fc.record({
+      equityAsset: fc.constantFrom('USDT', 'BTC'),
+      balances: signed,
+      held: signed,
+      flex: signed,
+      positions: fc.array(position, { maxLength: 3 }),
+      prices: anyPrices,
+    });
+    fc.assert(
+      fc.property(wide, (i) => {
+        expect(exact(equityOf(i))).toEqual(exact(reference(i)));
+      }),
+      { numRuns: 1000 },
     );
   });
 
