@@ -68,14 +68,18 @@ const position = fc.record({
   margin: amount(false),
   settleAsset: fc.constantFrom('USDT', 'BTC', 'XYZ'),
 });
-const inputs = fc.record({
-  equityAsset: fc.constantFrom('USDT', 'BTC'),
-  balances: amounts,
-  held: amounts,
-  flex: amounts,
-  positions: fc.array(position, { maxLength: 3 }),
-  prices,
-});
+/** Inputs of the rule whose amounts and prices are drawn by `a` and `p`. */
+function inputsOf<A, P>(a: fc.Arbitrary<A>, p: fc.Arbitrary<P>) {
+  return fc.record({
+    equityAsset: fc.constantFrom('USDT', 'BTC'),
+    balances: a,
+    held: a,
+    flex: a,
+    positions: fc.array(position, { maxLength: 3 }),
+    prices: p,
+  });
+}
+const inputs = inputsOf(amounts, prices);
 
 describe('the equity rule planned, then priced', () => {
   it('gives what the rule in one pass gives, to the last digit', () => {
@@ -90,14 +94,7 @@ describe('the equity rule planned, then priced', () => {
   it('gives the very decimals of the rule in one pass, the sign of a zero included, at zero prices and negative amounts', () => {
     const signed = fc.dictionary(fc.constantFrom(...ASSETS), amount(true));
     const anyPrices = fc.dictionary(fc.constantFrom(...MARKETS), amount(true));
-    const wide = fc.record({
-      equityAsset: fc.constantFrom('USDT', 'BTC'),
-      balances: signed,
-      held: signed,
-      flex: signed,
-      positions: fc.array(position, { maxLength: 3 }),
-      prices: anyPrices,
-    });
+    const wide = inputsOf(signed, anyPrices);
     fc.assert(
       fc.property(wide, (i) => {
         expect(exact(equityOf(i))).toEqual(exact(reference(i)));
