@@ -20,6 +20,11 @@ function same(a: Decimal, b: Decimal): boolean {
   return a === b ? !a.isNaN() : a.eq(b);
 }
 
+/** `a.gte(b)`, with the same shortcut for the very same decimal as `same`. */
+function atLeast(a: Decimal, b: Decimal): boolean {
+  return a === b ? !a.isNaN() : a.gte(b);
+}
+
 export type EquitySnapshot = NonNullable<RiskSnapshot['equity']>;
 
 export interface EquityWatchDeps {
@@ -90,7 +95,7 @@ export class EquityWatch {
   private breachOf(s: EquitySnapshot, limits: RiskLimits): string | null {
     const { currentQuote: total, peakQuote: peak } = s;
     const w = this.within;
-    if (w !== null && same(w.peak, peak) && (total === w.total ? !total.isNaN() : total.gte(w.total))) return null;
+    if (w !== null && same(w.peak, peak) && atLeast(total, w.total)) return null;
     if (!drawdownBreached(s, limits)) {
       this.within = { peak, total };
       return null;
