@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import { pairName, type FuturesMarket } from '../model/markets.js';
-import type { PriceView } from '../strategy-api/host.js';
+import { settledPrices, type PriceView } from '../strategy-api/host.js';
 
 /** Prices and balances of one read, handed out as they are: nothing changes them (a read makes new ones). */
 export type MarketReading = Readonly<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }>;
@@ -124,5 +124,6 @@ export function pricesFromListing(futures: readonly FuturesMarket[]): Readonly<R
     const spot = pairName(f.base, f.quote);
     if (out[spot] === undefined) out[spot] = priceView(f);
   }
-  return Object.freeze(out);
+  // Frozen through and through (each view frozen where made): the contexts take it as it is, unlooked.
+  return settledPrices(out);
 }

@@ -102,6 +102,15 @@ function requestOf(hook: HookName, data: SnapshotData, state: BufferedState, inp
 /** Longest wait for an instance's worker to start and load its module before a call goes ahead. */
 const START_BOUND_MS = 30_000;
 
+/** The answer of a call that is over when it returns: settled already, as an async function's would be (frozen: shared by every call). */
+const DONE: Promise<void> = Object.freeze(Promise.resolve());
+
+/** Where a call that must wait goes on from: the snapshot to come, the hook's answer to come, or intents to execute. */
+type Pending =
+  | { snapshot: Promise<SnapshotData>; input: HookInput }
+  | { called: Promise<GuardedResult<unknown>>; state: BufferedState }
+  | { intents: Intent[] };
+
 /** The delivery mark of a call that delivers no event (a tick, a fill). */
 const NO_EVENT = (): void => undefined;
 
@@ -234,20 +243,47 @@ export class StrategyRunner {
   }
 
 
-  /** `spent` (onOrder's delivery mark) runs once the call is over for the event: after the commit, or on failure. */
-  private async run(hook: Hook, input: HookInput = NO_INPUT, spent: () => void = NO_EVENT): Promise<void> {
-    if (this.guard.quarantined) return spent();
-    const snapshot = this.snapshotNow();
-    const data = snapshot instanceof Promise ? await snapshot : snapshot;
-    const state = new BufferedState(this.options.state);
-    const called = this.guarded(hook, data, state, input);
-    const intents = this.intentsOf(hook, called instanceof Promise ? await called : called, spent);
-    if (intents === undefined) return;
-    this.land(state, spent);
-    if (!this.options.accepting()) {
-      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
-      return;
+  /**
+   * `spent` (onOrder's delivery mark) runs once the call is over for the event: after the commit, or
+   * on failure. A call that waits for nothing (the snapshot and the hook's answer at once, no intent
+   * to execute: most ticks) is over when this returns and answers `DONE`, not an async function's
+   * own promise made for it; a call that must wait goes on in one async function from that wait
+   * (`proceed`), as the whole call did, so each wait and the settling of the promise returned fall
+   * on the same turns as before. A synchronous fault rejects, as the async function's did.
+   */
+  private run(hook: Hook, input: HookInput = NO_INPUT, spent: () => void = NO_EVENT): Promise<void> {
+    try {
+      if (this.guard.quarantined) {
+        spent();
+        return DONE;
+      }
+      const snapshot = this.snapshotNow();
+      if (snapshot instanceof Promise) return this.proceed(hook, spent, { snapshot, input });
+      const state = new BufferedState(this.options.state);
+      const called = this.guarded(hook, snapshot, state, input);
+      if (called instanceof Promise) return this.proceed(hook, spent, { called, state });
+      const intents = this.landed(hook, called, state, spent);
+      return intents === undefined ? DONE : this.proceed(hook, spent, { intents });
+    } catch (err) {
+      return Promise.reject(err);
     }
+  }
+
+  /** The rest of a call from its first wait: for its snapshot, for its hook's answer, or for its first intent's execution. */
+  private async proceed(hook: Hook, spent: () => void, from: Pending): Promise<void> {
+    let intents: Intent[] | undefined;
+    if ('intents' in from) intents = from.intents;
+    else {
+      let state: BufferedState;
+      let called: Guarded;
+      if ('snapshot' in from) {
+        const data = await from.snapshot;
+        state = new BufferedState(this.options.state);
+        called = this.guarded(hook, data, state, from.input);
+      } else ({ state, called } = from);
+      intents = this.landed(hook, called instanceof Promise ? await called : called, state, spent);
+    }
+    if (intents === undefined) return;
     for (const intent of intents) {
       // Quarantine can begin between intents only through another call; re-checked by the gate.
       try {
@@ -258,6 +294,21 @@ export class StrategyRunner {
         return;
       }
     }
+  }
+
+  /**
+   * The call's intents once its state has landed; undefined when there is nothing to execute (the
+   * call failed or returned garbage, it returned none, or intents are not accepted now).
+   */
+  private landed(hook: Hook, result: GuardedResult<unknown>, state: BufferedState, spent: () => void): Intent[] | undefined {
+    const intents = this.intentsOf(hook, result, spent);
+    if (intents === undefined) return undefined;
+    this.land(state, spent);
+    if (!this.options.accepting()) {
+      if (intents.length > 0) this.log.info({ hook, dropped: intents.length }, 'not accepting intents (stopping, or paused by the operator): dropped');
+      return undefined;
+    }
+    return intents.length === 0 ? undefined : intents;
   }
 
   /** The intents of a call; undefined when it failed or returned garbage (reported, its budget spent, its event spent). */

@@ -191,7 +191,17 @@ const frozenBalances = new WeakMap<Record<string, Decimal>, Readonly<Record<stri
  * until the next venue read gets that one, so one comparison answers; a map is looked through
  * once per read (a set of every map seen grew by one entry a candle).
  */
-let lastSettledPrices: Record<string, PriceView> | undefined;
+let lastSettledPrices: Readonly<Record<string, PriceView>> | undefined;
+
+/**
+ * For the engine: `prices` frozen, vouched for by the caller as frozen through and through (each
+ * view frozen where it is made, as the market data makes them): the contexts hand it on from now
+ * on without looking through it, not even once per venue read.
+ */
+export function settledPrices(prices: Readonly<Record<string, PriceView>>): Readonly<Record<string, PriceView>> {
+  lastSettledPrices = Object.freeze(prices);
+  return prices;
+}
 
 function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, PriceView>> {
   if (source === lastSettledPrices) return source;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ZERO } from '../../../src/core/decimal.js';
-import { settledList } from '../../../src/strategy-api/host.js';
+import { pricesFromListing } from '../../../src/engine/market-data.js';
+import { settledList, settledPrices } from '../../../src/strategy-api/host.js';
+import type { FuturesMarket } from '../../../src/model/markets.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 
 describe('strategy context', () => {
@@ -51,6 +53,26 @@ describe('strategy context', () => {
     expect(Object.isFrozen(copied.prices['BTC_PERP'])).toBe(true);
     expect(copied.prices['BTC_PERP']).not.toBe(open);
     expect(copied.prices['BTC_PERP']?.last.toFixed()).toBe('100');
+  });
+
+  it('hands a price map the engine settled on as it is, without looking through it; the market data settles its maps', () => {
+    let looked = 0;
+    const view = price('BTC_USDT', '100');
+    const settled = Object.defineProperty({}, 'BTC_USDT', {
+      enumerable: true,
+      get: () => {
+        looked++;
+        return view;
+      },
+    }) as Record<string, typeof view>;
+    settledPrices(Object.freeze(settled));
+    const { ctx } = ctxOf({}, snapshot({ prices: settled }));
+    expect(ctx.prices).toBe(settled);
+    expect(looked).toBe(0);
+    const futures = [{ tickerId: 'BTC_PERP', base: 'BTC', quote: 'USDT', lastPrice: ZERO, bid: ZERO, ask: ZERO } as unknown as FuturesMarket];
+    const fromListing = pricesFromListing(futures);
+    expect(Object.isFrozen(fromListing) && Object.values(fromListing).every((v) => Object.isFrozen(v))).toBe(true);
+    expect(ctxOf({}, snapshot({ prices: fromListing })).ctx.prices).toBe(fromListing);
   });
 
   it('hands frozen balances (the market data keeps them frozen) on as they are; copies loose ones', () => {
