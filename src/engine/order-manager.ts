@@ -89,16 +89,29 @@ export class OrderManager {
     journal.begin(ids);
     const waiting = new Set(ids);
     const out = new Map<string, PlaceOutcome>();
+    const requests = specs.map((s, i) => limitRequest(s, ids[i] as string));
+    const apply = (results: BulkItemResult[]): void => {
+      for (const o of store.tx(() => results.map((r) => this.applyBulkItem(r)))) out.set(o.clientOrderId, o);
+      journal.end(results.map((r) => r.clientOrderId));
+    };
     try {
-      for await (const results of this.sent(specs.map((s, i) => limitRequest(s, ids[i] as string)), waiting)) {
-        for (const o of store.tx(() => results.map((r) => this.applyBulkItem(r)))) out.set(o.clientOrderId, o);
-        journal.end(results.map((r) => r.clientOrderId));
-      }
+      // A venue that answers at once (in process) is asked without a promise per request; the
+      // outcomes, and when each is applied, are the same.
+      if (this.deps.gateway.submitLimitOrdersNow !== undefined) for (const results of this.sentNow(requests, waiting)) apply(results);
+      else for await (const results of this.sent(requests, waiting)) apply(results);
     } finally {
       journal.end(ids);
     }
-    await this.confirmReportedFills(ids);
+    if (this.anyReported(ids)) await this.confirmReportedFills(ids);
     return ids.map((id) => out.get(id) as PlaceOutcome);
+  }
+
+  /** Whether a reply showed one of `ids` (partly) filled beyond its known deals (the usual placement: none). */
+  private anyReported(ids: readonly string[]): boolean {
+    return ids.some((id) => {
+      const o = this.deps.journal.get(id);
+      return o !== undefined && o.reportedFilledBase.gt(o.filledBase);
+    });
   }
 
   /**
@@ -121,6 +134,19 @@ export class OrderManager {
   private async *sent(requests: LimitOrderRequest[], waiting: Set<string>): AsyncGenerator<BulkItemResult[]> {
     try {
       for await (const results of this.deps.gateway.submitLimitOrders(requests)) {
+        yield results.filter((r) => waiting.delete(r.clientOrderId));
+      }
+    } catch (err) {
+      yield this.thrownItems([...waiting], err);
+      waiting.clear();
+    }
+    if (waiting.size > 0) yield this.thrownItems([...waiting], new Error('bulk reply item missing or out of order'));
+  }
+
+  /** `sent` over a gateway that answers at once (`submitLimitOrdersNow`), item for item the same. */
+  private *sentNow(requests: LimitOrderRequest[], waiting: Set<string>): Generator<BulkItemResult[]> {
+    try {
+      for (const results of this.deps.gateway.submitLimitOrdersNow?.(requests) ?? []) {
         yield results.filter((r) => waiting.delete(r.clientOrderId));
       }
     } catch (err) {
