@@ -106,7 +106,10 @@ export class OrderManager {
     return ids.map((id) => out.get(id) as PlaceOutcome);
   }
 
-  /** Whether a reply showed one of `ids` (partly) filled beyond its known deals (the usual placement: none). */
+  /**
+   * Whether a reply showed one of `ids` (partly) filled beyond its known deals (the usual reply:
+   * none). When none is, `confirmReportedFills` would do nothing: it is not called, not awaited.
+   */
   private anyReported(ids: readonly string[]): boolean {
     return ids.some((id) => {
       const o = this.deps.journal.get(id);
@@ -236,7 +239,7 @@ export class OrderManager {
     journal.end([clientOrderId]);
     const outcome = store.tx(() => this.applyPlaced(clientOrderId, v));
     this.logPlacement(outcome);
-    await this.confirmReportedFills([clientOrderId]);
+    if (this.anyReported([clientOrderId])) await this.confirmReportedFills([clientOrderId]);
     return outcome;
   }
 
@@ -266,7 +269,7 @@ export class OrderManager {
       const target = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
       const patch = { unknownSinceMs: null, ...reportedPatch(journal.mustGet(clientOrderId), v) };
       journal.move(clientOrderId, target, 'cancel confirmed', patch, `status ${v.rawStatus}`);
-      await this.confirmReportedFills([clientOrderId]);
+      if (this.anyReported([clientOrderId])) await this.confirmReportedFills([clientOrderId]);
       return { status: target === 'FILLED' ? 'filled' : 'cancelled', clientOrderId };
     } catch (err) {
       return await this.cancelFailed(o, err);
