@@ -155,6 +155,8 @@ function call(venue: Venue, ctx: RouteContext, account: Account, handler: Privat
 export interface InProcessApi extends VenueApi {
   /** Requests answered so far (the run loop's sign of progress). */
   received(): number;
+  /** `bulkLimitOrders` answered at once (what the gateway's `submitLimitOrdersNow` sends). */
+  bulkLimitOrdersNow(orders: readonly LimitOrderInput[]): BulkItemResult[];
 }
 
 /**
@@ -174,6 +176,27 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
   };
   const ambiguous = (cause: BotError, cids: string[]): AmbiguousOutcomeError =>
     new AmbiguousOutcomeError('bulkLimitOrders', cids, `bulkLimitOrders: outcome unknown (${cause.message})`, { cause });
+  // A bulk placement, answered at once: a refusal of the list (validation) throws, the rest is per item.
+  const bulkNow = (orders: readonly LimitOrderInput[]): BulkItemResult[] => {
+    // A chunk the gateway cut from the list it validated (bulk/request.ts) is not validated again.
+    if (!isValidatedChunk(orders)) validateBulk(orders);
+    const c = ctxOf('bulkLimitOrders', orders.some((o) => o.rpi === true && o.ioc === true));
+    try {
+      // Validated, 1..20 orders: the route would refuse nothing as a whole; its items are read
+      // as the client's model (in-process-orders.ts).
+      if (orders.length <= MAX_BULK) {
+        received++;
+        venue.catchUp();
+        const slots = placeBulk(venue, account, 'bulkLimitOrders', orders);
+        return slotOutcomes(c, orders, { slots, length: orders.length }, false, ambiguous).items;
+      }
+      const reply = bodyOf(c, run(bulk, { orders: orders.map(orderItem), stopOnFail: false }));
+      return chunkReply(c, orders, reply, false, ambiguous).items;
+    } catch (err) {
+      // A whole-request refusal: every item carries it, as the client's chunk failure does.
+      return chunkFailed(orders, err);
+    }
+  };
   return {
     received: () => received,
     clockSkewMs: () => 0,
@@ -182,26 +205,9 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
       venue.catchUp();
       return listing?.read() ?? futuresListing(venue);
     },
-    bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => {
-      // A chunk the gateway cut from the list it validated (bulk/request.ts) is not validated again.
-      if (!isValidatedChunk(orders)) validateBulk(orders);
-      const c = ctxOf('bulkLimitOrders', orders.some((o) => o.rpi === true && o.ioc === true));
-      try {
-        // Validated, 1..20 orders: the route would refuse nothing as a whole; its items are read
-        // as the client's model (in-process-orders.ts).
-        if (orders.length <= MAX_BULK) {
-          received++;
-          venue.catchUp();
-          const slots = placeBulk(venue, account, 'bulkLimitOrders', orders);
-          return slotOutcomes(c, orders, { slots, length: orders.length }, false, ambiguous).items;
-        }
-        const reply = bodyOf(c, run(bulk, { orders: orders.map(orderItem), stopOnFail: false }));
-        return chunkReply(c, orders, reply, false, ambiguous).items;
-      } catch (err) {
-        // A whole-request refusal: every item carries it, as the client's chunk failure does.
-        return chunkFailed(orders, err);
-      }
-    },
+    // The body runs at once either way: the async form only wraps its answer (or a refusal of the list) in a promise.
+    bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => bulkNow(orders),
+    bulkLimitOrdersNow: bulkNow,
     collateralLimitOrder: async (order: CollateralOrderInput): Promise<VenueOrder> => {
       validateCollateral(order);
       const c = ctxOf('collateralLimitOrder', order.rpi === true && order.ioc === true);

@@ -10,12 +10,16 @@
  * overlap); the listing of its conditional orders is kept while its mark stands still
  * (in-process-listing.ts). It
  * also offers what HTTP cannot: the account's change mark (`changes`), with which the reconciler
- * skips a pass over an unchanged venue (docs/backtesting.md § In process). Its balances, credit
+ * skips a pass over an unchanged venue (docs/backtesting.md § In process), and a limit placement
+ * answered at once (`submitLimitOrdersNow`: the adapter's chunking over the API's answers, with
+ * no promise per request; test/unit/backtest/in-process-place-now.test.ts). Its balances, credit
  * line and flex history answers are kept while the account state they read stands still
  * (in-process-reads.ts).
  */
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
+import type { BulkItemResult, LimitOrderRequest } from '../model/venue-orders.js';
+import { submitInChunksNow } from '../exchange/bulk/request.js';
 import { secondsWindow } from '../exchange/history-pages.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Account } from '../simulator/account.js';
@@ -104,6 +108,11 @@ export interface InProcessGatewayOptions {
    * without an archive). Absent: every deal stays in memory.
    */
   archive?: DealsHeld;
+  /**
+   * Offer `submitLimitOrdersNow`: a bulk placement answered without a promise per request (the
+   * in-process API answers at once anyway). Default true; false: only the adapter's async path.
+   */
+  placeNow?: boolean;
 }
 
 /**
@@ -126,6 +135,8 @@ class InProcessGateway implements ExchangeGateway {
   private readonly listing: KeptListing | undefined;
   /** The account's change mark (src/simulator/account.ts) as of now; absent when turned off. */
   readonly changes?: () => number;
+  /** The adapter's chunking over the API's answer at once; absent when turned off. */
+  readonly submitLimitOrdersNow?: (orders: readonly LimitOrderRequest[]) => Iterable<BulkItemResult[]>;
 
   constructor(
     api: InProcessApi,
@@ -138,6 +149,7 @@ class InProcessGateway implements ExchangeGateway {
     const catchUp = options.catchUp ?? (() => undefined);
     if (options.keepReads !== false) this.kept = new KeptAccountReads(account, catchUp);
     if (options.keepListing !== false) this.listing = new KeptListing(account, catchUp);
+    if (options.placeNow !== false) this.submitLimitOrdersNow = (o) => submitInChunksNow((part) => api.bulkLimitOrdersNow(part), o);
     if (options.changeMark !== false) {
       this.changes = () => {
         catchUp();

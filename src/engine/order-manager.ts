@@ -89,16 +89,32 @@ export class OrderManager {
     journal.begin(ids);
     const waiting = new Set(ids);
     const out = new Map<string, PlaceOutcome>();
+    const requests = specs.map((s, i) => limitRequest(s, ids[i] as string));
+    const apply = (results: BulkItemResult[]): void => {
+      for (const o of store.tx(() => results.map((r) => this.applyBulkItem(r)))) out.set(o.clientOrderId, o);
+      journal.end(results.map((r) => r.clientOrderId));
+    };
     try {
-      for await (const results of this.sent(specs.map((s, i) => limitRequest(s, ids[i] as string)), waiting)) {
-        for (const o of store.tx(() => results.map((r) => this.applyBulkItem(r)))) out.set(o.clientOrderId, o);
-        journal.end(results.map((r) => r.clientOrderId));
-      }
+      // A venue that answers at once (in process) is asked without a promise per request; the
+      // outcomes, and when each is applied, are the same.
+      if (this.deps.gateway.submitLimitOrdersNow !== undefined) for (const results of this.sentNow(requests, waiting)) apply(results);
+      else for await (const results of this.sent(requests, waiting)) apply(results);
     } finally {
       journal.end(ids);
     }
-    await this.confirmReportedFills(ids);
+    if (this.anyReported(ids)) await this.confirmReportedFills(ids);
     return ids.map((id) => out.get(id) as PlaceOutcome);
+  }
+
+  /**
+   * Whether a reply showed one of `ids` (partly) filled beyond its known deals (the usual reply:
+   * none). When none is, `confirmReportedFills` would do nothing: it is not called, not awaited.
+   */
+  private anyReported(ids: readonly string[]): boolean {
+    return ids.some((id) => {
+      const o = this.deps.journal.get(id);
+      return o !== undefined && o.reportedFilledBase.gt(o.filledBase);
+    });
   }
 
   /**
@@ -121,6 +137,19 @@ export class OrderManager {
   private async *sent(requests: LimitOrderRequest[], waiting: Set<string>): AsyncGenerator<BulkItemResult[]> {
     try {
       for await (const results of this.deps.gateway.submitLimitOrders(requests)) {
+        yield results.filter((r) => waiting.delete(r.clientOrderId));
+      }
+    } catch (err) {
+      yield this.thrownItems([...waiting], err);
+      waiting.clear();
+    }
+    if (waiting.size > 0) yield this.thrownItems([...waiting], new Error('bulk reply item missing or out of order'));
+  }
+
+  /** `sent` over a gateway that answers at once (`submitLimitOrdersNow`), item for item the same. */
+  private *sentNow(requests: LimitOrderRequest[], waiting: Set<string>): Generator<BulkItemResult[]> {
+    try {
+      for (const results of this.deps.gateway.submitLimitOrdersNow?.(requests) ?? []) {
         yield results.filter((r) => waiting.delete(r.clientOrderId));
       }
     } catch (err) {
@@ -210,7 +239,7 @@ export class OrderManager {
     journal.end([clientOrderId]);
     const outcome = store.tx(() => this.applyPlaced(clientOrderId, v));
     this.logPlacement(outcome);
-    await this.confirmReportedFills([clientOrderId]);
+    if (this.anyReported([clientOrderId])) await this.confirmReportedFills([clientOrderId]);
     return outcome;
   }
 
@@ -240,7 +269,7 @@ export class OrderManager {
       const target = stateOfVenueOrder(v) === 'FILLED' ? 'FILLED' : 'CANCELLED';
       const patch = { unknownSinceMs: null, ...reportedPatch(journal.mustGet(clientOrderId), v) };
       journal.move(clientOrderId, target, 'cancel confirmed', patch, `status ${v.rawStatus}`);
-      await this.confirmReportedFills([clientOrderId]);
+      if (this.anyReported([clientOrderId])) await this.confirmReportedFills([clientOrderId]);
       return { status: target === 'FILLED' ? 'filled' : 'cancelled', clientOrderId };
     } catch (err) {
       return await this.cancelFailed(o, err);

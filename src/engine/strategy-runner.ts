@@ -360,7 +360,8 @@ export class StrategyRunner {
     return { ...s, strategy: { ...s.strategy, quarantined: true } };
   }
 
-  private async execute(intent: Intent): Promise<void> {
+  /** Not itself async: the promise of the intent's step is handed on as it is (an async wrapper adds turns). */
+  private execute(intent: Intent): Promise<void> {
     switch (intent.type) {
       case 'placeLimits':
         return this.placeLimits(intent);

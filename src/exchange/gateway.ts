@@ -31,6 +31,12 @@ export interface ExchangeGateway {
    * anything is sent; once sending has started every item carries its own outcome.
    */
   submitLimitOrders(orders: readonly LimitOrderRequest[]): AsyncIterable<BulkItemResult[]>;
+  /**
+   * Optional: the same as `submitLimitOrders`, each request answered before the consumer asks for
+   * the next, without a turn of the event loop. Only a venue in this process can (the backtest's
+   * in-process venue); the HTTP adapter has none.
+   */
+  submitLimitOrdersNow?(orders: readonly LimitOrderRequest[]): Iterable<BulkItemResult[]>;
   /** Places one collateral limit order, optionally with an OTO stop-loss / take-profit. */
   submitCollateralOrder(order: CollateralOrderRequest): Promise<VenueOrder>;
   /** Cancels one order; "not found" is `InvalidOrderError` kind `order_not_found`. */

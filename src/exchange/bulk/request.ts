@@ -48,3 +48,11 @@ export type BulkSender = (orders: readonly LimitOrderRequest[]) => Promise<BulkI
 export async function* submitInChunks(send: BulkSender, orders: readonly LimitOrderRequest[]): AsyncGenerator<BulkItemResult[]> {
   for (const part of bulkChunks(orders)) yield await send(part);
 }
+
+/** `submitInChunks` over a sender that answers at once (a venue in this process): no promise per request. */
+export function* submitInChunksNow(
+  send: (orders: readonly LimitOrderRequest[]) => BulkItemResult[],
+  orders: readonly LimitOrderRequest[],
+): Generator<BulkItemResult[]> {
+  for (const part of bulkChunks(orders)) yield send(part);
+}

@@ -69,6 +69,24 @@ describe('OrderManager placement', () => {
     expect(e.store.orders.get(o!.clientOrderId)?.state).toBe('UNKNOWN');
   });
 
+  it('a reply that reports a fill has its deals fetched before the placement returns; the others are not looked up', async () => {
+    const { e, g } = setup();
+    const script = ['place', 'fill', 'place'] as const;
+    let i = 0;
+    g.place = () => script[i++] ?? 'place';
+    const out = await e.orders.placeLimitOrders('s', script.map((_, k) => spec(k)));
+    const filled = e.store.orders.get(out[1]!.clientOrderId);
+    expect(filled?.filledBase.toFixed()).toBe('0.01');
+    expect(e.store.fills.byOwner(out[1]!.clientOrderId).length).toBeGreaterThan(0);
+    expect(g.calls.filter((c) => c.method === 'history')).toHaveLength(1);
+    g.place = () => 'fill';
+    const c = await e.orders.placeCollateralOrder('s', { ...spec(9), market: 'BTC_PERP' });
+    expect(e.store.orders.get(c.clientOrderId)?.filledBase.toFixed()).toBe('0.01');
+    g.place = () => 'place';
+    await e.orders.placeLimitOrders('s', [spec(5)]);
+    expect(g.calls.filter((c) => c.method === 'history')).toHaveLength(2);
+  });
+
   it('collateral order records its otoId and stop-loss / take-profit children', async () => {
     const { e } = setup();
     const o = await e.orders.placeCollateralOrder('s', { ...spec(), market: 'BTC_PERP', stopLoss: d('55000'), takeProfit: d('65000') });
