@@ -56,12 +56,23 @@ export class KeptAccountReads {
   }
 
   async creditLine(full: () => Promise<CreditLineState>): Promise<CreditLineState> {
-    this.catchUp();
-    const constant = this.account.loan === undefined && this.account.creditLineEnabled;
-    if (constant && this.noLoan !== undefined) return this.noLoan;
+    const known = this.creditLineKnown();
+    if (known !== undefined) return known;
+    const constant = this.constantCredit();
     const answer = await full();
     if (constant && !answer.active) this.noLoan = Object.freeze(answer);
     return answer;
+  }
+
+  /** The kept "no active loan" while it still stands (as of now: the venue caught up first); undefined: ask. */
+  creditLineKnown(): CreditLineState | undefined {
+    this.catchUp();
+    return this.constantCredit() ? this.noLoan : undefined;
+  }
+
+  /** No loan and the line enabled: the answer cannot move. */
+  private constantCredit(): boolean {
+    return this.account.loan === undefined && this.account.creditLineEnabled;
   }
 
   /** The pages of `query`, read in full once; a consumer that stops early keeps nothing. */

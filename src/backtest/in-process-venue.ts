@@ -16,6 +16,7 @@
  */
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
+import type { CreditLineState } from '../model/credit.js';
 import { secondsWindow } from '../exchange/history-pages.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Account } from '../simulator/account.js';
@@ -126,6 +127,8 @@ class InProcessGateway implements ExchangeGateway {
   private readonly listing: KeptListing | undefined;
   /** The account's change mark (src/simulator/account.ts) as of now; absent when turned off. */
   readonly changes?: () => number;
+  /** The kept "no active loan" (in-process-reads.ts); absent without kept reads. */
+  readonly creditLineKnown?: () => CreditLineState | undefined;
 
   constructor(
     api: InProcessApi,
@@ -136,7 +139,10 @@ class InProcessGateway implements ExchangeGateway {
     this.pageSize = options.historyPageSize ?? 100;
     this.held = options.archive;
     const catchUp = options.catchUp ?? (() => undefined);
-    if (options.keepReads !== false) this.kept = new KeptAccountReads(account, catchUp);
+    if (options.keepReads !== false) {
+      const kept = (this.kept = new KeptAccountReads(account, catchUp));
+      this.creditLineKnown = () => kept.creditLineKnown();
+    }
     if (options.keepListing !== false) this.listing = new KeptListing(account, catchUp);
     if (options.changeMark !== false) {
       this.changes = () => {

@@ -55,6 +55,13 @@ export interface ExchangeGateway {
   /** The credit line; "no active loan" is `{ active: false }`, not an error. */
   creditLine(): Promise<CreditLineState>;
   /**
+   * What `creditLine` would answer now when that is known without a request (a venue in process
+   * that keeps its "no active loan" answer: src/backtest/in-process-reads.ts); undefined: ask. It
+   * sends no request, so it meets none of a request's refusals. The HTTP adapter has none. The
+   * credit check then reports at once, without the request's turns.
+   */
+  creditLineKnown?(): CreditLineState | undefined;
+  /**
    * Server time minus local time (ms) from the last reply's `Date` header (1 s resolution);
    * undefined before any reply or when the venue sends none.
    */
