@@ -155,6 +155,10 @@ function call(venue: Venue, ctx: RouteContext, account: Account, handler: Privat
 export interface InProcessApi extends VenueApi {
   /** Requests answered so far (the run loop's sign of progress). */
   received(): number;
+  /** `futures()`'s answer made at once (it makes no request turn: the gateway's `marketsNow`). */
+  futuresNow(): FuturesMarket[];
+  /** `mainBalance()`'s answer made at once (the gateway's `balancesNow`). */
+  mainBalanceNow(): Map<string, Decimal>;
 }
 
 /**
@@ -174,14 +178,25 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
   };
   const ambiguous = (cause: BotError, cids: string[]): AmbiguousOutcomeError =>
     new AmbiguousOutcomeError('bulkLimitOrders', cids, `bulkLimitOrders: outcome unknown (${cause.message})`, { cause });
+  const futuresNow = (): FuturesMarket[] => {
+    received++;
+    venue.catchUp();
+    return listing?.read() ?? futuresListing(venue);
+  };
+  const mainBalanceNow = (): Map<string, Decimal> => {
+    // Read as the client's model (in-process-balances.ts); the wire form when only it can tell.
+    venue.catchUp();
+    const model = balanceModel(account);
+    if (model === undefined) return parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})));
+    received++;
+    return model;
+  };
   return {
     received: () => received,
     clockSkewMs: () => 0,
-    futures: async (): Promise<FuturesMarket[]> => {
-      received++;
-      venue.catchUp();
-      return listing?.read() ?? futuresListing(venue);
-    },
+    futuresNow,
+    mainBalanceNow,
+    futures: async (): Promise<FuturesMarket[]> => futuresNow(),
     bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => {
       // A chunk the gateway cut from the list it validated (bulk/request.ts) is not validated again.
       if (!isValidatedChunk(orders)) validateBulk(orders);
@@ -225,14 +240,7 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
       if (missing) return [];
       return parseExecutedHistory('executedHistory', bodyOf(ctxOf('executedHistory'), r), query.market);
     },
-    mainBalance: (async (): Promise<Map<string, Decimal>> => {
-      // Read as the client's model (in-process-balances.ts); the wire form when only it can tell.
-      venue.catchUp();
-      const model = balanceModel(account);
-      if (model === undefined) return parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})));
-      received++;
-      return model;
-    }) as VenueApi['mainBalance'],
+    mainBalance: (async (): Promise<Map<string, Decimal>> => mainBalanceNow()) as VenueApi['mainBalance'],
     flexHistory: async (query: FlexHistoryQuery = {}): Promise<FlexPage> => {
       validateFlexHistory(query);
       const { actionTypes, ...rest } = query;

@@ -41,6 +41,18 @@ export class KeptAccountReads {
     private readonly catchUp: () => void,
   ) {}
 
+  /** As `balances`, with the full answer made at once (`full`: the route's answer, not a request's promise). */
+  balancesNow(full: () => Map<string, Decimal>): Map<string, Decimal> {
+    this.catchUp();
+    const kept = this.balancesKept;
+    if (kept !== undefined && sameEntries(kept.entries, this.account.balances)) return new Map(kept.map);
+    this.balancesKept = undefined;
+    const map = full();
+    // Read after the answer, as `balances` does: the handler answered from these entries.
+    this.balancesKept = { entries: [...this.account.balances], map: new Map(map) };
+    return map;
+  }
+
   async balances(full: () => Promise<Map<string, Decimal>>): Promise<Map<string, Decimal>> {
     this.catchUp();
     const kept = this.balancesKept;

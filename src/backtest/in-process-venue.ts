@@ -17,6 +17,8 @@
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
 import type { CreditLineState } from '../model/credit.js';
+import type { Decimal } from '../core/decimal.js';
+import type { FuturesMarket } from '../model/markets.js';
 import { secondsWindow } from '../exchange/history-pages.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Account } from '../simulator/account.js';
@@ -129,6 +131,9 @@ class InProcessGateway implements ExchangeGateway {
   readonly changes?: () => number;
   /** The kept "no active loan" (in-process-reads.ts); absent without kept reads. */
   readonly creditLineKnown?: () => CreditLineState | undefined;
+  /** `markets()` and `balances()` answered at once: the route runs in process, no request turn. */
+  readonly marketsNow: () => FuturesMarket[];
+  readonly balancesNow: () => Map<string, Decimal>;
 
   constructor(
     api: InProcessApi,
@@ -143,6 +148,9 @@ class InProcessGateway implements ExchangeGateway {
       const kept = (this.kept = new KeptAccountReads(account, catchUp));
       this.creditLineKnown = () => kept.creditLineKnown();
     }
+    this.marketsNow = () => api.futuresNow();
+    const kept = this.kept;
+    this.balancesNow = kept === undefined ? () => api.mainBalanceNow() : () => kept.balancesNow(() => api.mainBalanceNow());
     if (options.keepListing !== false) this.listing = new KeptListing(account, catchUp);
     if (options.changeMark !== false) {
       this.changes = () => {

@@ -48,6 +48,13 @@ export interface ExchangeGateway {
   balances(): Promise<Map<string, Decimal>>;
   /** The market listing with prices (the futures listing). */
   markets(): Promise<FuturesMarket[]>;
+  /**
+   * `markets()` and `balances()` answered at once, without a request's turns, by a venue in
+   * process (src/backtest/in-process-venue.ts); a failure is thrown. The HTTP adapter has neither;
+   * MarketData reads through them when both are there (src/engine/market-data.ts).
+   */
+  marketsNow?(): FuturesMarket[];
+  balancesNow?(): Map<string, Decimal>;
   /** Flex history records matching `query`, newest first, one page per request. */
   flexRecords(query: FlexRecordQuery): AsyncIterable<FlexRecord[]>;
   /** Closes the flex investment of a plan. */
