@@ -157,6 +157,10 @@ export interface InProcessApi extends VenueApi {
   received(): number;
   /** `bulkLimitOrders` answered at once (what the gateway's `submitLimitOrdersNow` sends). */
   bulkLimitOrdersNow(orders: readonly LimitOrderInput[]): BulkItemResult[];
+  /** `futures()`'s answer made at once (it makes no request turn: the gateway's `marketsNow`). */
+  futuresNow(): FuturesMarket[];
+  /** `mainBalance()`'s answer made at once (the gateway's `balancesNow`). */
+  mainBalanceNow(): Map<string, Decimal>;
 }
 
 /**
@@ -197,14 +201,25 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
       return chunkFailed(orders, err);
     }
   };
+  const futuresNow = (): FuturesMarket[] => {
+    received++;
+    venue.catchUp();
+    return listing?.read() ?? futuresListing(venue);
+  };
+  const mainBalanceNow = (): Map<string, Decimal> => {
+    // Read as the client's model (in-process-balances.ts); the wire form when only it can tell.
+    venue.catchUp();
+    const model = balanceModel(account);
+    if (model === undefined) return parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})));
+    received++;
+    return model;
+  };
   return {
     received: () => received,
     clockSkewMs: () => 0,
-    futures: async (): Promise<FuturesMarket[]> => {
-      received++;
-      venue.catchUp();
-      return listing?.read() ?? futuresListing(venue);
-    },
+    futuresNow,
+    mainBalanceNow,
+    futures: async (): Promise<FuturesMarket[]> => futuresNow(),
     // The body runs at once either way: the async form only wraps its answer (or a refusal of the list) in a promise.
     bulkLimitOrders: async (orders: readonly LimitOrderInput[]): Promise<BulkItemResult[]> => bulkNow(orders),
     bulkLimitOrdersNow: bulkNow,
@@ -231,14 +246,7 @@ export function inProcessApi(venue: Venue, account: Account, keepFutures = true)
       if (missing) return [];
       return parseExecutedHistory('executedHistory', bodyOf(ctxOf('executedHistory'), r), query.market);
     },
-    mainBalance: (async (): Promise<Map<string, Decimal>> => {
-      // Read as the client's model (in-process-balances.ts); the wire form when only it can tell.
-      venue.catchUp();
-      const model = balanceModel(account);
-      if (model === undefined) return parseBalanceMap('mainBalance', bodyOf(ctxOf('mainBalance'), run(balance, {})));
-      received++;
-      return model;
-    }) as VenueApi['mainBalance'],
+    mainBalance: (async (): Promise<Map<string, Decimal>> => mainBalanceNow()) as VenueApi['mainBalance'],
     flexHistory: async (query: FlexHistoryQuery = {}): Promise<FlexPage> => {
       validateFlexHistory(query);
       const { actionTypes, ...rest } = query;

@@ -41,6 +41,18 @@ export class KeptAccountReads {
     private readonly catchUp: () => void,
   ) {}
 
+  /** As `balances`, with the full answer made at once (`full`: the route's answer, not a request's promise). */
+  balancesNow(full: () => Map<string, Decimal>): Map<string, Decimal> {
+    this.catchUp();
+    const kept = this.balancesKept;
+    if (kept !== undefined && sameEntries(kept.entries, this.account.balances)) return new Map(kept.map);
+    this.balancesKept = undefined;
+    const map = full();
+    // Read after the answer, as `balances` does: the handler answered from these entries.
+    this.balancesKept = { entries: [...this.account.balances], map: new Map(map) };
+    return map;
+  }
+
   async balances(full: () => Promise<Map<string, Decimal>>): Promise<Map<string, Decimal>> {
     this.catchUp();
     const kept = this.balancesKept;
@@ -56,12 +68,23 @@ export class KeptAccountReads {
   }
 
   async creditLine(full: () => Promise<CreditLineState>): Promise<CreditLineState> {
-    this.catchUp();
-    const constant = this.account.loan === undefined && this.account.creditLineEnabled;
-    if (constant && this.noLoan !== undefined) return this.noLoan;
+    const known = this.creditLineKnown();
+    if (known !== undefined) return known;
+    const constant = this.constantCredit();
     const answer = await full();
     if (constant && !answer.active) this.noLoan = Object.freeze(answer);
     return answer;
+  }
+
+  /** The kept "no active loan" while it still stands (as of now: the venue caught up first); undefined: ask. */
+  creditLineKnown(): CreditLineState | undefined {
+    this.catchUp();
+    return this.constantCredit() ? this.noLoan : undefined;
+  }
+
+  /** No loan and the line enabled: the answer cannot move. */
+  private constantCredit(): boolean {
+    return this.account.loan === undefined && this.account.creditLineEnabled;
   }
 
   /** The pages of `query`, read in full once; a consumer that stops early keeps nothing. */

@@ -20,6 +20,9 @@ import type { ExchangeGateway } from '../exchange/gateway.js';
 import type { Fill, FillPage, FillRange } from '../model/fills.js';
 import type { BulkItemResult, LimitOrderRequest } from '../model/venue-orders.js';
 import { submitInChunksNow } from '../exchange/bulk/request.js';
+import type { CreditLineState } from '../model/credit.js';
+import type { Decimal } from '../core/decimal.js';
+import type { FuturesMarket } from '../model/markets.js';
 import { secondsWindow } from '../exchange/history-pages.js';
 import { createVenueGateway } from '../exchange/venue-gateway.js';
 import type { Account } from '../simulator/account.js';
@@ -137,6 +140,11 @@ class InProcessGateway implements ExchangeGateway {
   readonly changes?: () => number;
   /** The adapter's chunking over the API's answer at once; absent when turned off. */
   readonly submitLimitOrdersNow?: (orders: readonly LimitOrderRequest[]) => Iterable<BulkItemResult[]>;
+  /** The kept "no active loan" (in-process-reads.ts); absent without kept reads. */
+  readonly creditLineKnown?: () => CreditLineState | undefined;
+  /** `markets()` and `balances()` answered at once: the route runs in process, no request turn. */
+  readonly marketsNow: () => FuturesMarket[];
+  readonly balancesNow: () => Map<string, Decimal>;
 
   constructor(
     api: InProcessApi,
@@ -147,7 +155,13 @@ class InProcessGateway implements ExchangeGateway {
     this.pageSize = options.historyPageSize ?? 100;
     this.held = options.archive;
     const catchUp = options.catchUp ?? (() => undefined);
-    if (options.keepReads !== false) this.kept = new KeptAccountReads(account, catchUp);
+    if (options.keepReads !== false) {
+      const kept = (this.kept = new KeptAccountReads(account, catchUp));
+      this.creditLineKnown = () => kept.creditLineKnown();
+    }
+    this.marketsNow = () => api.futuresNow();
+    const kept = this.kept;
+    this.balancesNow = kept === undefined ? () => api.mainBalanceNow() : () => kept.balancesNow(() => api.mainBalanceNow());
     if (options.keepListing !== false) this.listing = new KeptListing(account, catchUp);
     if (options.placeNow !== false) this.submitLimitOrdersNow = (o) => submitInChunksNow((part) => api.bulkLimitOrdersNow(part), o);
     if (options.changeMark !== false) {

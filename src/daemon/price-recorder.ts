@@ -49,7 +49,7 @@ function samePair(p: readonly [string, string, string] | undefined, f: FuturesMa
 }
 
 export function recordingPrices(
-  gateway: Pick<ExchangeGateway, 'markets' | 'balances'>,
+  gateway: Pick<ExchangeGateway, 'markets' | 'balances' | 'marketsNow' | 'balancesNow'>,
   store: Store,
   clock: Clock,
   logger: Logger,
@@ -73,7 +73,7 @@ export function recordingPrices(
    * with no history its minutes are dropped unread. Absent: every market is folded.
    */
   readsOpen?: (market: string) => boolean,
-): Pick<ExchangeGateway, 'markets' | 'balances'> {
+): Pick<ExchangeGateway, 'markets' | 'balances' | 'marketsNow' | 'balancesNow'> {
   if (!history) store.candles.keepNoHistory();
   const folds = (market: string): boolean => history || readsOpen === undefined || readsOpen(market);
   const lastMinute = new Map<string, number>();
@@ -110,18 +110,23 @@ export function recordingPrices(
       }
     });
   };
+  const recorded = (futures: FuturesMarket[]): FuturesMarket[] => {
+    try {
+      record(futures);
+    } catch (err) {
+      // The transaction rolled back: the candles' kept open minutes may no longer be the table's.
+      store.candles.forgetOpen();
+      logger.warn({ err }, 'price recorder: could not store prices');
+    }
+    return futures;
+  };
+  const { marketsNow, balancesNow } = gateway;
   return {
     balances: () => gateway.balances(),
-    markets: async () => {
-      const futures = await gateway.markets();
-      try {
-        record(futures);
-      } catch (err) {
-        // The transaction rolled back: the candles' kept open minutes may no longer be the table's.
-        store.candles.forgetOpen();
-        logger.warn({ err }, 'price recorder: could not store prices');
-      }
-      return futures;
-    },
+    markets: async () => recorded(await gateway.markets()),
+    // A venue that answers at once (in process) is recorded the same way, at once.
+    ...(marketsNow !== undefined && balancesNow !== undefined
+      ? { marketsNow: () => recorded(marketsNow.call(gateway)), balancesNow: () => balancesNow.call(gateway) }
+      : {}),
   };
 }

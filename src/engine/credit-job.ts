@@ -53,17 +53,27 @@ export class CreditJob {
     this.recordEveryCheck = options.recordEveryCheck ?? true;
   }
 
-  async runOnce(): Promise<CreditRunReport> {
+  runOnce(): Promise<CreditRunReport> {
+    // A gateway that knows "no active loan" without a request (in process): the same report and
+    // writes at once, without the request's async turns (the backtest's check at every candle).
+    // A failure is the returned promise's, as the async path's is.
+    try {
+      const known = this.disabled ? undefined : this.deps.gateway.creditLineKnown?.();
+      if (known === undefined || known.active) return this.asked();
+      return Promise.resolve(this.noLoan());
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  /** A check that asks the venue. */
+  private async asked(): Promise<CreditRunReport> {
     const { store, clock, tradingState } = this.deps;
     if (this.disabled) return { active: false, disabled: true };
     const s = await this.creditLine();
     if (s === undefined) return { active: false, disabled: true };
+    if (!s.active) return this.noLoan();
     const now = clock.now();
-    if (!s.active) {
-      if (this.recordEveryCheck || !this.recordedInactive) this.recordInactive(now);
-      this.maybeResume('no active loan');
-      return { active: false };
-    }
     const l = s.loan;
     this.recordedInactive = false;
     store.tx(() =>
@@ -106,6 +116,13 @@ export class CreditJob {
       }
       throw err;
     }
+  }
+
+  /** The venue has no active loan: recorded (`recordEveryCheck`), a REDUCE_ONLY of this job's lifted. */
+  private noLoan(): CreditRunReport {
+    if (this.recordEveryCheck || !this.recordedInactive) this.recordInactive(this.deps.clock.now());
+    this.maybeResume('no active loan');
+    return { active: false };
   }
 
   private recordInactive(atMs: number): void {

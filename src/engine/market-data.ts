@@ -11,6 +11,8 @@ import { settledPrices, type PriceView } from '../strategy-api/host.js';
 /** Prices and balances of one read, handed out as they are: nothing changes them (a read makes new ones). */
 export type MarketReading = Readonly<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }>;
 
+const RESOLVED: Promise<void> = Promise.resolve();
+
 /** Latest prices and balances, refreshed at most every `maxAgeMs`; one refresh at a time. */
 export class MarketData {
   private prices: Record<string, PriceView> = {};
@@ -21,12 +23,18 @@ export class MarketData {
   private reading: MarketReading = Object.freeze({ prices: this.prices, balances: this.balances });
   private atMs = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
+  /** The venue's answers made at once (in process: `marketsNow`, `balancesNow`); undefined: requests. */
+  private readonly now: { markets: () => FuturesMarket[]; balances: () => Map<string, Decimal> } | undefined = undefined;
 
   constructor(
-    private readonly gateway: Pick<ExchangeGateway, 'markets' | 'balances'>,
+    private readonly gateway: Pick<ExchangeGateway, 'markets' | 'balances' | 'marketsNow' | 'balancesNow'>,
     private readonly clock: Clock,
     private readonly maxAgeMs: number,
-  ) {}
+  ) {
+    const { marketsNow, balancesNow } = gateway;
+    if (marketsNow === undefined || balancesNow === undefined) return;
+    this.now = { markets: () => marketsNow.call(gateway), balances: () => balancesNow.call(gateway) };
+  }
 
   /** What `get()` would answer without reading the venue, or undefined when it would read it. */
   current(): MarketReading | undefined {
@@ -46,7 +54,18 @@ export class MarketData {
    * Prices and balances requested after this call began (never a cached or already running read):
    * the equity check pairs them with the journal read just before.
    */
-  async fresh(): Promise<MarketReading> {
+  fresh(): Promise<MarketReading> {
+    // A venue that answers at once, with no read under way: read now, without a read's turns.
+    if (this.inFlight !== undefined || this.now === undefined) return this.freshAfter();
+    try {
+      this.readNow(this.now);
+      return Promise.resolve(this.reading);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
+  private async freshAfter(): Promise<MarketReading> {
     if (this.inFlight !== undefined) await this.inFlight.catch(() => undefined);
     await this.start();
     return this.reading;
@@ -54,9 +73,23 @@ export class MarketData {
 
   /** The running refresh, or a new one; it is forgotten once it settles, whatever its outcome. */
   private start(): Promise<void> {
+    if (this.inFlight === undefined && this.now !== undefined) {
+      try {
+        this.readNow(this.now);
+        return RESOLVED;
+      } catch (err) {
+        return Promise.reject(err as Error);
+      }
+    }
     // One `then` rather than `finally`, whose callback's result is awaited in further promises:
     // the same outcome (the reason of a failed read passed on as it is), in fewer microtasks.
     return (this.inFlight ??= this.refresh().then(this.settled, this.failed));
+  }
+
+  /** A read of a venue that answers at once: the listing first, then the balances, as `refresh` asks. */
+  private readNow(now: NonNullable<MarketData['now']>): void {
+    const futures = now.markets();
+    this.apply(futures, now.balances());
   }
 
   private readonly settled = (): void => {
@@ -70,6 +103,11 @@ export class MarketData {
 
   private async refresh(): Promise<void> {
     const [futures, balances] = await Promise.all([this.gateway.markets(), this.gateway.balances()]);
+    this.apply(futures, balances);
+  }
+
+  /** Takes a read's listing and balances as the current reading. */
+  private apply(futures: readonly FuturesMarket[], balances: ReadonlyMap<string, Decimal>): void {
     // The very same entries as the last listing (a venue that keeps its entries,
     // in-process-futures.ts): the same prices, kept as the same object, as the balances below.
     if (!sameObjects(this.listing, futures)) this.prices = pricesFromListing(futures);

@@ -54,12 +54,26 @@ export interface ExchangeGateway {
   balances(): Promise<Map<string, Decimal>>;
   /** The market listing with prices (the futures listing). */
   markets(): Promise<FuturesMarket[]>;
+  /**
+   * `markets()` and `balances()` answered at once, without a request's turns, by a venue in
+   * process (src/backtest/in-process-venue.ts); a failure is thrown. The HTTP adapter has neither;
+   * MarketData reads through them when both are there (src/engine/market-data.ts).
+   */
+  marketsNow?(): FuturesMarket[];
+  balancesNow?(): Map<string, Decimal>;
   /** Flex history records matching `query`, newest first, one page per request. */
   flexRecords(query: FlexRecordQuery): AsyncIterable<FlexRecord[]>;
   /** Closes the flex investment of a plan. */
   closeFlex(plan: string): Promise<{ transactionId: string }>;
   /** The credit line; "no active loan" is `{ active: false }`, not an error. */
   creditLine(): Promise<CreditLineState>;
+  /**
+   * What `creditLine` would answer now when that is known without a request (a venue in process
+   * that keeps its "no active loan" answer: src/backtest/in-process-reads.ts); undefined: ask. It
+   * sends no request, so it meets none of a request's refusals. The HTTP adapter has none. The
+   * credit check then reports at once, without the request's turns.
+   */
+  creditLineKnown?(): CreditLineState | undefined;
   /**
    * Server time minus local time (ms) from the last reply's `Date` header (1 s resolution);
    * undefined before any reply or when the venue sends none.
