@@ -155,7 +155,8 @@ export class Market {
 
   /**
    * True when the venue may pass a step whose path reaches no resting order (reachOf) without
-   * matching its legs one by one (passPath). False here: the walk's one leg is matched as it is;
+   * matching its legs one by one (passPath), and, in a step it matches, enter a leg that reaches
+   * none without matching it (nearLegOf). False here: the walk's one leg is matched as it is;
    * a CSV market, whose candle has four legs, says true (src/backtest/csv-market.ts).
    */
   canPass(): boolean {
@@ -176,6 +177,14 @@ export class Market {
    * orders and legs it cannot reach; undefined: not offered (the walk's one leg is matched as it is).
    */
   nearReachOf(_span: PriceSpan): NearSpan | undefined {
+    return undefined;
+  }
+
+  /**
+   * The ends of `leg` (one of `pathOf`'s) as doubles, for telling without decimals that it reaches
+   * no resting order or OCO leg; undefined: not offered.
+   */
+  nearLegOf(_leg: PriceSpan): NearSpan | undefined {
     return undefined;
   }
 
