@@ -8,7 +8,8 @@
  *
  * Most steps reach no resting order: the venue then passes the step (Market.canPass) and nothing
  * the matching alone needs is built: not the candle's legs, not the step's span at its close,
- * not its fillable volume (worked out when first read, Market.deferVolume).
+ * not its fillable volume (worked out when first read, Market.deferVolume). In a step that does
+ * reach one, a leg that reaches none is entered without being matched, its span never built.
  */
 import { Decimal } from '../core/decimal.js';
 import { Market } from '../simulator/market.js';
@@ -90,8 +91,13 @@ export class CsvMarket extends Market {
 
   override pathOf(span: PriceSpan): readonly PriceSpan[] {
     if (this.candles.length === 0) return [span];
-    this.legs ??= this.candles.flatMap((c) => candleLegs(c.candle, c.close, this.tick, this.path.model.touch));
+    this.legs ??= this.candles.flatMap((c) => candleLegs(c.candle, c.close, this.tick, this.path.model.touch, this.tickNear));
     return this.legs;
+  }
+
+  /** A candle's leg carries its ends as doubles (intrabar.ts); the close's span of a step of price rows has none. */
+  override nearLegOf(leg: PriceSpan): NearSpan | undefined {
+    return (leg as Partial<Leg>).near;
   }
 
   override canPass(): boolean {

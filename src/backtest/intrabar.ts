@@ -10,6 +10,7 @@
  * volume caps the fills of the whole candle, docs/backtesting.md).
  */
 import type { Decimal } from '../core/decimal.js';
+import { nearEnds, shortDouble, type NearSpan } from '../simulator/near.js';
 import type { PriceSpan } from '../simulator/types.js';
 import type { FillModel } from './fill-model.js';
 import type { Candle } from './price-csv.js';
@@ -32,16 +33,60 @@ export function legSpan(a: Decimal, b: Decimal, tick: Decimal, touch: FillModel[
   return touch === 'at' ? { low, high, jumped: false } : { low: low.plus(tick), high: high.minus(tick), jumped: false };
 }
 
-/** One move of the path: its span and the price it ends at (the market's price while it is matched). */
-export type Leg = PriceSpan & { at: Decimal };
+/**
+ * One move of the path: its span, the price it ends at (the market's price while it is matched)
+ * and its span's ends as doubles (near.ts; undefined when an end has none).
+ */
+export interface Leg extends PriceSpan {
+  readonly at: Decimal;
+  readonly near: NearSpan | undefined;
+}
 
-/** The legs of one candle: the open itself, then each move along the path. */
-export function candleLegs(c: Candle, close: Decimal, tick: Decimal, touch: FillModel['touch']): Leg[] {
-  const [p0, p1, p2, p3] = candlePath(c, close);
-  const leg = (a: Decimal, b: Decimal): Leg => {
-    // Built field by field: spreading the span into a new object cost more than the span itself.
-    const { low, high, jumped } = legSpan(a, b, tick, touch);
-    return { low, high, jumped, at: b };
+/**
+ * A leg from `from` to `at` whose exact span (a comparison and, under `through`, two decimal sums)
+ * is worked out when first read: the venue matches only the legs that reach a resting order or an
+ * OCO leg, told from `near` where the doubles can (Venue.walkStep), and most legs reach none.
+ */
+class PathLeg implements Leg {
+  readonly jumped = false;
+  private span: PriceSpan | undefined;
+
+  constructor(
+    private readonly from: Decimal,
+    readonly at: Decimal,
+    private readonly tick: Decimal,
+    private readonly touch: FillModel['touch'],
+    readonly near: NearSpan | undefined,
+  ) {}
+
+  get low(): Decimal {
+    return this.exact().low;
+  }
+
+  get high(): Decimal {
+    return this.exact().high;
+  }
+
+  private exact(): PriceSpan {
+    this.span ??= legSpan(this.from, this.at, this.tick, this.touch);
+    return this.span;
+  }
+}
+
+/**
+ * The legs of one candle: the open itself, then each move along the path. `tickNear` is the
+ * tick's double (shortDouble), which the caller may have at hand.
+ */
+export function candleLegs(c: Candle, close: Decimal, tick: Decimal, touch: FillModel['touch'], tickNear = shortDouble(tick)): Leg[] {
+  const points = candlePath(c, close);
+  const doubles = points.map(shortDouble);
+  const shift = touch === 'at' ? 0 : tickNear;
+  const leg = (i: number, j: number): Leg => {
+    const a = doubles[i];
+    const b = doubles[j];
+    // Rounding to the nearest double keeps the order: the lower end's double is the lower double.
+    const near = a === undefined || b === undefined ? undefined : nearEnds(Math.min(a, b), Math.max(a, b), shift);
+    return new PathLeg(points[i] as Decimal, points[j] as Decimal, tick, touch, near);
   };
-  return [leg(p0, p0), leg(p0, p1), leg(p1, p2), leg(p2, p3)];
+  return [leg(0, 0), leg(0, 1), leg(1, 2), leg(2, 3)];
 }

@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { Decimal, dec, truncateToStep } from '../core/decimal.js';
 import { jumpFactors } from './jump.js';
-import type { NearSpan } from './near.js';
+import { shortDouble, type NearSpan } from './near.js';
 import type { MarketOptions } from './options.js';
+import { PriceRange } from './price-range.js';
 import { Prng } from './prng.js';
 import type { PriceSpan } from './types.js';
 
@@ -44,9 +45,8 @@ export class Market {
   available: boolean;
   /** Current price (money per stock), always a positive multiple of the tick. */
   price: Decimal;
-  /** Price range and traded volume of the current 24 h bucket (futures listing). */
-  high: Decimal;
-  low: Decimal;
+  /** Price range (high, low) and traded volume of the current 24 h bucket (futures listing). */
+  private readonly range: PriceRange;
   stockVolume: Decimal;
   moneyVolume: Decimal;
   private readonly drift: Decimal;
@@ -95,10 +95,17 @@ export class Market {
     this.price = this.replay?.[0] ?? dec(opts.startPrice);
     if (this.replay !== undefined) this.replayIndex = 1;
     this.volume = this.volumePerStep;
-    this.high = this.price;
-    this.low = this.price;
+    this.range = new PriceRange(this.price);
     this.stockVolume = new Decimal(0);
     this.moneyVolume = new Decimal(0);
+  }
+
+  get high(): Decimal {
+    return this.range.high;
+  }
+
+  get low(): Decimal {
+    return this.range.low;
   }
 
   /** Stock volume still fillable by resting orders in the current step. */
@@ -132,8 +139,7 @@ export class Market {
     this.available = s.available;
     this.price = s.price;
     this.volumeLeft = s.volumeLeft;
-    this.high = s.high;
-    this.low = s.low;
+    this.range.restore(s.high, s.low);
     this.stockVolume = s.stockVolume;
     this.moneyVolume = s.moneyVolume;
     this.replayIndex = s.replayIndex;
@@ -155,7 +161,8 @@ export class Market {
 
   /**
    * True when the venue may pass a step whose path reaches no resting order (reachOf) without
-   * matching its legs one by one (passPath). False here: the walk's one leg is matched as it is;
+   * matching its legs one by one (passPath), and, in a step it matches, enter a leg that reaches
+   * none without matching it (nearLegOf). False here: the walk's one leg is matched as it is;
    * a CSV market, whose candle has four legs, says true (src/backtest/csv-market.ts).
    */
   canPass(): boolean {
@@ -176,6 +183,14 @@ export class Market {
    * orders and legs it cannot reach; undefined: not offered (the walk's one leg is matched as it is).
    */
   nearReachOf(_span: PriceSpan): NearSpan | undefined {
+    return undefined;
+  }
+
+  /**
+   * The ends of `leg` (one of `pathOf`'s) as doubles, for telling without decimals that it reaches
+   * no resting order or OCO leg; undefined: not offered.
+   */
+  nearLegOf(_leg: PriceSpan): NearSpan | undefined {
     return undefined;
   }
 
@@ -213,8 +228,8 @@ export class Market {
     const start = this.price;
     const span = this.replay === undefined ? this.walkJump(start, steps) : this.replayJump(start, steps);
     this.volumeLeft = truncateToStep(this.volumePerStep.mul(steps), this.step);
-    if (span.low.lt(this.low)) this.low = span.low;
-    if (span.high.gt(this.high)) this.high = span.high;
+    this.range.lowerTo(span.low);
+    this.range.raiseTo(span.high);
     return span;
   }
 
@@ -257,26 +272,30 @@ export class Market {
    * it, as rounding never passes a multiple of the tick, so only a `p` outside is rounded.
    */
   protected passThrough(p: Decimal): void {
-    if (p.gt(this.high)) {
+    const near = shortDouble(p);
+    if (this.range.above(p, near)) {
       const q = this.onTick(p);
-      if (q.gt(this.high)) this.high = q;
-    } else if (p.lt(this.low)) {
+      this.range.raiseTo(q, q === p ? near : shortDouble(q));
+    } else if (this.range.below(p, near)) {
       const q = this.onTick(p);
-      if (q.lt(this.low)) this.low = q;
+      this.range.lowerTo(q, q === p ? near : shortDouble(q));
     }
   }
 
   /** `p` rounded to the tick, never below one tick. */
   private onTick(p: Decimal): Decimal {
-    const exact = this.tickPlaces !== null && p.sd(true) <= Decimal.precision;
-    const rounded = exact ? onPlaces(p, this.tickPlaces as number) : p.div(this.tick).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).mul(this.tick);
+    if (this.tickPlaces !== null && p.sd(true) <= Decimal.precision) {
+      // A multiple of the tick (10^-places) is below it only when it is not positive: no comparison.
+      const rounded = onPlaces(p, this.tickPlaces);
+      return rounded.isZero() || rounded.isNeg() ? this.tick : rounded;
+    }
+    const rounded = p.div(this.tick).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).mul(this.tick);
     return rounded.lt(this.tick) ? this.tick : rounded;
   }
 
   /** Starts a new 24 h statistics bucket. */
   resetDay(): void {
-    this.high = this.price;
-    this.low = this.price;
+    this.range.reset(this.price);
     this.stockVolume = new Decimal(0);
     this.moneyVolume = new Decimal(0);
   }
@@ -287,8 +306,9 @@ export class Market {
   }
 
   private trackRange(): void {
-    if (this.price.gt(this.high)) this.high = this.price;
-    if (this.price.lt(this.low)) this.low = this.price;
+    const near = shortDouble(this.price);
+    this.range.raiseTo(this.price, near);
+    this.range.lowerTo(this.price, near);
   }
 }
 

@@ -119,13 +119,20 @@ export function takeAtPlacement(ctx: MatchContext, account: Account, market: Mar
   if (amount.gt(0)) applyFill(ctx, account, market, order, amount, market.price, 2, ctx.nowMs());
 }
 
-/** Maker fills of one step or jump for the resting orders of `market` (all accounts, order-id order). */
-export function fillResting(ctx: MatchContext, accounts: Iterable<Account>, market: Market, span: PriceSpan, timeMs: number): void {
+/**
+ * Maker fills of one step or jump for the resting orders of `market` (all accounts, order-id
+ * order). `near`, the span's ends as doubles when the market offers them, decides which orders
+ * are reached where it can (the span's exact ends, which a candle's leg works out when first
+ * read, are then not read).
+ */
+export function fillResting(ctx: MatchContext, accounts: Iterable<Account>, market: Market, span: PriceSpan, timeMs: number, near?: NearSpan): void {
   if (market.volumeLeft.lte(0)) return;
   // Only the reached orders are sorted: a step usually reaches few of many resting orders.
   const reachedOrders: { account: Account; order: SimOrder }[] = [];
   for (const account of accounts) {
-    for (const order of account.openOrdersOn(market.name)) if (reached(order, span)) reachedOrders.push({ account, order });
+    for (const order of account.openOrdersOn(market.name)) {
+      if ((near === undefined ? undefined : nearReached(order, near)) ?? reached(order, span)) reachedOrders.push({ account, order });
+    }
   }
   reachedOrders.sort((a, b) => a.order.orderId - b.order.orderId);
   for (const { account, order } of reachedOrders) {

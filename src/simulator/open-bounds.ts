@@ -6,7 +6,8 @@
  *
  * The pair is kept while the account adds no order (`Account.openOrdersAdded`): open orders then
  * only end (an order's price never changes), so the kept pair still bounds every open order's
- * price, though it may be an ended order's. Kept bounds that are reached are therefore worked out
+ * price, and while both its orders are open it is still the highest buy and the lowest sell. Once
+ * one of them ended the pair is only a bound: kept bounds that are reached are then worked out
  * again from the open orders before the venue matches the step: a step is never passed that
  * reaches an open order, and one that reaches only an ended order's kept price is passed.
  */
@@ -17,13 +18,20 @@ export interface OpenBounds {
   /** The open buy with the highest price, the open sell with the lowest (undefined: none). */
   buy: SimOrder | undefined;
   sell: SimOrder | undefined;
-  /** True when kept from an earlier reading: an order of the pair may have ended since. */
+  /** True when kept from an earlier reading and an order of the pair has ended since. */
   kept: boolean;
 }
 
 interface Entry {
   adds: number;
-  bounds: OpenBounds;
+  /** The pair as read (`kept` false) and as a bound only (`kept` true), both made once. */
+  read: OpenBounds;
+  bound: OpenBounds;
+}
+
+/** Open as `Account.openOrdersOn` counts it (none: nothing that could have ended). */
+function stillOpen(o: SimOrder | undefined): boolean {
+  return o === undefined || o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
 }
 
 /** The bounds of `orders` (open orders of one market). */
@@ -45,15 +53,15 @@ export class OpenBoundsMemo {
   /** The bounds of `account`'s open orders on `market`: kept ones while it added no order, else read now. */
   of(account: Account, market: string): OpenBounds {
     const entry = this.entries(account).get(market);
-    if (entry !== undefined && entry.adds === account.openOrdersAdded) return entry.bounds;
-    return this.fresh(account, market);
+    if (entry === undefined || entry.adds !== account.openOrdersAdded) return this.fresh(account, market);
+    return stillOpen(entry.read.buy) && stillOpen(entry.read.sell) ? entry.read : entry.bound;
   }
 
   /** The bounds read now from the open orders (and kept). */
   fresh(account: Account, market: string): OpenBounds {
-    const bounds = boundsOf(account.openOrdersOn(market));
-    this.entries(account).set(market, { adds: account.openOrdersAdded, bounds: { buy: bounds.buy, sell: bounds.sell, kept: true } });
-    return bounds;
+    const read = boundsOf(account.openOrdersOn(market));
+    this.entries(account).set(market, { adds: account.openOrdersAdded, read, bound: { buy: read.buy, sell: read.sell, kept: true } });
+    return read;
   }
 
   private entries(account: Account): Map<string, Entry> {

@@ -68,8 +68,8 @@ class StepReach {
   private near: NearSpan | undefined | null = null;
 
   constructor(
-    private readonly m: Market,
-    private readonly span: PriceSpan,
+    protected readonly m: Market,
+    protected readonly span: PriceSpan,
   ) {}
 
   order(o: SimOrder): boolean {
@@ -87,14 +87,33 @@ class StepReach {
     return (near === undefined ? undefined : ocoNearReached(a, rec, near)) ?? ocoReached(a, rec, this.exactSpan());
   }
 
+  protected nearEnds(): NearSpan | undefined {
+    return this.m.nearReachOf(this.span);
+  }
+
+  protected exactEnds(): PriceSpan {
+    return this.m.reachOf(this.span);
+  }
+
   private nearSpan(): NearSpan | undefined {
-    if (this.near === null) this.near = this.m.nearReachOf(this.span);
+    if (this.near === null) this.near = this.nearEnds();
     return this.near;
   }
 
   private exactSpan(): PriceSpan {
-    this.exact ??= this.m.reachOf(this.span);
+    this.exact ??= this.exactEnds();
     return this.exact;
+  }
+}
+
+/** One leg of a step's path: its reach is its own span (`Market.nearLegOf` in doubles). */
+class LegReach extends StepReach {
+  protected override nearEnds(): NearSpan | undefined {
+    return this.m.nearLegOf(this.span);
+  }
+
+  protected override exactEnds(): PriceSpan {
+    return this.span;
   }
 }
 
@@ -223,20 +242,23 @@ export class Venue implements MatchContext {
   /** One step of `m`: its path in order (a candle's open, extremes and close), what is reached first fills first. */
   private walkStep(m: Market, timeMs: number): void {
     const span = m.advance();
+    const passes = m.canPass();
     // A path that reaches no resting order and no OCO leg matches nothing on any of its legs.
-    if (m.canPass() && !this.reachable(m, span)) {
+    if (passes && !this.reachable(m, new StepReach(m, span))) {
       m.passPath(span);
       return;
     }
     for (const leg of m.pathOf(span)) {
       m.enterLeg(leg);
-      this.matchMarket(m, leg, timeMs);
+      // Nor does one leg that reaches none, as the orders stand at that leg (an earlier leg's fill
+      // may have ended some and opened OCO legs). A path of one leg is the step's span, just found reached.
+      if (passes && leg !== span && !this.reachable(m, new LegReach(m, leg))) continue;
+      this.matchMarket(m, leg, timeMs, m.nearLegOf(leg));
     }
   }
 
-  /** True when a resting order or an active OCO leg of `m` (any account) is reached within `m.reachOf(span)`. */
-  private reachable(m: Market, span: PriceSpan): boolean {
-    const reach = new StepReach(m, span);
+  /** True when a resting order or an active OCO leg of `m` (any account) is reached within `reach`. */
+  private reachable(m: Market, reach: StepReach): boolean {
     for (const a of this.accounts.values()) {
       // Kept bounds reached may be an ended order's: read again from the open orders (open-bounds.ts).
       const kept = this.openBounds.of(a, m.name);
@@ -254,8 +276,8 @@ export class Venue implements MatchContext {
     }
   }
 
-  private matchMarket(m: Market, span: PriceSpan, timeMs: number): void {
-    fillResting(this, this.accounts.values(), m, span, timeMs);
+  private matchMarket(m: Market, span: PriceSpan, timeMs: number, near?: NearSpan): void {
+    fillResting(this, this.accounts.values(), m, span, timeMs, near);
     runOcos(this, this.accounts.values(), m, span, timeMs);
   }
 

@@ -1,6 +1,7 @@
 /**
  * A CSV market's step that reaches no resting order and no OCO leg is passed without matching its
- * legs (Market.canPass, csv-market.ts). Passing must give exactly what matching every leg gives:
+ * legs (Market.canPass, csv-market.ts), and in a step that does, a leg that reaches none is entered
+ * without being matched (Venue.walkStep). Passing must give exactly what matching every leg gives:
  * two venues run the same rows and the same orders, one passing such steps, the other matching
  * every leg of every step; after each step their prices, 24 h ranges, fillable volumes, balances,
  * orders, OCO records and deals are the same. The rows cover both shapes (time,price and OHLCV),
@@ -15,6 +16,7 @@ import type { PriceRow } from '../../../src/backtest/price-csv.js';
 import { VirtualClock } from '../../../src/backtest/virtual-clock.js';
 import { Decimal, dec } from '../../../src/core/decimal.js';
 import type { Account } from '../../../src/simulator/account.js';
+import type { NearSpan } from '../../../src/simulator/near.js';
 import type { PriceSpan } from '../../../src/simulator/types.js';
 import { Venue, type PlaceInput } from '../../../src/simulator/venue.js';
 
@@ -23,17 +25,28 @@ const MIN = 60_000;
 const SPOT = { name: 'BTC_USDT', startPrice: '100', tick: '0.01', step: '0.001', minAmount: '0.001', minTotal: '1', volatility: '0' };
 const PERP = { ...SPOT, name: 'BTC_PERP', tick: '0.1' };
 
-/** Steps passed and steps matched leg by leg, over all runs. */
-const seen = { passed: 0, matched: 0 };
+/** Steps passed and steps matched leg by leg; of the latter's candle legs, those entered and those matched. */
+const seen = { passed: 0, matched: 0, legsEntered: 0, legsMatched: 0 };
 
-/** Matches every leg of every step: the reference. */
+/** Matches every leg of every step by exact comparisons alone: the reference. */
 class FullCsvMarket extends CsvMarket {
   override canPass(): boolean {
     return false;
   }
+
+  override nearLegOf(): NearSpan | undefined {
+    return undefined;
+  }
 }
 
 class CountedCsvMarket extends CsvMarket {
+  /**
+   * How often the venue asked each candle leg of the step for its doubles: at most once in its
+   * reach test (always, for a leg that reaches something) and once when it matches the leg. So
+   * two asks: a leg matched; fewer: a leg skipped.
+   */
+  private asked = new Map<PriceSpan, number>();
+
   override passPath(): void {
     seen.passed++;
     super.passPath();
@@ -41,7 +54,23 @@ class CountedCsvMarket extends CsvMarket {
 
   override pathOf(span: PriceSpan): readonly PriceSpan[] {
     seen.matched++;
-    return super.pathOf(span);
+    const legs = super.pathOf(span);
+    this.asked = new Map(legs.filter((leg) => 'at' in leg).map((leg) => [leg, 0]));
+    return legs;
+  }
+
+  override enterLeg(leg: PriceSpan): void {
+    if (this.asked.has(leg)) seen.legsEntered++;
+    super.enterLeg(leg);
+  }
+
+  override nearLegOf(leg: PriceSpan): NearSpan | undefined {
+    const n = this.asked.get(leg);
+    if (n !== undefined) {
+      this.asked.set(leg, n + 1);
+      if (n + 1 === 2) seen.legsMatched++;
+    }
+    return super.nearLegOf(leg);
   }
 }
 
@@ -158,9 +187,12 @@ describe('passing a CSV step that reaches nothing', () => {
       }),
       { numRuns: 300 },
     );
-    // Both paths were taken: steps passed, and steps whose legs reached something matched.
+    // Every path was taken: steps passed, and steps whose legs reached something matched.
     expect(seen.passed).toBeGreaterThan(100);
     expect(seen.matched).toBeGreaterThan(100);
+    // And of the candles' legs in steps matched, some matched and some skipped (they reached nothing).
+    expect(seen.legsMatched).toBeGreaterThan(100);
+    expect(seen.legsEntered - seen.legsMatched).toBeGreaterThan(100);
   });
 
   it('matches a candle whose low reaches a resting buy, and fills it at its limit', () => {

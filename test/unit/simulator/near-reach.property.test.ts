@@ -133,6 +133,35 @@ describe('a price step reached in doubles', () => {
     expect(told / asked).toBeGreaterThan(0.5);
   });
 
+  it("a candle's legs: the doubles answer as each leg's exact span does, and answer most", () => {
+    let told = 0;
+    let asked = 0;
+    fc.assert(
+      fc.property(cases, (c) => {
+        const m = marketOf(c);
+        const tick = dec(c.tick);
+        for (let s = 0; s < c.steps.length; s++) {
+          for (const leg of m.pathOf(m.advance())) {
+            const near = m.nearLegOf(leg);
+            // A step of price rows has one leg, its close's span, matched exactly; an end with too many digits has no doubles.
+            if (near === undefined) continue;
+            // The doubles lie within their errors of the exact ends.
+            expect([nearSign(near.low, near.lowErr, leg.low), nearSign(near.high, near.highErr, leg.high)]).toEqual([0, 0]);
+            for (const p of c.probes) {
+              const order = { side: p.side, price: probePrice(p, leg, tick) };
+              const answer = nearReached(order, near);
+              asked++;
+              if (answer !== undefined) told++;
+              if (answer !== undefined) expect(answer).toBe(reached(order, leg));
+            }
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(told / asked).toBeGreaterThan(0.5);
+  });
+
   it('a price on the reach exactly is left to the exact comparison', () => {
     const near = { low: 100.01, lowErr: 1e-12, high: 100.5, highErr: 1e-12 };
     expect(nearReached({ side: 'buy', price: new Decimal('100.01') }, near)).toBeUndefined();
