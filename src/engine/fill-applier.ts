@@ -9,9 +9,8 @@ import type { Fill, FillRecord } from '../model/fills.js';
 import type { Logger } from '../observability/logger.js';
 import type { OrderState } from '../core/orders.js';
 import type { Store } from '../store/index.js';
-import type { ChildRecord } from '../model/conditional.js';
-import type { OrderRecord } from '../model/journal.js';
-import { applyDeals, ordersNameAll, type FillEvent, type FillsKernelInput, type LegView, type OrderView } from './kernels/fills.js';
+import { applyDeals, type FillEvent } from './kernels/fills.js';
+import { batchInput } from './fill-input.js';
 import type { OrderJournal } from './order-journal.js';
 
 /** A fill of one of our orders (or protective legs), after it was committed. */
@@ -33,19 +32,6 @@ export interface ApplySummary {
   stateChanges: number;
 }
 
-function view(o: OrderRecord): OrderView {
-  return {
-    clientOrderId: o.clientOrderId,
-    strategyId: o.strategyId,
-    orderId: o.orderId,
-    market: o.market,
-    side: o.side,
-    amount: o.amount,
-    filledBase: o.filledBase,
-    state: o.state,
-  };
-}
-
 export class FillApplier {
   private readonly listeners = new Set<FillListener>();
 
@@ -60,63 +46,6 @@ export class FillApplier {
   onFill(listener: FillListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  private legView(c: ChildRecord): LegView | undefined {
-    const parent = this.store.orders.get(c.parentClientOrderId);
-    if (parent === undefined) return undefined;
-    return {
-      childId: c.id,
-      kind: c.kind,
-      parentClientOrderId: c.parentClientOrderId,
-      strategyId: c.strategyId,
-      market: parent.market,
-      side: parent.side === 'buy' ? 'sell' : 'buy',
-      price: c.price,
-      orderId: c.orderId,
-      parentFilled: parent.filledBase,
-      parentPrice: parent.price,
-    };
-  }
-
-  /**
-   * Unsettled legs, plus settled legs the batch's deals name by orderId: a leg that filled
-   * partly in an earlier scan goes on filling, and those later deals are still the leg's.
-   */
-  private legs(deals: readonly Fill[]): LegView[] {
-    const children = new Map(this.store.children.live().map((c) => [c.id, c]));
-    // Legs carry no clientOrderId; deals with one belong to orders, not legs.
-    for (const orderId of new Set(deals.filter((d) => d.clientOrderId === '').map((d) => d.orderId))) {
-      const c = this.store.children.byOrderId(orderId);
-      if (c !== undefined) children.set(c.id, c);
-    }
-    return [...children.values()].flatMap((c) => this.legView(c) ?? []);
-  }
-
-  /**
-   * Kernel input limited to the orders the batch can touch. The kernel skips deals already
-   * stored before it looks anything up, so only the others name orders and legs; a batch of
-   * stored deals only (a scan's overlap) needs no input at all.
-   */
-  private input(deals: readonly Fill[]): FillsKernelInput | undefined {
-    const knownDealIds = this.store.fills.existing(deals.map((d) => d.dealId));
-    const fresh = deals.filter((d) => !knownDealIds.has(d.dealId));
-    if (fresh.length === 0) return undefined;
-    const byOrderId = new Map<number, OrderView>();
-    const byCid = new Map<string, OrderView>();
-    for (const d of fresh) {
-      if (!byOrderId.has(d.orderId)) {
-        const o = this.store.orders.getByOrderId(d.orderId);
-        if (o !== undefined) byOrderId.set(d.orderId, view(o));
-      }
-      if (d.clientOrderId !== '' && !byCid.has(d.clientOrderId)) {
-        const o = this.store.orders.get(d.clientOrderId);
-        if (o !== undefined) byCid.set(d.clientOrderId, view(o));
-      }
-    }
-    // Legs are read only when a deal might be a leg's (the usual batch is fills of our orders).
-    const legs = ordersNameAll(byOrderId, byCid, fresh) ? [] : this.legs(fresh);
-    return { ordersByOrderId: byOrderId, ordersByClientId: byCid, legs, knownDealIds };
   }
 
   /**
@@ -138,8 +67,9 @@ export class FillApplier {
     const summary: ApplySummary = { deals: 0, newFills: 0, external: 0, overfills: [], stateChanges: 0 };
     this.store.tx(() => {
       for (const deals of batches) {
-        const input = this.input(deals);
-        const events = input === undefined ? [] : applyDeals(input, deals);
+        const batch = batchInput(this.store, deals);
+        // Only the deals not stored yet: the kernel would skip the others.
+        const events = batch === undefined ? [] : applyDeals(batch.input, batch.fresh);
         for (const e of events) this.write(e, now, summary, notices);
         summary.deals += deals.length < 2 ? deals.length : new Set(deals.map((d) => d.dealId)).size;
       }
