@@ -123,6 +123,16 @@ async function tickClosed(state: RunState, settle: Settle, closed: readonly Clos
   }
 }
 
+/**
+ * Whether the scheduler's global bound (`jobs.maxConcurrentJobs`) can never hold work back in a
+ * run: the loop (and start-up) fires one job at a time and waits until it and everything it
+ * queued is done, so besides that one job only the strategies' lanes (their fill and order hooks)
+ * can be busy. With at most the bound of lanes busy, each starts at once with or without it.
+ */
+export function globalBoundIdle(maxConcurrentJobs: number, strategies: number): boolean {
+  return 1 + strategies <= maxConcurrentJobs;
+}
+
 /** The jobs with two fires closer together than one price step (their first two after the start). */
 function finerThan(jobs: readonly Job[], stepMs: number): string[] {
   return jobs.filter((j) => j.cron.next(j.next) - j.next < stepMs).map((j) => j.name);
@@ -205,6 +215,7 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
     holder.wired = wired;
     // The run reads no job's last run or metrics: only failures are recorded (and logged) as in the daemon.
     wired.scheduler.recordFailuresOnly();
+    if (globalBoundIdle(config.jobs.maxConcurrentJobs, inputs.strategies.length)) wired.scheduler.withoutGlobalBound();
     const markets = Object.keys(config.markets).sort();
     const samples = new Samples(markets);
     const state: RunState = { wired, venue, samples, timerJumps: 0, jobsRun: 0, finerJobs: [], candleTicks: 0 };

@@ -70,7 +70,7 @@ interface Job {
   spec: JobSpec;
   lane?: PQueue;
   options: { id: string };
-  /** The fire once the lane admits it: through the global bound. */
+  /** The fire once the lane admits it: through the global bound (if kept). */
   viaGlobal: () => Promise<TriggerOutcome>;
 }
 
@@ -98,6 +98,8 @@ export class Scheduler {
   private stopped = false;
   /** Runs that went well leave no record (recordFailuresOnly). */
   private failuresOnly = false;
+  /** Work goes through the global bound (see `withoutGlobalBound`). */
+  private bounded = true;
 
   constructor(private readonly options: SchedulerOptions) {
     this.global = new PQueue({ concurrency: options.maxConcurrent });
@@ -113,11 +115,23 @@ export class Scheduler {
     this.failuresOnly = true;
   }
 
+  /**
+   * From now on a lane's work starts without passing the global bound. Only for a caller that
+   * knows no more lanes than `maxConcurrent` are ever busy at once: then the bound never holds
+   * anything back (every lane runs one piece of work at a time), so passing it only costs a
+   * p-queue task per fire. The backtest's run loop fires one job at a time and waits for it and
+   * everything it queued, so only the strategies' lanes can be busy beside it
+   * (src/backtest/run.ts `globalBoundIdle`). The daemon never calls this.
+   */
+  withoutGlobalBound(): void {
+    this.bounded = false;
+  }
+
   add(job: JobSpec): void {
     if (this.jobs.has(job.name)) throw new RangeError(`job ${job.name} already scheduled`);
     const options = { id: job.name };
     const run = (): Promise<TriggerOutcome> => this.run(job.name, job.run);
-    this.jobs.set(job.name, { spec: job, options, viaGlobal: () => this.global.add(run, options) });
+    this.jobs.set(job.name, { spec: job, options, viaGlobal: () => (this.bounded ? this.global.add(run, options) : run()) });
   }
 
   get jobNames(): string[] {
@@ -156,9 +170,9 @@ export class Scheduler {
     return this.runOn(this.lane(laneName), label, fn);
   }
 
-  /** Through the lane, then the global bound: its outcome never rejects (failures are caught and recorded). */
+  /** Through the lane, then the global bound (if kept): its outcome never rejects (failures are caught and recorded). */
   private runOn(lane: PQueue, name: string, fn: () => Promise<JobResult>): Promise<TriggerOutcome> {
-    return lane.add(() => this.global.add(() => this.run(name, fn)));
+    return lane.add(() => (this.bounded ? this.global.add(() => this.run(name, fn)) : this.run(name, fn)));
   }
 
   /**
