@@ -83,6 +83,9 @@ interface KeptPlan {
   positions: readonly PositionSeen[];
   flex: readonly FlexSeen[];
   plan: EquityPlan;
+  /** The rule's positions and flex inputs the plan was made from (a later plan reuses them while they stand still). */
+  rulePositions: EquityInputs['positions'];
+  ruleFlex: EquityInputs['flex'];
   /** The prices it was last valued at (undefined: not valued yet). */
   used: (Decimal | undefined)[] | undefined;
   total: Decimal;
@@ -103,21 +106,23 @@ function stoodStill(k: KeptPlan, venue: Venue, account: Account, equityAsset: st
 
 /**
  * The plan of the account as it stands, made from the state it keeps (the rule's inputs as
- * `truthInputs` gives them, without the prices a plan does not read).
+ * `truthInputs` gives them, without the prices a plan does not read). A fill or an order moves
+ * the balances and held amounts, seldom the positions or the flex investments: while those are
+ * the very same as `last`'s (what the rule reads of each), their inputs are `last`'s, not built
+ * again (the rule only reads its inputs).
  */
-function planOf(venue: Venue, account: Account, equityAsset: string): KeptPlan {
+function planOf(venue: Venue, account: Account, equityAsset: string, last: KeptPlan | undefined): KeptPlan {
   const balances = [...account.balances];
   const locked = [...account.locked];
-  const positions = positionsSeen(venue, account, equityAsset);
-  const inputs = {
-    equityAsset,
-    balances: Object.fromEntries(balances),
-    held: Object.fromEntries(locked),
-    positions: positions.map((s) => rulePosition(s[0], s[6])),
-    flex: activeFlex(account),
-  };
-  const flex = account.flex.map((f) => [f, f.status, f.currency, f.amount] as const);
-  return { equityAsset, balances, locked, positions, flex, plan: planEquity(inputs), used: undefined, total: ZERO };
+  const sameAsset = last !== undefined && last.equityAsset === equityAsset;
+  const keptPositions = sameAsset && samePositions(last.positions, venue, account, equityAsset);
+  const positions = keptPositions ? last.positions : positionsSeen(venue, account, equityAsset);
+  const rulePositions = keptPositions ? last.rulePositions : positions.map((s) => rulePosition(s[0], s[6]));
+  const keptFlex = last !== undefined && sameFlex(last.flex, account.flex);
+  const flex = keptFlex ? last.flex : account.flex.map((f) => [f, f.status, f.currency, f.amount] as const);
+  const ruleFlex = keptFlex ? last.ruleFlex : activeFlex(account);
+  const inputs = { equityAsset, balances: Object.fromEntries(balances), held: Object.fromEntries(locked), positions: rulePositions, flex: ruleFlex };
+  return { equityAsset, balances, locked, positions, flex, plan: planEquity(inputs), rulePositions, ruleFlex, used: undefined, total: ZERO };
 }
 
 /**
@@ -130,7 +135,7 @@ function planOf(venue: Venue, account: Account, equityAsset: string): KeptPlan {
 export function accountEquity(venue: Venue, account: Account, equityAsset: string): Decimal {
   let k = keptPlans.get(account);
   if (k === undefined || !stoodStill(k, venue, account, equityAsset)) {
-    k = planOf(venue, account, equityAsset);
+    k = planOf(venue, account, equityAsset, k);
     keptPlans.set(account, k);
   }
   const markets = k.plan.markets;
