@@ -13,7 +13,7 @@ import type { FillRecord } from '../model/fills.js';
 import type { FlexRecordRow } from '../model/flex.js';
 import type { ChildRecord } from '../model/conditional.js';
 import type { OrderRecord } from '../model/journal.js';
-import { settledList, type FillView, type FlexView, type OrderView, type PositionView, type PriceView, type SnapshotData } from '../strategy-api/host.js';
+import { SETTLED_LISTS, settledList, type FillView, type FlexView, type OrderView, type PositionView, type PriceView, type SnapshotData } from '../strategy-api/host.js';
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
@@ -434,7 +434,8 @@ export class StrategyInputs {
     const { openOrders, positions, recentFills, flex } = this.listsOf(strategyId);
     const nowMs = this.deps.clock.now();
     const candles = this.deps.candles?.snapshot(strategyId, nowMs) ?? [];
-    const data: SnapshotData = { nowMs, prices: venue.prices, balances: venue.balances, openOrders, positions, recentFills, flex };
+    // Every list made here is settled (`along`, `readPositionViews`): the contexts hand them on unlooked-at.
+    const data: SnapshotData = { nowMs, prices: venue.prices, balances: venue.balances, openOrders, positions, recentFills, flex, lists: SETTLED_LISTS };
     if (candles.length > 0) data.candles = candles;
     return data;
   }

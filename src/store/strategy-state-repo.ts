@@ -30,6 +30,12 @@ export const MAX_KEPT_KEYS = 1024;
 /** The JSON text of a key as stored, `null` when the key is absent. */
 type Kept = Map<string, string | null>;
 
+/** A value JSON writes without braces or brackets: immutable, so one value serves every read. */
+type Scalar = string | number | boolean | null;
+
+/** Scalars kept by their JSON text; past it the kept ones start over. */
+export const MAX_KEPT_SCALARS = 1024;
+
 /** A key's row as written (`json` null: deleted), for the scratch store's late writes (late-rows.ts). */
 export interface StateRow {
   strategyId: string;
@@ -50,6 +56,13 @@ export function writeStateRow(db: Database, r: StateRow): void {
 
 export class StrategyStates {
   private readonly kept = new Map<string, Kept>();
+  /**
+   * Parsed scalars by their text. Hooks read a key on every tick (a grid's centre, a fill count)
+   * and each read parsed the same text again; a scalar value cannot be changed by its reader, so
+   * the one parsed value is what a fresh parse would give. Objects and arrays are parsed at every
+   * read: the caller may change what it gets.
+   */
+  private readonly scalars = new Map<string, Scalar>();
 
   /** `keep` false: not the table's writer (a read-only view), every read goes to SQL. */
   constructor(
@@ -106,12 +119,28 @@ export class StrategyStates {
     this.remember(strategyId, key, json);
   }
 
-  /** The state of one strategy. Values are parsed on every read: a caller may change what it gets. */
+  /** The value of `json`: parsed afresh unless it is a scalar parsed before. */
+  private valueOf(json: string): unknown {
+    const c = json.charCodeAt(0);
+    // An object's or array's text (the store's own texts have no leading space): never kept, no lookup.
+    if (c === 0x7b || c === 0x5b) return JSON.parse(json);
+    const hit = this.scalars.get(json);
+    if (hit !== undefined) return hit;
+    const value = JSON.parse(json) as unknown;
+    // Kept only when the parse gave a scalar (any other text, say with leading space, is parsed at every read).
+    if (value === null || typeof value !== 'object') {
+      if (this.scalars.size >= MAX_KEPT_SCALARS) this.scalars.clear();
+      this.scalars.set(json, value as Scalar);
+    }
+    return value;
+  }
+
+  /** The state of one strategy. Objects and arrays are parsed on every read: a caller may change what it gets. */
   of(strategyId: string): StrategyStateStore {
     return {
       get: <T>(key: string): T | undefined => {
         const json = this.stored(strategyId, key);
-        return json === null ? undefined : (JSON.parse(json) as T);
+        return json === null ? undefined : (this.valueOf(json) as T);
       },
       set: (key: string, value: unknown): void => {
         const json = JSON.stringify(value) as string | undefined;

@@ -123,7 +123,17 @@ export interface SnapshotData {
   flex: FlexView;
   /** The declared candle windows (none when the strategy declares no `history`). */
   candles?: CandleWindowData[];
+  /** `SETTLED_LISTS` when the engine made the three lists with `settledList` (absent: each list is looked at). */
+  lists?: typeof SETTLED_LISTS;
 }
+
+/**
+ * The engine's mark on snapshot data whose open orders, positions and recent fills it made with
+ * `settledList`: a context hands them on without a look. A symbol only the engine is given, so no
+ * other data carries it (a worker's decoded copy does not); a mark per snapshot replaced a set
+ * holding every list made (an entry per list, three a rebuild, was most of what making one cost).
+ */
+export const SETTLED_LISTS: unique symbol = Symbol('settled lists');
 
 /**
  * Lists found frozen with every item settled (frozen, and what the item holds frozen): nothing in
@@ -133,14 +143,12 @@ const settledLists = new WeakSet<readonly object[]>();
 const settledFlex = new WeakSet<FlexView>();
 
 /**
- * For the engine: `items` frozen and taken as settled from now on, its items vouched for by the
- * caller as frozen through and through (a position's protection too), as the engine makes its
- * views: no context looks through the list again, not even once.
+ * For the engine: `items` frozen, its items vouched for by the caller as frozen through and
+ * through (a position's protection too), as the engine makes its views: handed in data marked
+ * `SETTLED_LISTS`, no context looks through the list, not even once.
  */
 export function settledList<T extends object>(items: T[]): readonly T[] {
-  Object.freeze(items);
-  settledLists.add(items);
-  return items;
+  return Object.freeze(items);
 }
 
 /**
@@ -239,6 +247,7 @@ export function buildContext<P>(
   log: StrategyLogger,
 ): StrategyContext<P> {
   const readers = data.candles === undefined || data.candles.length === 0 ? NO_CANDLES : candleReaders(data.candles);
+  const settled = data.lists === SETTLED_LISTS;
   // The readers' fields named one by one (a spread builds the object on a slow path), in the same order.
   return Object.freeze({
     instanceId,
@@ -246,9 +255,9 @@ export function buildContext<P>(
     nowMs: data.nowMs,
     prices: pricesOf(data.prices),
     balances: balancesOf(data.balances),
-    openOrders: freezeAll(data.openOrders),
-    positions: frozenList(data.positions, positionSettled, positionCopy),
-    recentFills: freezeAll(data.recentFills),
+    openOrders: settled ? data.openOrders : freezeAll(data.openOrders),
+    positions: settled ? data.positions : frozenList(data.positions, positionSettled, positionCopy),
+    recentFills: settled ? data.recentFills : freezeAll(data.recentFills),
     flex: flexOf(data.flex),
     candles: readers.candles,
     openCandle: readers.openCandle,

@@ -19,7 +19,7 @@ export {
   type CloseFlexIntent,
 } from './intents.js';
 export type * from './types.js';
-export { buildContext, BufferedState, settledList, settledPrices, type StateBackend, type SnapshotData } from './context.js';
+export { buildContext, BufferedState, SETTLED_LISTS, settledList, settledPrices, type StateBackend, type SnapshotData } from './context.js';
 export { CandleRequestError, type CandleWindowData } from './candles.js';
 export { candleTimeframe, checkHistory, isCandleSchedule, CANDLE_SCHEDULES, MAX_HISTORY_COUNT } from './history.js';
 export { HookGuard, type HookGuardOptions, type GuardedResult } from './safe-call.js';

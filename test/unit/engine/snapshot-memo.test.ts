@@ -15,7 +15,7 @@ import type { MarketRules } from '../../../src/engine/risk-gate.js';
 import { StrategyInputs } from '../../../src/engine/strategy-inputs.js';
 import type { OrderState } from '../../../src/core/orders.js';
 import type { Store } from '../../../src/store/index.js';
-import type { SnapshotData } from '../../../src/strategy-api/host.js';
+import { SETTLED_LISTS, type SnapshotData } from '../../../src/strategy-api/host.js';
 import { memoryStore } from '../../support/test-scope.js';
 
 const d = (s: string | number): Decimal => new Decimal(s);
@@ -127,6 +127,8 @@ const venue = { prices: {}, balances: { USDT: d('1000') } };
 
 /** The lists a context hands on unlooked-at (settledList): frozen, each view too, a position's protection too. */
 function settledThrough(s: SnapshotData): void {
+  // The mark the contexts trust without a look.
+  expect(s.lists).toBe(SETTLED_LISTS);
   for (const list of [s.openOrders, s.recentFills, s.positions]) {
     expect(Object.isFrozen(list)).toBe(true);
     for (const v of list) expect(Object.isFrozen(v)).toBe(true);

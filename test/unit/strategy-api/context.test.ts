@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ZERO } from '../../../src/core/decimal.js';
 import { pricesFromListing } from '../../../src/engine/market-data.js';
-import { settledList, settledPrices } from '../../../src/strategy-api/host.js';
+import { SETTLED_LISTS, settledList, settledPrices, type SnapshotData } from '../../../src/strategy-api/host.js';
+import { decodeSnapshot, encodeSnapshot } from '../../../src/engine/sandbox-worker/codec.js';
 import type { FuturesMarket } from '../../../src/model/markets.js';
 import { ctxOf, MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 
@@ -91,6 +92,27 @@ describe('strategy context', () => {
     expect(Object.isFrozen(list)).toBe(true);
     expect(ctxOf({}, snapshot({ openOrders: list })).ctx.openOrders).toBe(list);
     expect(() => (list as unknown as unknown[]).push(1)).toThrow();
+  });
+
+  it("hands the lists of data with the engine's mark on unlooked-at; data without it (a worker's decoded copy) is looked at", () => {
+    const order = (id: string): never => Object.freeze({ clientOrderId: id, market: 'BTC_USDT', side: 'buy', amount: ZERO, price: ZERO, filled: ZERO, remaining: ZERO }) as never;
+    const fill = Object.freeze({ dealId: 1, clientOrderId: 'a', market: 'BTC_USDT', side: 'buy', role: 'maker', amount: ZERO, price: ZERO, quote: ZERO, fee: ZERO, timeMs: 1 }) as never;
+    const position = Object.freeze({ market: 'BTC_USDT', kind: 'spot', base: ZERO, avgEntryPrice: ZERO, protection: null }) as never;
+    const data = { ...snapshot({ openOrders: settledList([order('a')]), recentFills: settledList([fill]), positions: settledList([position]) }), lists: SETTLED_LISTS } satisfies SnapshotData as SnapshotData;
+    const { ctx } = ctxOf({}, data);
+    expect(ctx.openOrders).toBe(data.openOrders);
+    expect(ctx.recentFills).toBe(data.recentFills);
+    expect(ctx.positions).toBe(data.positions);
+    // The mark does not cross to a worker: its decoded lists are loose, and its context freezes copies.
+    const decoded = decodeSnapshot(structuredClone(encodeSnapshot(data)));
+    expect(decoded.lists).toBeUndefined();
+    const there = ctxOf({}, decoded).ctx;
+    for (const [got, loose] of [[there.openOrders, decoded.openOrders], [there.recentFills, decoded.recentFills], [there.positions, decoded.positions]] as const) {
+      expect(got).not.toBe(loose);
+      expect(Object.isFrozen(got)).toBe(true);
+      expect(Object.isFrozen(got[0])).toBe(true);
+      expect(JSON.stringify(got)).toBe(JSON.stringify(loose));
+    }
   });
 
   it('hands a frozen list of frozen views on as it is, the same list to every context; copies any other list', () => {
