@@ -9,13 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
-import { InlineExecutor, type HookExecutor, type HookRequest } from '../../../src/engine/sandbox-worker/executor.js';
+import { InlineExecutor } from '../../../src/engine/sandbox-worker/executor.js';
 import type { RiskSnapshot } from '../../../src/engine/risk-gate.js';
 import { StrategyRunner, type OrderPort } from '../../../src/engine/strategy-runner.js';
 import { silentLogger } from '../../../src/observability/logger.js';
 import type { JsonValue, LoadedStrategy, SnapshotData } from '../../../src/strategy-api/host.js';
 import { defineStrategy, intents, type HookResult, type StrategyContext } from '../../../src/strategy-api/index.js';
 import { MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
+import { PromiseOnly } from '../../support/promise-only-executor.js';
 import { RecordingEvents } from '../../support/runner-events.js';
 
 const d = (s: string | number): Decimal => new Decimal(s);
@@ -40,21 +41,6 @@ function onTick(moves: Move[]): (ctx: StrategyContext<unknown>) => HookResult | 
     if (move === 'hang') return new Promise<never>(() => undefined);
     return [];
   };
-}
-
-/** The in-thread executor without `runNow`: every call through a promise, as before. */
-class PromiseOnly implements HookExecutor {
-  constructor(private readonly inner: InlineExecutor) {}
-  run(r: HookRequest): Promise<unknown> {
-    return this.inner.run(r);
-  }
-  async prepare(): Promise<void> {}
-  isPrepared(): boolean {
-    return true;
-  }
-  abandon(): void {}
-  onFault(): void {}
-  async close(): Promise<void> {}
 }
 
 /** A backend that knows what it holds (as the store does) and counts the writes that reach it. */

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
-import { InlineExecutor, type HookExecutor, type HookRequest } from '../../../src/engine/sandbox-worker/executor.js';
+import { InlineExecutor } from '../../../src/engine/sandbox-worker/executor.js';
 import type { RiskSnapshot } from '../../../src/engine/risk-gate.js';
 import { StrategyRunner, type OrderPort, type StrategyRunnerOptions } from '../../../src/engine/strategy-runner.js';
 import { silentLogger } from '../../../src/observability/logger.js';
@@ -19,6 +19,7 @@ import type { Logger } from '../../../src/observability/logger.js';
 import { BufferedState, type GuardedResult, type HookGuard, type Intent, type LoadedStrategy, type SnapshotData } from '../../../src/strategy-api/host.js';
 import { defineStrategy, intents, type HookResult, type StrategyContext } from '../../../src/strategy-api/index.js';
 import { MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
+import { PromiseOnly } from '../../support/promise-only-executor.js';
 import { RecordingEvents } from '../../support/runner-events.js';
 
 const d = (s: string | number): Decimal => new Decimal(s);
@@ -42,20 +43,6 @@ function onTick(moves: Move[]): (ctx: StrategyContext<unknown>) => HookResult | 
     if (move === 'late') return Promise.resolve([order('99')]);
     return [];
   };
-}
-
-class PromiseOnly implements HookExecutor {
-  constructor(private readonly inner: InlineExecutor) {}
-  run(r: HookRequest): Promise<unknown> {
-    return this.inner.run(r);
-  }
-  async prepare(): Promise<void> {}
-  isPrepared(): boolean {
-    return true;
-  }
-  abandon(): void {}
-  onFault(): void {}
-  async close(): Promise<void> {}
 }
 
 function risk(): RiskSnapshot {
