@@ -43,26 +43,34 @@ export class KeptAccountReads {
 
   /** As `balances`, with the full answer made at once (`full`: the route's answer, not a request's promise). */
   balancesNow(full: () => Map<string, Decimal>): Map<string, Decimal> {
-    this.catchUp();
-    const kept = this.balancesKept;
-    if (kept !== undefined && sameEntries(kept.entries, this.account.balances)) return new Map(kept.map);
-    this.balancesKept = undefined;
+    const kept = this.keptBalances();
+    if (kept !== undefined) return kept;
     const map = full();
     // Read after the answer, as `balances` does: the handler answered from these entries.
-    this.balancesKept = { entries: [...this.account.balances], map: new Map(map) };
-    return map;
+    return this.keepBalances([...this.account.balances], map);
   }
 
   async balances(full: () => Promise<Map<string, Decimal>>): Promise<Map<string, Decimal>> {
-    this.catchUp();
-    const kept = this.balancesKept;
-    if (kept !== undefined && sameEntries(kept.entries, this.account.balances)) return new Map(kept.map);
-    this.balancesKept = undefined;
+    const kept = this.keptBalances();
+    if (kept !== undefined) return kept;
     const answer = full();
     // The handler has read the balances by now (a request is answered when made); these entries
     // are the ones it answered from.
     const entries = [...this.account.balances];
-    const map = await answer;
+    return this.keepBalances(entries, await answer);
+  }
+
+  /** A copy of the kept balances while the account's entries stand (as of now); else none kept any more. */
+  private keptBalances(): Map<string, Decimal> | undefined {
+    this.catchUp();
+    const kept = this.balancesKept;
+    if (kept !== undefined && sameEntries(kept.entries, this.account.balances)) return new Map(kept.map);
+    this.balancesKept = undefined;
+    return undefined;
+  }
+
+  /** Keeps a copy of `map`, answered from `entries`, and hands `map` on. */
+  private keepBalances(entries: Entries, map: Map<string, Decimal>): Map<string, Decimal> {
     this.balancesKept = { entries, map: new Map(map) };
     return map;
   }

@@ -155,13 +155,14 @@ class InProcessGateway implements ExchangeGateway {
     this.pageSize = options.historyPageSize ?? 100;
     this.held = options.archive;
     const catchUp = options.catchUp ?? (() => undefined);
-    if (options.keepReads !== false) {
-      const kept = (this.kept = new KeptAccountReads(account, catchUp));
-      this.creditLineKnown = () => kept.creditLineKnown();
-    }
+    const kept = options.keepReads === false ? undefined : new KeptAccountReads(account, catchUp);
+    this.kept = kept;
     this.marketsNow = () => api.futuresNow();
-    const kept = this.kept;
-    this.balancesNow = kept === undefined ? () => api.mainBalanceNow() : () => kept.balancesNow(() => api.mainBalanceNow());
+    if (kept === undefined) this.balancesNow = () => api.mainBalanceNow();
+    else {
+      this.creditLineKnown = () => kept.creditLineKnown();
+      this.balancesNow = () => kept.balancesNow(() => api.mainBalanceNow());
+    }
     if (options.keepListing !== false) this.listing = new KeptListing(account, catchUp);
     if (options.placeNow !== false) this.submitLimitOrdersNow = (o) => submitInChunksNow((part) => api.bulkLimitOrdersNow(part), o);
     if (options.changeMark !== false) {

@@ -20,7 +20,8 @@ export interface BatchInput {
   fresh: readonly Fill[];
 }
 
-export function orderView(o: OrderRecord): OrderView {
+/** An order as the fills kernel reads it. */
+export function kernelOrderView(o: OrderRecord): OrderView {
   return {
     clientOrderId: o.clientOrderId,
     strategyId: o.strategyId,
@@ -71,14 +72,14 @@ function namedOrders(store: Store, fresh: readonly Fill[]): Pick<FillsKernelInpu
   for (const d of fresh) {
     const o = d.clientOrderId === '' || byCid.has(d.clientOrderId) ? undefined : store.orders.get(d.clientOrderId);
     if (o !== undefined) {
-      const v = orderView(o);
+      const v = kernelOrderView(o);
       byCid.set(d.clientOrderId, v);
       // The order with this orderId, whichever way it is read (one order per venue id).
       if (o.orderId === d.orderId && !byOrderId.has(d.orderId)) byOrderId.set(d.orderId, v);
     }
     if (!byOrderId.has(d.orderId)) {
       const o = store.orders.getByOrderId(d.orderId);
-      if (o !== undefined) byOrderId.set(d.orderId, orderView(o));
+      if (o !== undefined) byOrderId.set(d.orderId, kernelOrderView(o));
     }
   }
   return { ordersByOrderId: byOrderId, ordersByClientId: byCid };

@@ -120,7 +120,7 @@ export class StrategyStates {
   }
 
   /** The value of `json`: parsed afresh unless it is a scalar parsed before. */
-  private valueOf(json: string): unknown {
+  private parsed(json: string): unknown {
     const c = json.charCodeAt(0);
     // An object's or array's text (the store's own texts have no leading space): never kept, no lookup.
     if (c === 0x7b || c === 0x5b) return JSON.parse(json);
@@ -140,7 +140,7 @@ export class StrategyStates {
     return {
       get: <T>(key: string): T | undefined => {
         const json = this.stored(strategyId, key);
-        return json === null ? undefined : (this.valueOf(json) as T);
+        return json === null ? undefined : (this.parsed(json) as T);
       },
       set: (key: string, value: unknown): void => {
         const json = JSON.stringify(value) as string | undefined;

@@ -9,6 +9,7 @@
 import { Decimal, isDecimalString } from '../core/decimal.js';
 import { CLIENT_ORDER_ID_RE } from '../core/ids.js';
 import { MARKET_RE } from '../core/market-names.js';
+import { MAX_FLEX_PLAN_LENGTH, stopLossSideOk, takeProfitSideOk } from './intent-rules.js';
 import type { CancelAllIntent, CancelIntent, CloseFlexIntent, Intent, LimitOrderIntent, PlaceCollateralIntent } from './intents.js';
 
 const ORDER_KEYS: ReadonlySet<string> = new Set(['market', 'side', 'amount', 'price', 'postOnly']);
@@ -75,10 +76,8 @@ function optionalPositive(v: Record<string, unknown>, key: string): Decimal | un
 /** Whether the entry's stop-loss and take-profit are on the sides the schema's refinement asks for. */
 function guarded(side: 'buy' | 'sell', price: Decimal, stopLoss: Decimal | undefined, takeProfit: Decimal | undefined, exit: boolean): boolean {
   if (exit) return true;
-  if (stopLoss === undefined) return false;
-  const below = side === 'buy';
-  if (below ? !stopLoss.lt(price) : !stopLoss.gt(price)) return false;
-  return takeProfit === undefined || (below ? takeProfit.gt(price) : takeProfit.lt(price));
+  if (stopLoss === undefined || !stopLossSideOk(side, price, stopLoss)) return false;
+  return takeProfit === undefined || takeProfitSideOk(side, price, takeProfit);
 }
 
 function placeCollateral(v: Record<string, unknown>): PlaceCollateralIntent | undefined {
@@ -125,7 +124,7 @@ function cancelAll(v: Record<string, unknown>): CancelAllIntent | undefined {
 function closeFlex(v: Record<string, unknown>): CloseFlexIntent | undefined {
   if (!plainWith(v, CLOSE_FLEX_KEYS)) return undefined;
   const plan = v['plan'];
-  return typeof plan === 'string' && plan.length >= 1 && plan.length <= 64 ? { type: 'closeFlex', plan } : undefined;
+  return typeof plan === 'string' && plan.length >= 1 && plan.length <= MAX_FLEX_PLAN_LENGTH ? { type: 'closeFlex', plan } : undefined;
 }
 
 /** One intent by its type; undefined for anything not a plain object of a known type with valid fields. */

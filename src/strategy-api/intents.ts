@@ -10,6 +10,7 @@ import { StrategyError } from '../core/errors.js';
 import { CLIENT_ORDER_ID_RE } from '../core/ids.js';
 import { MARKET_RE } from '../core/market-names.js';
 import { describeIssue, keyOf } from './issues.js';
+import { MAX_FLEX_PLAN_LENGTH, stopLossSideOk, takeProfitSideOk } from './intent-rules.js';
 import { commonIntents } from './intents-fast.js';
 
 /** A Decimal, or a plain decimal string, > 0. */
@@ -64,17 +65,17 @@ export const placeCollateralSchema = z
       return;
     }
     const below = o.side === 'buy';
-    if (below ? !o.stopLoss.lt(o.price) : !o.stopLoss.gt(o.price)) {
+    if (!stopLossSideOk(o.side, o.price, o.stopLoss)) {
       ctx.addIssue({ code: 'custom', path: ['stopLoss'], message: `stopLoss ${below ? 'below' : 'above'} the price for a ${o.side}` });
     }
-    if (o.takeProfit !== undefined && (below ? !o.takeProfit.gt(o.price) : !o.takeProfit.lt(o.price))) {
+    if (o.takeProfit !== undefined && !takeProfitSideOk(o.side, o.price, o.takeProfit)) {
       ctx.addIssue({ code: 'custom', path: ['takeProfit'], message: `takeProfit ${below ? 'above' : 'below'} the price for a ${o.side}` });
     }
   });
 
 export const cancelSchema = z.strictObject({ type: z.literal('cancel'), clientOrderId: z.string().regex(CLIENT_ORDER_ID_RE) });
 export const cancelAllSchema = z.strictObject({ type: z.literal('cancelAll'), market: market.optional() });
-export const closeFlexSchema = z.strictObject({ type: z.literal('closeFlex'), plan: z.string().min(1).max(64) });
+export const closeFlexSchema = z.strictObject({ type: z.literal('closeFlex'), plan: z.string().min(1).max(MAX_FLEX_PLAN_LENGTH) });
 
 export const intentSchema = z.discriminatedUnion('type', [placeLimitsSchema, placeCollateralSchema, cancelSchema, cancelAllSchema, closeFlexSchema]);
 

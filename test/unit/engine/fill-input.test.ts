@@ -14,7 +14,7 @@ import type { Fill } from '../../../src/model/fills.js';
 import type { ChildRecord } from '../../../src/model/conditional.js';
 import type { OrderRecord } from '../../../src/model/journal.js';
 import type { Store } from '../../../src/store/index.js';
-import { batchInput, orderView } from '../../../src/engine/fill-input.js';
+import { batchInput, kernelOrderView } from '../../../src/engine/fill-input.js';
 import { applyDeals, type FillsKernelInput, type LegView, type OrderView } from '../../../src/engine/kernels/fills.js';
 
 const d = (s: string | number) => new Decimal(s);
@@ -56,12 +56,12 @@ function stubStore(orders: OrderRecord[], children: ChildRecord[], stored: Set<n
 /** The full input: every order a deal names read both ways, every leg (as the applier read them before). */
 function fullInput(orders: OrderRecord[], children: ChildRecord[], stored: Set<number>): FillsKernelInput {
   const byOrderId = new Map<number, OrderView>();
-  for (const o of orders) if (o.orderId !== null) byOrderId.set(o.orderId, orderView(o));
+  for (const o of orders) if (o.orderId !== null) byOrderId.set(o.orderId, kernelOrderView(o));
   const legs: LegView[] = children.map((c) => {
     const p = orders.find((o) => o.clientOrderId === c.parentClientOrderId) as OrderRecord;
     return { childId: c.id, kind: c.kind, parentClientOrderId: c.parentClientOrderId, strategyId: c.strategyId, market: p.market, side: 'sell', price: c.price, orderId: c.orderId, parentFilled: p.filledBase, parentPrice: p.price };
   });
-  return { ordersByOrderId: byOrderId, ordersByClientId: new Map(orders.map((o) => [o.clientOrderId, orderView(o)])), legs, knownDealIds: stored };
+  return { ordersByOrderId: byOrderId, ordersByClientId: new Map(orders.map((o) => [o.clientOrderId, kernelOrderView(o)])), legs, knownDealIds: stored };
 }
 
 describe('fill batch input', () => {
