@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ManualClock } from '../../../src/core/clock.js';
-import { Decimal } from '../../../src/core/decimal.js';
+import type { Decimal } from '../../../src/core/decimal.js';
 import { InlineExecutor } from '../../../src/engine/sandbox-worker/executor.js';
 import type { RiskSnapshot } from '../../../src/engine/risk-gate.js';
 import { StrategyRunner, type OrderPort, type StrategyRunnerOptions } from '../../../src/engine/strategy-runner.js';
@@ -21,8 +21,8 @@ import { defineStrategy, intents, type HookResult, type StrategyContext } from '
 import { MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
 import { PromiseOnly } from '../../support/promise-only-executor.js';
 import { RecordingEvents } from '../../support/runner-events.js';
+import { riskSnapshot } from '../../support/risk-snapshot.js';
 
-const d = (s: string | number): Decimal => new Decimal(s);
 
 type Move = 'none' | 'write' | 'place' | 'two' | 'fail' | 'garbage' | 'throw' | 'late';
 const MOVES: Move[] = ['none', 'write', 'place', 'two', 'fail', 'garbage', 'throw', 'late'];
@@ -46,14 +46,7 @@ function onTick(moves: Move[]): (ctx: StrategyContext<unknown>) => HookResult | 
 }
 
 function risk(): RiskSnapshot {
-  return {
-    tradingState: 'ACTIVE',
-    markets: { BTC_USDT: { tick: d('0.01'), step: d('0.001'), minAmount: d('0.001'), minTotalQuote: d(0), maxPositionBase: d(10), maxOpenOrders: 50 } },
-    limits: { maxNotionalPerOrderQuote: d(10_000), maxDrawdownPct: d(10) },
-    exposure: {},
-    strategy: { id: 's', quarantined: false, budgetQuote: d(100_000), committedQuote: d(0), positionBase: {} },
-    equity: null,
-  };
+  return riskSnapshot('s', 0);
 }
 
 /** The runner's parts the reference call uses (private in the class: reached as its call reached them). */

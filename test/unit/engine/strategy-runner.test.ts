@@ -11,6 +11,7 @@ import { silentLogger } from '../../../src/observability/logger.js';
 import type { LoadedStrategy } from '../../../src/strategy-api/host.js';
 import { defineStrategy, intents, type HookResult, type StrategyContext } from '../../../src/strategy-api/index.js';
 import { MemoryState, price, snapshot } from '../../support/daemon-ctx.js';
+import { riskSnapshot } from '../../support/risk-snapshot.js';
 
 const d = (s: string | number): Decimal => new Decimal(s);
 
@@ -40,15 +41,7 @@ class FakeOrders implements OrderPort {
 
 
 function risk(over: Partial<RiskSnapshot> = {}): RiskSnapshot {
-  return {
-    tradingState: 'ACTIVE',
-    markets: { BTC_USDT: { tick: d('0.01'), step: d('0.001'), minAmount: d('0.001'), minTotalQuote: d(5), maxPositionBase: d(10), maxOpenOrders: 50 } },
-    limits: { maxNotionalPerOrderQuote: d(10_000), maxDrawdownPct: d(10) },
-    exposure: {},
-    strategy: { id: 'x', quarantined: false, budgetQuote: d(100_000), committedQuote: d(0), positionBase: {} },
-    equity: null,
-    ...over,
-  };
+  return riskSnapshot('x', 5, over);
 }
 
 function loaded(id: string, onTick: (ctx: StrategyContext<unknown>) => HookResult | Promise<HookResult>): LoadedStrategy {

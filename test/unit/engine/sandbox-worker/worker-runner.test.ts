@@ -18,6 +18,7 @@ import { silentLogger } from '../../../../src/observability/logger.js';
 import { BufferedState, type JsonValue, type LoadedStrategy, type StrategyDefinition } from '../../../../src/strategy-api/host.js';
 import { MemoryState, price, snapshot } from '../../../support/daemon-ctx.js';
 import { eventually } from '../../../support/eventually.js';
+import { riskSnapshot } from '../../../support/risk-snapshot.js';
 
 const d = (s: string | number): Decimal => new Decimal(s);
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
@@ -50,14 +51,7 @@ class Orders implements OrderPort {
 }
 
 
-const risk = (): RiskSnapshot => ({
-  tradingState: 'ACTIVE',
-  markets: { BTC_USDT: { tick: d('0.01'), step: d('0.001'), minAmount: d('0.001'), minTotalQuote: d(5), maxPositionBase: d(10), maxOpenOrders: 50 } },
-  limits: { maxNotionalPerOrderQuote: d(10_000), maxDrawdownPct: d(10) },
-  exposure: {},
-  strategy: { id: 'x', quarantined: false, budgetQuote: d(100_000), committedQuote: d(0), positionBase: {} },
-  equity: null,
-});
+const risk = (): RiskSnapshot => riskSnapshot('x', 5);
 
 interface Instance {
   runner: StrategyRunner;
