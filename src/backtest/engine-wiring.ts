@@ -16,6 +16,7 @@ import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from '../d
 import { buildRunners, laneOf, type ExecutorFactory, type Runners } from '../daemon/runners.js';
 import { strategyLoaderPaths } from '../daemon/strategies.js';
 import { SandboxThreadExecutor } from '../engine/sandbox-worker/sandbox-thread-executor.js';
+import { logObject, toPlain } from '../engine/sandbox-worker/codec.js';
 import { resolveStrategyFile } from '../strategy-api/host.js';
 import { stopper } from '../daemon/shutdown.js';
 import type { Scheduler } from '../engine/scheduler.js';
@@ -83,11 +84,13 @@ const inThread: ExecutorFactory = (b, s) => {
     params: b.config.strategies.find((c) => c.id === s.id)?.params,
     knownMarkets: Object.keys(b.config.markets),
   };
+  // A log object crosses as from a worker: its plain form, so the engine's logger runs none of the strategy's code.
+  const plain = (o: object): object => logObject(toPlain(o));
   const log = {
-    debug: (o: object, m?: string) => logger.debug(o, m),
-    info: (o: object, m?: string) => logger.info(o, m),
-    warn: (o: object, m?: string) => logger.warn(o, m),
-    error: (o: object, m?: string) => logger.error(o, m),
+    debug: (o: object, m?: string) => logger.debug(plain(o), m),
+    info: (o: object, m?: string) => logger.info(plain(o), m),
+    warn: (o: object, m?: string) => logger.warn(plain(o), m),
+    error: (o: object, m?: string) => logger.error(plain(o), m),
   };
   return new SandboxThreadExecutor(init, log, restoreHostFunction);
 };

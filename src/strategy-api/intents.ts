@@ -106,13 +106,28 @@ export function parseIntents(value: unknown, instanceId: string): Intent[] {
   const common = commonIntents(value, MAX_INTENTS_PER_CALL);
   if (common !== undefined) return common;
   const parsed = intentsSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const first = parsed.error.issues[0];
+  if (parsed.success) {
+    // What the schema accepts goes through the plain parse too, as decimal strings: zod is shared
+    // with strategies in the backtest's thread and cannot be frozen (sandbox/evaluate.ts), so what
+    // the engine acts on never rests on its word alone. The same intents for every honest input.
+    const again = plainAgain(parsed.data);
+    if (again !== undefined) return again;
+  }
+  const first = parsed.success ? undefined : parsed.error.issues[0];
   const detail = first === undefined ? 'intents: invalid' : describeIssue(first, 'intents', value);
   throw new StrategyError('bad_intent', `strategy ${instanceId} returned an invalid intent: ${detail}`, {
     instanceId,
     path: keyOf('intents', first?.path ?? []),
   });
+}
+
+/** The schema's output as plain JSON (Decimals as their strings), parsed by the plain parse; undefined when it refuses. */
+function plainAgain(data: unknown): Intent[] | undefined {
+  try {
+    return commonIntents(JSON.parse(JSON.stringify(data)), MAX_INTENTS_PER_CALL);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Builders, so strategy code reads as what it does. */

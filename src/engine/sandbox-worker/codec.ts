@@ -117,3 +117,8 @@ function plainObject(value: object, depth: number): JsonValue {
   }
   return out;
 }
+
+/** A strategy's log object as the host logs it: its plain form (`toPlain`), an object (anything else under `value`). */
+export function logObject(obj: JsonValue | undefined): object {
+  return typeof obj === 'object' && obj !== null && !Array.isArray(obj) ? obj : { value: obj };
+}

@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_BOUNDS, compileStrategy, sandboxWorkerOptions, workerEntry, type JsonValue, type SandboxInit, type WorkerEntry } from '../../strategy-api/host.js';
 import type { Logger } from '../../observability/logger.js';
-import { encodeFill, encodeOrderEvent, encodeSnapshot } from './codec.js';
+import { encodeFill, encodeOrderEvent, encodeSnapshot, logObject } from './codec.js';
 import type { HookExecutor, HookRequest } from './executor.js';
 import type { WorkerMessage } from './protocol.js';
 
@@ -36,10 +36,6 @@ export interface WorkerExecutorOptions {
   stateEntries: () => Record<string, JsonValue>;
   /** Receives the strategy's `ctx.log` lines. */
   logger: Logger;
-}
-
-function logObject(obj: JsonValue | undefined): object {
-  return typeof obj === 'object' && obj !== null && !Array.isArray(obj) ? obj : { value: obj };
 }
 
 interface Pending {

@@ -59,4 +59,22 @@ describe('strategies in the run\'s thread', () => {
       { clientOrderId: 'o1-1', market: 'BTC_USDT', side: 'buy', state: 'FILLED', reason: 'fills', venue: null, price: '60000.5', amount: '0.01', filled: '0.01', decimals: true },
     ]);
   });
+
+  it("hands the engine the hook's answer as plain data, as a worker does: Decimals as decimal strings, an async answer too", async () => {
+    const answering = path.join(here, '../engine/sandbox-worker/fixtures/decimal-answer.ts');
+    const compiled = compileStrategy(answering);
+    if (!compiled.ok) throw new Error(compiled.message);
+    const init = { file: answering, fileUrl: pathToFileURL(answering).href, program: compiled.program, instanceId: 'd1', params: {}, knownMarkets: ['BTC_USDT'] };
+    const executor = new SandboxThreadExecutor(init, silent, () => {
+      (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
+    });
+    await executor.prepare();
+    const state = new BufferedState(new MemoryState());
+    const data = snapshot({ prices: { BTC_USDT: { ticker: 'BTC_USDT', base: 'BTC', quote: 'USDT', last: new Decimal('60000.5'), bid: new Decimal('60000'), ask: new Decimal('60001') } } });
+    expect(executor.runNow({ hook: 'onTick', data, state })).toEqual([
+      { type: 'placeLimits', orders: [{ market: 'BTC_USDT', side: 'buy', amount: '0.001', price: '60000.5' }, { market: 'BTC_USDT', side: 'sell', amount: '0.002', price: '120001' }] },
+    ]);
+    const fill = { dealId: 1, clientOrderId: 'd1-00001', market: 'BTC_USDT', side: 'buy' as const, role: 'maker' as const, amount: new Decimal('0.001'), price: new Decimal('60000'), quote: new Decimal('60'), fee: new Decimal('0.06'), timeMs: 1 };
+    await expect(executor.runNow({ hook: 'onFill', data, state, fill }) as Promise<unknown>).resolves.toEqual([{ type: 'cancel', clientOrderId: 'd1-00001' }]);
+  });
 });

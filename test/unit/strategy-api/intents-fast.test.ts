@@ -3,7 +3,7 @@
  * schema gives, and leaves every other input (invalid or uncommon) to the schema.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Decimal } from '../../../src/core/decimal.js';
 import { commonIntents } from '../../../src/strategy-api/intents-fast.js';
 import { intents, intentsSchema, MAX_INTENTS_PER_CALL, parseIntents } from '../../../src/strategy-api/intents.js';
@@ -138,5 +138,50 @@ describe('commonIntents on random intents of every type', () => {
     expect(mine).toBeDefined();
     expect(exact(mine)).toEqual(exact(intentsSchema.parse(value)));
     expect(keyOrders(mine)).toEqual(keyOrders(intentsSchema.parse(value)));
+  });
+});
+
+describe('parseIntents never takes the schema\'s word alone', () => {
+  it('gives what the schema gives for every input it accepts, through the plain parse', () => {
+    let schemaOnly = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(collateral, others), { minLength: 1, maxLength: 2 }), (value) => {
+        let parsed: ReturnType<typeof intentsSchema.safeParse>;
+        try {
+          parsed = intentsSchema.safeParse(value);
+        } catch {
+          // The refinement compares a price it could not parse, and throws: so does parseIntents.
+          expect(() => parseIntents(value, 't1')).toThrow();
+          return;
+        }
+        if (!parsed.success) return;
+        if (commonIntents(value, MAX_INTENTS_PER_CALL) === undefined) schemaOnly++;
+        const mine = parseIntents(value, 't1');
+        expect(exact(mine)).toEqual(exact(parsed.data));
+        // Key by key in the schema's order; a key the schema keeps as undefined is absent (nothing reads `in`).
+        expect(keyOrders(exact(mine))).toEqual(keyOrders(exact(parsed.data)));
+      }),
+      { numRuns: 3000, seed: 20261130 },
+    );
+    // Inputs only the schema takes (a key set to undefined): they went through the second parse.
+    expect(schemaOnly).toBeGreaterThan(10);
+  });
+
+  it('refuses what a changed schema would accept: an intent the plain parse refuses, a decimal that lies', () => {
+    const fake = { toJSON: () => 'a lot', s: 1, e: 0, d: [1e20], toStringTag: '[object Decimal]' };
+    const lies = [
+      [{ type: 'placeLimits', orders: [{ market: 'BTC_USDT', side: 'buy', amount: d('-1'), price: d('1') }] }],
+      [{ type: 'placeLimits', orders: [{ market: 'BTC_USDT', side: 'buy', amount: fake, price: d('1') }] }],
+      [{ type: 'withdraw', amount: '1' }],
+    ];
+    const spy = vi.spyOn(intentsSchema, 'safeParse');
+    try {
+      for (const data of lies) {
+        spy.mockReturnValueOnce({ success: true, data } as never);
+        expect(() => parseIntents([{ type: 'placeLimits', orders: [{ ...order, postOnly: undefined }] }], 't1')).toThrow(/invalid intent/);
+      }
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
