@@ -10,6 +10,7 @@ import type { Scheduler } from '../engine/scheduler.js';
 import type { StrategyRunner } from '../engine/strategy-runner.js';
 import type { Logger } from '../observability/logger.js';
 import type { OrderEventView } from '../strategy-api/host.js';
+import { copiedView } from '../strategy-api/frozen-views.js';
 import type { OrderFinalRecord, Store } from '../store/index.js';
 
 export interface OrderEventRoute {
@@ -31,7 +32,9 @@ function eventOf(store: Store, f: OrderFinalRecord): OrderEventView | undefined 
   const filled = o.reportedFilledBase.gt(o.filledBase) ? o.reportedFilledBase : o.filledBase;
   const state = f.state === 'FILLED' || f.state === 'CANCELLED' ? f.state : 'REJECTED';
   const { clientOrderId, market, side, price, amount } = o;
-  return { clientOrderId, market, side, price, amount, filled, state, reason: f.reason, venue: f.venue, atMs: f.atMs };
+  // Frozen, its decimals copies, as every view a hook is handed (src/strategy-api/frozen-views.ts).
+  const event: OrderEventView = { clientOrderId, market, side, price, amount, filled, state, reason: f.reason, venue: f.venue, atMs: f.atMs };
+  return copiedView(event);
 }
 
 /** Wires the route and drains once; returns the drain (tests call it). */

@@ -57,7 +57,9 @@ function buildRunner(b: Base, engine: Engine, s: LoadedStrategy, { accepting, ob
     // At once when the kept prices and balances are recent enough (no await: a turn of the queue).
     snapshot: (id) => {
       const kept = engine.market.current();
-      return kept !== undefined ? engine.inputs.snapshot(id, kept) : engine.market.get().then((venue) => engine.inputs.snapshot(id, venue));
+      const { market } = engine;
+      if (kept !== undefined) return engine.inputs.snapshot(id, market.forStrategies(kept));
+      return market.get().then((venue) => engine.inputs.snapshot(id, market.forStrategies(venue)));
     },
     risk: (id) => engine.inputs.risk(id),
     onDrawdown: () => engine.halt('drawdown kill switch (risk gate)'),
@@ -109,7 +111,7 @@ export function buildRunners(
     b.metrics.fill(strategyId);
     const runner = runners.get(strategyId);
     if (runner === undefined) return;
-    void scheduler.enqueue(laneOf(strategyId), `fill:${strategyId}`, () => runner.fill(fillView(fill)));
+    void scheduler.enqueue(laneOf(strategyId), `fill:${strategyId}`, () => runner.fill(Object.freeze(fillView(fill))));
   });
   const { store, clock, logger } = b;
   routeOrderEvents({ store, clock, logger, scheduler, runners, laneOf, onFinal: (l) => engine.journal.onFinal(l) });

@@ -7,6 +7,7 @@ import type { Decimal } from '../core/decimal.js';
 import type { ExchangeGateway } from '../exchange/gateway.js';
 import { pairName, type FuturesMarket } from '../model/markets.js';
 import { settledPrices, type PriceView } from '../strategy-api/host.js';
+import { copiedView, decimalCopy } from '../strategy-api/frozen-views.js';
 
 /** Prices and balances of one read, handed out as they are: nothing changes them (a read makes new ones). */
 export type MarketReading = Readonly<{ prices: Record<string, PriceView>; balances: Record<string, Decimal> }>;
@@ -23,6 +24,8 @@ export class MarketData {
   private reading: MarketReading = Object.freeze({ prices: this.prices, balances: this.balances });
   private atMs = Number.NEGATIVE_INFINITY;
   private inFlight: Promise<void> | undefined;
+  /** The last reading's prices and balances as strategies are handed them, by the objects they copy. */
+  private handed: { prices?: [MarketReading['prices'], MarketReading['prices']]; balances?: [MarketReading['balances'], MarketReading['balances']]; reading?: [MarketReading, MarketReading] } = {};
   /** The venue's answers made at once (in process: `marketsNow`, `balancesNow`); undefined: requests. */
   private readonly now: { markets: () => FuturesMarket[]; balances: () => Map<string, Decimal> } | undefined = undefined;
 
@@ -39,6 +42,22 @@ export class MarketData {
   /** What `get()` would answer without reading the venue, or undefined when it would read it. */
   current(): MarketReading | undefined {
     return this.stale() ? undefined : this.reading;
+  }
+
+  /**
+   * `r` as a hook is handed it: the same prices and balances with decimals of their own, so that
+   * nothing a strategy in the engine's thread does to one reaches what the engine computes with
+   * (the equity check reads `r` itself; src/strategy-api/frozen-views.ts). Made once per read: the
+   * prices when they changed, the balances when they did.
+   */
+  forStrategies(r: MarketReading): MarketReading {
+    const h = this.handed;
+    if (h.reading?.[0] === r) return h.reading[1];
+    if (h.prices?.[0] !== r.prices) h.prices = [r.prices, strategyPrices(r.prices)];
+    if (h.balances?.[0] !== r.balances) h.balances = [r.balances, copiedView(r.balances)];
+    const copy: MarketReading = Object.freeze({ prices: h.prices[1], balances: h.balances[1] });
+    h.reading = [r, copy];
+    return copy;
   }
 
   private stale(): boolean {
@@ -144,8 +163,8 @@ function sameDecimals(kept: Readonly<Record<string, Decimal>>, now: ReadonlyMap<
 }
 
 /**
- * A market's prices as strategies see them (a new object each time: each key has its own), frozen:
- * the strategies' contexts take frozen views as they are (src/strategy-api/context.ts).
+ * A market's prices as the engine reads them (a new object each time: each key has its own), frozen:
+ * strategies are handed copies (`MarketData.forStrategies`).
  */
 function priceView(f: FuturesMarket): PriceView {
   const view: PriceView = { ticker: f.tickerId, base: f.base, quote: f.quote, last: f.lastPrice, bid: f.bid, ask: f.ask };
@@ -162,6 +181,20 @@ export function pricesFromListing(futures: readonly FuturesMarket[]): Readonly<R
     const spot = pairName(f.base, f.quote);
     if (out[spot] === undefined) out[spot] = priceView(f);
   }
+  return Object.freeze(out);
+}
+
+/** A price view with decimals of its own, frozen; its fields named (a generic copy cost a few µs a candle). */
+function priceCopy(v: PriceView): PriceView {
+  const view: PriceView = { ticker: v.ticker, base: v.base, quote: v.quote, last: decimalCopy(v.last), bid: decimalCopy(v.bid), ask: decimalCopy(v.ask) };
+  if (v.index !== undefined) view.index = decimalCopy(v.index);
+  return Object.freeze(view);
+}
+
+/** Prices as strategies are handed them: each view a frozen copy with its own decimals, the map settled for the contexts. */
+function strategyPrices(prices: Readonly<Record<string, PriceView>>): Readonly<Record<string, PriceView>> {
+  const out: Record<string, PriceView> = {};
+  for (const k in prices) out[k] = priceCopy(prices[k] as PriceView);
   // Frozen through and through (each view frozen where made): the contexts take it as it is, unlooked.
   return settledPrices(out);
 }

@@ -14,6 +14,7 @@ import type { FlexRecordRow } from '../model/flex.js';
 import type { ChildRecord } from '../model/conditional.js';
 import type { OrderRecord } from '../model/journal.js';
 import { SETTLED_LISTS, settledList, type FillView, type FlexView, type OrderView, type PositionView, type PriceView, type SnapshotData } from '../strategy-api/host.js';
+import { copiedView, decimalCopy, decimalCopyOf } from '../strategy-api/frozen-views.js';
 import { flexEarningsTotal } from './flex-job.js';
 import { LIVE_STATES } from './order-state.js';
 import type { ReadModels } from './read-models.js';
@@ -34,6 +35,10 @@ export function remainingOf(o: OrderRecord): Decimal {
   return Decimal.max(o.amount.minus(filledOf(o)), ZERO);
 }
 
+/**
+ * An order as strategies see it. The record's decimals are copied: a hook may be handed the view in
+ * the engine's own thread (src/strategy-api/frozen-views.ts); filled and remaining are new already.
+ */
 export function orderView(o: OrderRecord): OrderView {
   return {
     clientOrderId: o.clientOrderId,
@@ -41,16 +46,18 @@ export function orderView(o: OrderRecord): OrderView {
     side: o.side,
     kind: o.kind,
     state: o.state,
-    amount: o.amount,
-    price: o.price,
+    amount: decimalCopy(o.amount),
+    price: decimalCopy(o.price),
     filled: filledOf(o),
     remaining: remainingOf(o),
     createdMs: o.createdMs,
   };
 }
 
+/** A fill as strategies see it; the record's decimals copied, as an order's. */
 export function fillView(f: FillRecord): FillView {
-  const { dealId, clientOrderId, market, side, role, amount, price, quote, fee, timeMs } = f;
+  const { dealId, clientOrderId, market, side, role, timeMs } = f;
+  const [amount, price, quote, fee] = [decimalCopy(f.amount), decimalCopy(f.price), decimalCopy(f.quote), decimalCopy(f.fee)];
   return { dealId, clientOrderId, market, side, role, amount, price, quote, fee, timeMs };
 }
 
@@ -71,8 +78,8 @@ export function openFlexInvestments(rows: readonly FlexRecordRow[]): FlexView['i
 
 /** Frozen through and through: the same view goes to every context until the ledger is written. */
 function flexView(rows: readonly FlexRecordRow[]): FlexView {
-  const investments = Object.freeze(openFlexInvestments(rows).map((i) => Object.freeze(i)));
-  return Object.freeze({ investments, earnings: Object.freeze(flexEarningsTotal(rows)) });
+  const investments = Object.freeze(openFlexInvestments(rows).map((i) => copiedView(i)));
+  return Object.freeze({ investments, earnings: copiedView(flexEarningsTotal(rows)) });
 }
 
 /** Adds what an order (or a leg) could still fill to a market's exposure. */
@@ -127,11 +134,12 @@ function positionView(p: Position, by: Protection | null): PositionView {
   if (by !== null) {
     const here = by.legs.filter((c) => by.parentMarket.get(c.parentClientOrderId) === p.market);
     protection = Object.freeze({
-      stopLoss: here.find((c) => c.kind === 'stop_loss')?.price ?? null,
-      takeProfit: here.find((c) => c.kind === 'take_profit')?.price ?? null,
+      stopLoss: decimalCopyOf(here.find((c) => c.kind === 'stop_loss')?.price ?? null),
+      takeProfit: decimalCopyOf(here.find((c) => c.kind === 'take_profit')?.price ?? null),
     });
   }
-  return Object.freeze({ market: p.market, kind: by === null ? 'spot' : 'collateral', base: p.base, avgEntryPrice: p.avgEntry ?? ZERO, protection });
+  const base = decimalCopy(p.base);
+  return Object.freeze({ market: p.market, kind: by === null ? 'spot' : 'collateral', base, avgEntryPrice: decimalCopy(p.avgEntry ?? ZERO), protection });
 }
 
 /**

@@ -4,6 +4,7 @@
  * reading anything else is the author's mistake, said plainly.
  */
 import type { CandleView, HistoryView, Timeframe } from './types.js';
+import { frozenFunction } from './frozen-views.js';
 
 /** One declared window as the snapshot carries it: its closed candles (at most `want`) and the open one. */
 export interface CandleWindowData {
@@ -43,18 +44,19 @@ export function candleReaders(windows: readonly CandleWindowData[]): {
   const history = Object.freeze(
     windows.map((w) => Object.freeze({ market: w.market, timeframe: w.timeframe, want: w.want, have: w.closed.length, ready: w.closed.length >= w.want })),
   );
+  // The readers are frozen: a snapshot without windows shares them with every other context.
   return {
-    candles: (market, timeframe, count) => {
+    candles: frozenFunction((market: string, timeframe: Timeframe, count: number) => {
       const { w, closed } = find('ctx.candles', market, timeframe);
       if (!Number.isInteger(count) || count < 1 || count > w.want) {
         throw new CandleRequestError(`ctx.candles(${market}, ${timeframe}, ${String(count)}): expected a count from 1 to ${w.want}, the count declared in history`);
       }
       return count >= closed.length ? closed : Object.freeze(closed.slice(closed.length - count));
-    },
-    openCandle: (market, timeframe) => {
+    }),
+    openCandle: frozenFunction((market: string, timeframe: Timeframe) => {
       const { w } = find('ctx.openCandle', market, timeframe);
       return w.open === null ? null : Object.freeze({ ...w.open });
-    },
+    }),
     history,
   };
 }

@@ -6,6 +6,7 @@
 import type { FillView, FlexView, JsonValue, OrderView, PositionView, PriceView, StrategyContext, StrategyLogger, StrategyState } from './types.js';
 import type { Decimal } from '../core/decimal.js';
 import { candleReaders, type CandleWindowData } from './candles.js';
+import { frozenFunction } from './frozen-views.js';
 
 /** Where persisted state lives (the store implements it). */
 export interface StateBackend {
@@ -228,7 +229,7 @@ function pricesOf(source: Record<string, PriceView>): Readonly<Record<string, Pr
 }
 
 function balancesOf(source: Record<string, Decimal>): Readonly<Record<string, Decimal>> {
-  // Frozen already (the engine's, market-data.ts): decimals are immutable by API, so it is what a copy would be.
+  // Frozen already (the engine's, market-data.ts, of decimals it copied for strategies): what a copy would be.
   if (Object.isFrozen(source)) return source;
   let frozen = frozenBalances.get(source);
   if (frozen === undefined) frozenBalances.set(source, (frozen = Object.freeze({ ...source })));
@@ -238,7 +239,39 @@ function balancesOf(source: Record<string, Decimal>): Readonly<Record<string, De
 /** The readers of a snapshot without candle windows: they hold nothing, so every such context shares them. */
 const NO_CANDLES = candleReaders([]);
 
-/** A frozen context. Decimals are immutable by API, so a shallow freeze of each view suffices. */
+/**
+ * `ctx.state`: the call's buffer behind its three functions, frozen, so a hook reaches nothing
+ * else of it (neither its backend nor its commit, which only the runner calls after the hook).
+ */
+function stateOf(s: StrategyState): StrategyState {
+  return Object.freeze({
+    get: frozenFunction((key: string) => s.get(key)),
+    set: frozenFunction((key: string, value: JsonValue) => s.set(key, value)),
+    delete: frozenFunction((key: string) => s.delete(key)),
+  });
+}
+
+/** `ctx.log`: the instance's logger behind its four functions, frozen; one per logger. */
+const logs = new WeakMap<StrategyLogger, StrategyLogger>();
+
+function logOf(log: StrategyLogger): StrategyLogger {
+  let facade = logs.get(log);
+  if (facade === undefined) {
+    facade = Object.freeze({
+      debug: frozenFunction((o: object, m?: string) => log.debug(o, m)),
+      info: frozenFunction((o: object, m?: string) => log.info(o, m)),
+      warn: frozenFunction((o: object, m?: string) => log.warn(o, m)),
+      error: frozenFunction((o: object, m?: string) => log.error(o, m)),
+    });
+    logs.set(log, facade);
+  }
+  return facade;
+}
+
+/**
+ * A frozen context: every view frozen (the engine's views hold decimals copied for strategies,
+ * frozen-views.ts), and `state` and `log` behind frozen functions.
+ */
 export function buildContext<P>(
   instanceId: string,
   params: P,
@@ -262,7 +295,7 @@ export function buildContext<P>(
     candles: readers.candles,
     openCandle: readers.openCandle,
     history: readers.history,
-    state,
-    log,
+    state: stateOf(state),
+    log: logOf(log),
   });
 }

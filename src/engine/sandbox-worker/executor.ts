@@ -45,7 +45,7 @@ export interface HookExecutor {
 /**
  * Calls the hook `r` names on a definition evaluated in this thread (the inline executor's and the
  * in-thread sandbox's, one dispatch so that neither can miss a hook); `onFill` and `onOrder` run
- * only with their event. The switch is exhaustive: a new hook name does not compile until it is here.
+ * only with their event, frozen as the context is. The switch is exhaustive: a new hook name does not compile until it is here.
  */
 export function callHook(d: StrategyDefinition<unknown>, ctx: Parameters<StrategyDefinition<unknown>['onTick']>[0], r: HookRequest): unknown {
   switch (r.hook) {
@@ -54,14 +54,19 @@ export function callHook(d: StrategyDefinition<unknown>, ctx: Parameters<Strateg
     case 'onTick':
       return d.onTick(ctx);
     case 'onFill':
-      return r.fill === undefined ? undefined : d.onFill?.(ctx, r.fill);
+      return r.fill === undefined ? undefined : d.onFill?.(ctx, frozen(r.fill));
     case 'onOrder':
-      return r.order === undefined ? undefined : d.onOrder?.(ctx, r.order);
+      return r.order === undefined ? undefined : d.onOrder?.(ctx, frozen(r.order));
     case 'onStop':
       return d.onStop?.(ctx);
     default:
       return unknownHook(r.hook);
   }
+}
+
+/** An event as the hook is handed it: frozen (a frozen copy when it is not), as the context's views. */
+function frozen<T extends object>(event: T): T {
+  return Object.isFrozen(event) ? event : Object.freeze({ ...event });
 }
 
 function unknownHook(hook: never): never {

@@ -18,6 +18,9 @@ import 'ses';
 import * as tradingSignals from 'trading-signals';
 import { z } from 'zod';
 import * as authorApi from '../index.js';
+import { CandleRequestError } from '../candles.js';
+import { Decimal } from '../../core/decimal.js';
+import { freezeDecimal } from './freeze-decimal.js';
 
 const REMOVED = [
   'eval',
@@ -44,6 +47,9 @@ const REMOVED = [
   'WebAssembly',
 ] as const;
 
+/** Author API exports frozen otherwise (Decimal), made per module (ZERO) or not frozen (zod): see `lockdownOnce`. */
+const NOT_HARDENED: ReadonlySet<string> = new Set(['Decimal', 'ZERO', 'z']);
+
 let locked = false;
 
 /** Freezes the intrinsics once per worker; the worker's own code then runs without `eval`/`Function`. */
@@ -65,17 +71,26 @@ function lockdownOnce(): void {
   const g = globalThis as Record<string, unknown>;
   g['eval'] = undefined;
   g['Function'] = undefined;
-  // The indicators' code is shared by every hook of this worker: no strategy may change it (the
-  // library's classes stay private to the wrappers; hardened anyway, with the wrappers).
+  // What the author API hands out is shared with the host's own code in this thread (the engine's
+  // Decimal and ZERO, the helpers, the indicators' library): frozen through and through, so no
+  // strategy can change what another strategy or the engine computes with. In the backtest's
+  // thread the engine itself runs on these objects (docs/sandbox.md § What a strategy can reach);
+  // in a worker they are its own copies, hardened the same way so that a module behaves alike in
+  // both (`Decimal.set` is refused in both). Decimal is frozen its own way (freeze-decimal.ts);
+  // each module gets a ZERO of its own (`endowedApi`), as every decimal it is handed is its own.
+  // zod cannot be: it adds properties to its objects as they are first used; the engine never
+  // takes zod's word for an intent (intents.ts `parseIntents`).
   for (const value of Object.values(tradingSignals)) harden(value);
-  harden(authorApi.indicators);
-  harden(authorApi.Indicator);
+  freezeDecimal();
+  for (const [name, value] of Object.entries(authorApi)) if (!NOT_HARDENED.has(name)) harden(value);
+  harden(CandleRequestError);
   locked = true;
 }
 
 /** The author API as the strategy sees it: a frozen copy of `src/strategy-api/index.ts`'s exports. */
 function endowedApi(): object {
-  return Object.freeze({ ...authorApi });
+  // The engine's ZERO stays the engine's: a decimal's digits can be changed by whoever holds it.
+  return Object.freeze({ ...authorApi, ZERO: new Decimal(0) });
 }
 
 /**

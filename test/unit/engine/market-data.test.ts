@@ -99,4 +99,29 @@ describe('MarketData', () => {
     expect(prices['BTC_USDT']).toEqual(prices['BTC_PERP']);
     expect(prices['BTC_USDT']).not.toBe(prices['BTC_PERP']);
   });
+
+  it('hands strategies copies: equal values, decimals of their own, made once per read; writing into one leaves the reading as it was', async () => {
+    let last = '50';
+    const usdt = dec('100');
+    const gateway = { markets: async () => listing(last), balances: async () => new Map([['USDT', usdt]]) };
+    const market = new MarketData(gateway, new ManualClock(0), 1_000);
+    const reading = await market.fresh();
+    const handed = market.forStrategies(reading);
+    expect(market.forStrategies(reading)).toBe(handed);
+    const price = handed.prices['BTC_PERP'];
+    const kept = reading.prices['BTC_PERP'];
+    if (price === undefined || kept === undefined) throw new Error('a BTC_PERP price');
+    expect(Object.isFrozen(handed.prices) && Object.isFrozen(price) && Object.isFrozen(handed.balances)).toBe(true);
+    expect([price.last, price.bid, price.ask].map((d) => d.toFixed())).toEqual(['50', '50', '50']);
+    expect([price.last, price.bid, price.ask].some((d) => d === kept.last || d === kept.bid || d === kept.ask)).toBe(false);
+    expect(handed.balances['USDT']).not.toBe(reading.balances['USDT']);
+    (price.last as unknown as { d: number[] }).d[0] = 7;
+    (handed.balances['USDT'] as unknown as { d: number[] }).d[0] = 7;
+    expect([kept.last.toFixed(), reading.balances['USDT']?.toFixed()]).toEqual(['50', '100']);
+    // A new read: new copies of what changed (the prices), the same copy of what did not (the balances).
+    last = '51';
+    const next = market.forStrategies(await market.fresh());
+    expect(next.prices['BTC_PERP']?.last.toFixed()).toBe('51');
+    expect(next.balances).toBe(handed.balances);
+  });
 });
