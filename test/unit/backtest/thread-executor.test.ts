@@ -21,15 +21,21 @@ const HOST_FUNCTION = Function;
 const recorder = path.join(here, '../../integration/engine/fixtures/order-recorder.ts');
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** A prepared in-thread executor of the module `at`, the host's `Function` put back after each evaluation (as the backtest's wiring does). */
+async function threadExecutor(at: string, instanceId: string, params: object): Promise<SandboxThreadExecutor> {
+  const compiled = compileStrategy(at);
+  if (!compiled.ok) throw new Error(compiled.message);
+  const init = { file: at, fileUrl: pathToFileURL(at).href, program: compiled.program, instanceId, params, knownMarkets: ['BTC_USDT'] };
+  const executor = new SandboxThreadExecutor(init, silent, () => {
+    (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
+  });
+  await executor.prepare();
+  return executor;
+}
+
 describe('strategies in the run\'s thread', () => {
   it('refuses code from strings inside the compartment, and the host keeps Function but not eval', async () => {
-    const compiled = compileStrategy(file);
-    if (!compiled.ok) throw new Error(compiled.message);
-    const init = { file, fileUrl: pathToFileURL(file).href, program: compiled.program, instanceId: 'f1', params: { port: 1 }, knownMarkets: ['BTC_USDT'] };
-    const executor = new SandboxThreadExecutor(init, silent, () => {
-      (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
-    });
-    await executor.prepare();
+    const executor = await threadExecutor(file, 'f1', { port: 1 });
     const data = snapshot({ prices: {} });
     const state = new BufferedState(new MemoryState());
     await expect(executor.run({ hook: 'onTick', data, state })).rejects.toThrow(/Function|not a constructor|not a function/);
@@ -40,13 +46,7 @@ describe('strategies in the run\'s thread', () => {
   });
 
   it('runs onOrder with its event, as the worker does', async () => {
-    const compiled = compileStrategy(recorder);
-    if (!compiled.ok) throw new Error(compiled.message);
-    const init = { file: recorder, fileUrl: pathToFileURL(recorder).href, program: compiled.program, instanceId: 'o1', params: {}, knownMarkets: ['BTC_USDT'] };
-    const executor = new SandboxThreadExecutor(init, silent, () => {
-      (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
-    });
-    await executor.prepare();
+    const executor = await threadExecutor(recorder, 'o1', {});
     const backend = new MemoryState();
     const state = new BufferedState(backend);
     const order: OrderEventView = {
@@ -61,14 +61,7 @@ describe('strategies in the run\'s thread', () => {
   });
 
   it("hands the engine the hook's answer as plain data, as a worker does: Decimals as decimal strings, an async answer too", async () => {
-    const answering = path.join(here, '../engine/sandbox-worker/fixtures/decimal-answer.ts');
-    const compiled = compileStrategy(answering);
-    if (!compiled.ok) throw new Error(compiled.message);
-    const init = { file: answering, fileUrl: pathToFileURL(answering).href, program: compiled.program, instanceId: 'd1', params: {}, knownMarkets: ['BTC_USDT'] };
-    const executor = new SandboxThreadExecutor(init, silent, () => {
-      (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
-    });
-    await executor.prepare();
+    const executor = await threadExecutor(path.join(here, '../engine/sandbox-worker/fixtures/decimal-answer.ts'), 'd1', {});
     const state = new BufferedState(new MemoryState());
     const data = snapshot({ prices: { BTC_USDT: { ticker: 'BTC_USDT', base: 'BTC', quote: 'USDT', last: new Decimal('60000.5'), bid: new Decimal('60000'), ask: new Decimal('60001') } } });
     expect(executor.runNow({ hook: 'onTick', data, state })).toEqual([
