@@ -56,9 +56,18 @@ export function orderView(o: OrderRecord): OrderView {
 
 /** A fill as strategies see it; the record's decimals copied, as an order's. */
 export function fillView(f: FillRecord): FillView {
-  const { dealId, clientOrderId, market, side, role, timeMs } = f;
-  const [amount, price, quote, fee] = [decimalCopy(f.amount), decimalCopy(f.price), decimalCopy(f.quote), decimalCopy(f.fee)];
-  return { dealId, clientOrderId, market, side, role, amount, price, quote, fee, timeMs };
+  return {
+    dealId: f.dealId,
+    clientOrderId: f.clientOrderId,
+    market: f.market,
+    side: f.side,
+    role: f.role,
+    amount: decimalCopy(f.amount),
+    price: decimalCopy(f.price),
+    quote: decimalCopy(f.quote),
+    fee: decimalCopy(f.fee),
+    timeMs: f.timeMs,
+  };
 }
 
 const INVEST_ACTIONS = new Set(['INVEST', 'OPEN_INVESTMENT', 'REINVEST']);

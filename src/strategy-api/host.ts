@@ -22,7 +22,7 @@ export type * from './types.js';
 export { buildContext, BufferedState, SETTLED_LISTS, settledList, settledPrices, type StateBackend, type SnapshotData } from './context.js';
 export { CandleRequestError, type CandleWindowData } from './candles.js';
 export { candleTimeframe, checkHistory, isCandleSchedule, CANDLE_SCHEDULES, MAX_HISTORY_COUNT } from './history.js';
-export { HookGuard, type HookGuardOptions, type GuardedResult } from './safe-call.js';
+export { HookGuard, isThenable, type HookGuardOptions, type GuardedResult } from './safe-call.js';
 export { loadStrategies, resolveStrategyFile, DEFAULT_BOUNDS, type InstanceSpec, type LoadedStrategy, type LoaderOptions, type StrategyHooks } from './loader.js';
 export { compileStrategy, type Compiled } from './sandbox/transform.js';
 export { sandboxWorkerOptions, workerEntry, type WorkerEntry } from './sandbox/entry-path.js';

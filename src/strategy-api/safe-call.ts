@@ -25,7 +25,7 @@ type Outcome<T> = { kind: 'ok'; value: T } | { kind: 'threw'; err: unknown } | {
 const DEADLINE = { kind: 'deadline' } as const;
 
 /** What a promise's resolution would treat as a thenable: an object or function with a callable `then`. */
-function isThenable(v: unknown): v is PromiseLike<unknown> {
+export function isThenable(v: unknown): v is PromiseLike<unknown> {
   return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 

@@ -8,16 +8,11 @@
  * cannot be stopped, only ignored.
  */
 import type { StrategyDefinition } from '../../strategy-api/define.js';
-import { buildContext } from '../../strategy-api/host.js';
+import { buildContext, isThenable } from '../../strategy-api/host.js';
 import type { StrategyLogger } from '../../strategy-api/index.js';
 import { loadDefinition, parseParams, type SandboxInit } from '../../strategy-api/sandbox/instance.js';
 import { toPlain } from './codec.js';
 import { callHook, type HookExecutor, type HookRequest } from './executor.js';
-
-/** An async hook's answer (a worker awaits it before `toPlain` too). */
-function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
-}
 
 interface Loaded {
   definition: StrategyDefinition<unknown>;
@@ -69,7 +64,8 @@ export class SandboxThreadExecutor implements HookExecutor {
   /**
    * The hook's answer crosses as the worker's does (codec.ts `toPlain`): plain data, Decimals as
    * decimal strings. Nothing the strategy made (its objects, its getters, a Decimal whose digits it
-   * could still change) reaches the engine, which parses the answer as it parses a worker's.
+   * could still change) reaches the engine, which parses the answer as it parses a worker's. An
+   * async hook's answer is awaited first, as a worker awaits it.
    */
   runNow(r: HookRequest): unknown {
     const { definition: d, params } = this.load();

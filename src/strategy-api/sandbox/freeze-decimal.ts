@@ -24,16 +24,12 @@ function fixProperties(o: object, keep?: PropertyKey): void {
   for (const key of Reflect.ownKeys(o)) {
     const d = Reflect.getOwnPropertyDescriptor(o, key);
     if (d === undefined) continue;
-    if (typeof d.value === 'function' && key !== keep && key !== 'constructor' && key !== 'prototype') freezeMethod(d.value as object);
+    // The prototype's `constructor` is a class of its own, fixed by `freezeDecimal`.
+    if (typeof d.value === 'function' && key !== 'constructor') freezeMethod(d.value as object);
     const fixed: PropertyDescriptor = 'value' in d ? { configurable: false, writable: key === keep } : { configurable: false };
     Object.defineProperty(o, key, fixed);
   }
   Object.preventExtensions(o);
-}
-
-/** Fixes a decimal.js class's settings and its `prototype` link (the shared prototype is fixed once, below). */
-function fixClass(ctor: object): void {
-  fixProperties(ctor);
 }
 
 let frozen = false;
@@ -44,7 +40,8 @@ export function freezeDecimal(): void {
   const prototype = Decimal.prototype as object;
   const first = (prototype as { constructor: object }).constructor;
   fixProperties(prototype, 'constructor');
-  fixClass(Decimal);
-  if (first !== Decimal) fixClass(first);
+  // Each class: its settings and its `prototype` link.
+  fixProperties(Decimal);
+  if (first !== Decimal) fixProperties(first);
   frozen = true;
 }
