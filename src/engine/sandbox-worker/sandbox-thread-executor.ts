@@ -4,15 +4,26 @@
  * Compartment holding only the author API, no `eval`, `Function` or memory outside the heap):
  * the strategy worker's restrictions without the worker and its message round trip per hook. For
  * a process that holds no secret (the backtest: docs/backtesting.md § Strategies in the run's
- * thread). What the worker adds and this does not: a heap bound, and a hook past its deadline
- * cannot be stopped, only ignored.
+ * thread). Nothing in this thread can stop a hook that runs on: the bounds of time and heap are
+ * kept from outside it (the backtest runs in a worker its supervisor watches and bounds:
+ * src/backtest/run-supervisor.ts), told here when each call begins and ends (`HookWatch`).
  */
 import type { StrategyDefinition } from '../../strategy-api/define.js';
 import { buildContext, isThenable } from '../../strategy-api/host.js';
 import type { StrategyLogger } from '../../strategy-api/index.js';
 import { loadDefinition, parseParams, type SandboxInit } from '../../strategy-api/sandbox/instance.js';
 import { toPlain } from './codec.js';
-import { callHook, type HookExecutor, type HookRequest } from './executor.js';
+import { callHook, type HookExecutor, type HookName, type HookRequest } from './executor.js';
+
+/**
+ * Told when a hook call in this thread begins and ends, so that a watchdog outside the thread can
+ * name a call that runs past its deadline (src/backtest/run-watch.ts). Cheap: a few shared-memory
+ * stores per call.
+ */
+export interface HookWatch {
+  enter(instanceId: string, hook: HookName): void;
+  leave(): void;
+}
 
 interface Loaded {
   definition: StrategyDefinition<unknown>;
@@ -27,6 +38,7 @@ export class SandboxThreadExecutor implements HookExecutor {
     private readonly log: StrategyLogger,
     /** Runs after each evaluation (the first one locked this thread down): what the host must put back. */
     private readonly afterEvaluate: () => void = () => undefined,
+    private readonly watch?: HookWatch,
   ) {}
 
   /** Evaluates the module and parses the params once; a failure is the failure of every call, as in the worker. */
@@ -70,8 +82,14 @@ export class SandboxThreadExecutor implements HookExecutor {
   runNow(r: HookRequest): unknown {
     const { definition: d, params } = this.load();
     const ctx = buildContext(this.init.instanceId, params, r.data, r.state, this.log);
-    const answer = callHook(d, ctx, r);
-    return isThenable(answer) ? Promise.resolve(answer).then(toPlain) : toPlain(answer);
+    // Reading the answer may run the strategy's code too (a getter): inside the watched call.
+    this.watch?.enter(this.init.instanceId, r.hook);
+    try {
+      const answer = callHook(d, ctx, r);
+      return isThenable(answer) ? Promise.resolve(answer).then(toPlain) : toPlain(answer);
+    } finally {
+      this.watch?.leave();
+    }
   }
 
   abandon(): void {}

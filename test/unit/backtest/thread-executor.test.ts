@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { BufferedState } from '../../../src/strategy-api/host.js';
 import { MemoryState, snapshot } from '../../support/daemon-ctx.js';
 import { compileStrategy } from '../../../src/strategy-api/sandbox/transform.js';
-import { SandboxThreadExecutor } from '../../../src/engine/sandbox-worker/sandbox-thread-executor.js';
+import { SandboxThreadExecutor, type HookWatch } from '../../../src/engine/sandbox-worker/sandbox-thread-executor.js';
 import { Decimal } from '../../../src/core/decimal.js';
 import type { OrderEventView } from '../../../src/strategy-api/index.js';
 
@@ -22,13 +22,14 @@ const recorder = path.join(here, '../../integration/engine/fixtures/order-record
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** A prepared in-thread executor of the module `at`, the host's `Function` put back after each evaluation (as the backtest's wiring does). */
-async function threadExecutor(at: string, instanceId: string, params: object): Promise<SandboxThreadExecutor> {
+async function threadExecutor(at: string, instanceId: string, params: object, watch?: HookWatch): Promise<SandboxThreadExecutor> {
   const compiled = compileStrategy(at);
   if (!compiled.ok) throw new Error(compiled.message);
   const init = { file: at, fileUrl: pathToFileURL(at).href, program: compiled.program, instanceId, params, knownMarkets: ['BTC_USDT'] };
-  const executor = new SandboxThreadExecutor(init, silent, () => {
+  const restore = (): void => {
     (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
-  });
+  };
+  const executor = new SandboxThreadExecutor(init, silent, restore, watch);
   await executor.prepare();
   return executor;
 }
@@ -58,6 +59,17 @@ describe('strategies in the run\'s thread', () => {
     expect(backend.get('events')).toEqual([
       { clientOrderId: 'o1-1', market: 'BTC_USDT', side: 'buy', state: 'FILLED', reason: 'fills', venue: null, price: '60000.5', amount: '0.01', filled: '0.01', decimals: true },
     ]);
+  });
+
+  it('tells its watch when each call begins and ends, a call that throws too (what bounds a hook from outside the thread)', async () => {
+    const seen: string[] = [];
+    const watch: HookWatch = { enter: (id, hook) => seen.push(`enter ${id} ${hook}`), leave: () => seen.push('leave') };
+    const thrower = await threadExecutor(path.join(here, '../engine/sandbox-worker/fixtures/thrower.ts'), 'f2', {}, watch);
+    const calm = await threadExecutor(recorder, 'o2', {}, watch);
+    const data = snapshot({ prices: {} });
+    expect(() => thrower.runNow({ hook: 'onTick', data, state: new BufferedState(new MemoryState()) })).toThrow('boom in the strategy');
+    expect(calm.runNow({ hook: 'onTick', data, state: new BufferedState(new MemoryState()) })).toEqual([]);
+    expect(seen).toEqual(['enter f2 onTick', 'leave', 'enter o2 onTick', 'leave']);
   });
 
   it("hands the engine the hook's answer as plain data, as a worker does: Decimals as decimal strings, an async answer too", async () => {
