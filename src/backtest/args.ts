@@ -23,8 +23,9 @@ export interface BacktestArgs {
   venue: VenueKind;
   /**
    * `--strategies`: hooks in the run's thread under the sandbox's evaluation (default: no worker
-   * round trip per hook, docs/backtesting.md § Speed; no heap bound, no deadline stop), or one
-   * sandboxed worker per instance, as the daemon.
+   * round trip per hook, docs/backtesting.md § Speed; the heap bound and the hook deadline are kept
+   * from outside the thread and end the run: src/backtest/run-supervisor.ts), or one sandboxed
+   * worker per instance, as the daemon.
    */
   strategiesIn: StrategiesIn;
   /** The fill model, except a volume per step left to the config's `paper.volumePerStep`. */

@@ -2,8 +2,10 @@
  * What the backtest command prints on stderr: `--help`, the progress bar on a terminal (candles
  * per second and the time left), and the lines said once (the job resolution, the summary).
  */
+import { ConfigError, errorCode, errorMessage } from '../core/errors.js';
 import type { BacktestSummary } from './index.js';
 import type { Progress } from './run.js';
+import type { Stall } from './run-watch.js';
 
 export const HELP = `Usage: npm run backtest -- --prices <file.csv|dir> [options]
 
@@ -19,8 +21,9 @@ Replays price candles through the configured strategies on the live engine and a
                             candle; cron: every fire of every schedule, as the daemon
   --venue <v>               in-process (default) or http (the simulator over loopback HTTP: the wire path)
   --strategies <s>          thread (default): hooks in the run's thread under the sandbox's evaluation
-                            (no heap bound, and a hook past its deadline is not stopped; faster);
-                            worker: one sandboxed worker per instance, as the daemon
+                            (faster; a hook past its deadline, or the run past its heap bound, ends
+                            the run); worker: one sandboxed worker per instance, as the daemon (such
+                            an instance is stopped and the run goes on)
   --fill <through|at>       a resting order fills when the price trades through it (default) or touches it
   --volume-share <d>        share of a candle's volume one order may take (default 0.1)
   --volume-per-step <d>     volume of a candle without one (default: the config's paper.volumePerStep)
@@ -73,4 +76,28 @@ export function summaryLine(s: BacktestSummary, wallMs: number): string {
     `backtest ${iso(fromMs)} .. ${iso(toMs)}: ${candles} candles in ${(wallMs / 1000).toFixed(1)} s, orders ${t.orders}, fills ${t.fills}, ` +
     `trades ${t.trades}, net PnL ${t.netPnl}, fees ${t.fees}, max drawdown ${t.maxDrawdown} → ${s.outDir}/result.json, ${s.outDir}/report.html\n`
   );
+}
+
+/** A run that failed: exit code 2 for a bad flag, config or input file (the message names it), else 1. */
+export function failure(err: unknown): { code: 1 | 2; text: string } {
+  if (err instanceof ConfigError) return { code: 2, text: `v4-bot backtest: ${err.message}\n` };
+  return { code: 1, text: `v4-bot backtest: failed: ${errorCode(err)}: ${errorMessage(err)}\n` };
+}
+
+const WORKER_MODE = 'with --strategies worker each instance runs in a worker of its own, which is stopped alone and the run goes on';
+
+/** The supervisor stopped a run that no longer moved (run-supervisor.ts). */
+export function stallText(s: Stall, deadlineMs: number): string {
+  const seconds = (s.ms / 1000).toFixed(1);
+  if (s.kind === 'hook') {
+    const who = `strategy ${s.instanceId ?? '?'}: ${s.hook ?? 'a hook'}`;
+    return `v4-bot backtest: stopped: ${who} ran ${seconds} s, past its deadline (plugins.hookDeadlineMs = ${deadlineMs}); a hook in the run's thread cannot be stopped alone (${WORKER_MODE})\n`;
+  }
+  const last = s.lastInstanceId === undefined ? '' : ` (the last hook called: ${s.lastInstanceId} ${s.lastHook ?? ''}; an async hook's code after its first await runs outside its call)`;
+  return `v4-bot backtest: stopped: the run made no progress for ${seconds} s outside any hook call${last}\n`;
+}
+
+/** The run's worker passed its heap bound (run-supervisor.ts). */
+export function heapText(boundMb: number): string {
+  return `v4-bot backtest: stopped: the run passed its heap bound of ${boundMb} MB (the engine's share and sandbox.memoryMb for each instance in the run's thread; ${WORKER_MODE})\n`;
 }

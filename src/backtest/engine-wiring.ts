@@ -15,7 +15,7 @@ import { buildEngine, type Base, type Engine } from '../daemon/engine.js';
 import { buildScheduler, ReconcileJob, registerJobs, runStartupJobs } from '../daemon/jobs.js';
 import { buildRunners, laneOf, type ExecutorFactory, type Runners } from '../daemon/runners.js';
 import { strategyLoaderPaths } from '../daemon/strategies.js';
-import { SandboxThreadExecutor } from '../engine/sandbox-worker/sandbox-thread-executor.js';
+import { SandboxThreadExecutor, type HookWatch } from '../engine/sandbox-worker/sandbox-thread-executor.js';
 import { logObject, toPlain } from '../engine/sandbox-worker/codec.js';
 import { resolveStrategyFile } from '../strategy-api/host.js';
 import { stopper } from '../daemon/shutdown.js';
@@ -71,8 +71,11 @@ const restoreHostFunction = (): void => {
   (globalThis as { Function?: unknown }).Function = HOST_FUNCTION;
 };
 
-/** The instance's module in the sandbox, evaluated in this thread: the worker's init data, no worker. */
-const inThread: ExecutorFactory = (b, s) => {
+/**
+ * The instance's module in the sandbox, evaluated in this thread: the worker's init data, no
+ * worker. `watch` hears each hook call begin and end (run-watch.ts).
+ */
+const inThread = (watch: HookWatch | undefined): ExecutorFactory => (b, s) => {
   const file = s.file ?? resolveStrategyFile(s.module, strategyLoaderPaths());
   if (file === null || s.program === undefined) throw new Error(`strategy ${s.id}: module ${s.module} not compiled for the sandbox`);
   const logger = b.logger.child({ strategy: s.id });
@@ -92,7 +95,7 @@ const inThread: ExecutorFactory = (b, s) => {
     warn: (o: object, m?: string) => logger.warn(plain(o), m),
     error: (o: object, m?: string) => logger.error(plain(o), m),
   };
-  return new SandboxThreadExecutor(init, log, restoreHostFunction);
+  return new SandboxThreadExecutor(init, log, restoreHostFunction, watch);
 };
 
 export interface WireInputs {
@@ -103,9 +106,11 @@ export interface WireInputs {
   venue: BacktestVenue;
   pools: RateLimitOverrides['pools'];
   strategiesIn: StrategiesIn;
+  /** Hears each in-thread hook call begin and end (a supervisor outside the thread bounds them). */
+  watch?: HookWatch;
 }
 
-export function wireEngine({ config, clock, logger, strategies, venue, pools, strategiesIn }: WireInputs): Wired {
+export function wireEngine({ config, clock, logger, strategies, venue, pools, strategiesIn, watch }: WireInputs): Wired {
   // The store is thrown away with the run: a private temp file (same schema and migrations as the
   // daemon's) whose pages live in the OS page cache, so the process does not grow with the run.
   const store = openScratchStore({ clock, logger: logger.child({ part: 'store' }) });
@@ -122,7 +127,7 @@ export function wireEngine({ config, clock, logger, strategies, venue, pools, st
   const engine = buildEngine(b, link.gateway, simulatorHoldRules(venue.venue.markets), { throwawayStore: true });
   const scheduler = buildScheduler(b, engine);
   let accepting = true;
-  const runners = buildRunners(b, engine, scheduler, strategies, () => accepting, {}, strategiesIn === 'thread' ? inThread : undefined);
+  const runners = buildRunners(b, engine, scheduler, strategies, () => accepting, {}, strategiesIn === 'thread' ? inThread(watch) : undefined);
   const reconcile = new ReconcileJob(b, engine, () => link.clockSkewRejected());
   const close = async (): Promise<void> => {
     await link.close().catch(() => undefined);

@@ -14,6 +14,7 @@ import type { PriceSeries, PriceSet } from './load-prices.js';
 import type { BacktestResult, EquityPoint } from './result.js';
 import type { ResultHead } from './result-file.js';
 import { runBacktest, type Progress, type RunInputs, type RunState } from './run.js';
+import type { RunWatch } from './run-watch.js';
 import { pathFor } from './sim-venue.js';
 import { runSpan } from './span.js';
 import { paperMarketNames } from '../daemon/paper-venue.js';
@@ -29,6 +30,8 @@ export interface InMemoryInputs {
   args: Pick<BacktestArgs, 'fromMs' | 'toMs' | 'fill' | 'jobResolution' | 'venue' | 'strategiesIn'>;
   logger: Logger;
   onProgress?: (p: Progress) => void;
+  /** The heartbeat a supervisor outside the run's thread watches (run-watch.ts). */
+  watch?: RunWatch;
 }
 
 export interface InMemoryOutcome {
@@ -65,6 +68,7 @@ function prepare(inputs: InMemoryInputs): { run: RunInputs; resultInputs: Result
   const { jobResolution, venue, strategiesIn } = args;
   const run: RunInputs = { config, strategies, prices, span, model, logger, jobResolution, venue, strategiesIn };
   if (inputs.onProgress !== undefined) run.onProgress = inputs.onProgress;
+  if (inputs.watch !== undefined) run.watch = inputs.watch;
   return { run, resultInputs };
 }
 

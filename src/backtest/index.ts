@@ -1,10 +1,11 @@
 /**
  * `backtest(args)`: load the config, strategies and prices, run (in-memory.ts), and write
- * result.json, report.html and venue-fills.json into the output directory. Used by src/cli/backtest.ts.
+ * result.json, report.html and venue-fills.json into the output directory. Run by the backtest
+ * command's worker (run-thread.ts) under its supervisor (run-supervisor.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { loadConfig } from '../config/index.js';
+import { loadBacktestConfig } from './backtest-config.js';
 import { loadConfiguredStrategies } from '../daemon/strategies.js';
 import type { Logger } from '../observability/logger.js';
 import type { BacktestArgs } from './args.js';
@@ -12,6 +13,7 @@ import { runToFiles, type InMemoryInputs } from './in-memory.js';
 import { loadPrices, type PriceSet } from './load-prices.js';
 import type { ResultHead } from './result-file.js';
 import type { Progress } from './run.js';
+import { RunWatch } from './run-watch.js';
 
 /** Strategy instances loaded at a time (their compile and probe workers boot in parallel). */
 const STRATEGY_LOADS = 3;
@@ -39,14 +41,14 @@ function pricesOrError(path: string): PriceSet | Error {
   }
 }
 
-export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: (p: Progress) => void): Promise<BacktestSummary> {
-  // The daemon's own loader and checks; BOT_MODE is paper whatever the environment says.
-  const env: Record<string, string | undefined> = { ...process.env, BOT_CONFIG: args.config, BOT_MODE: 'paper' };
-  delete env['API_KEY'];
-  delete env['API_SECRET'];
-  delete env['API_BASE_URL'];
-  delete env['RATE_LIMIT_REDIS_URL'];
-  const config = loadConfig({ env, cwd: process.cwd() });
+export interface BacktestHooks {
+  onProgress?: (p: Progress) => void;
+  /** The shared heartbeat a supervisor outside the run's thread watches (run-watch.ts). */
+  watchBuffer?: SharedArrayBuffer;
+}
+
+export async function backtest(args: BacktestArgs, logger: Logger, hooks: BacktestHooks = {}): Promise<BacktestSummary> {
+  const config = loadBacktestConfig(args.config);
   // Instances load a few at a time: each waits on its own workers (most of a short run's start-up).
   const loading = loadConfiguredStrategies(config, STRATEGY_LOADS);
   // The price files are read and checked meanwhile (this thread is idle while the workers boot);
@@ -56,7 +58,8 @@ export async function backtest(args: BacktestArgs, logger: Logger, onProgress?: 
   if (prices instanceof Error) throw prices;
   const configSha256 = createHash('sha256').update(readFileSync(args.config)).digest('hex');
   const run: InMemoryInputs = { config, configFile: args.config, configSha256, strategies, prices, args, logger };
-  if (onProgress !== undefined) run.onProgress = onProgress;
+  if (hooks.onProgress !== undefined) run.onProgress = hooks.onProgress;
+  if (hooks.watchBuffer !== undefined) run.watch = new RunWatch(hooks.watchBuffer, config.strategies.map((s) => s.id));
   // result.json, report.html and venue-fills.json are written from the run's store and venue
   // before they close (in pieces: a long run's files are tens of MB, never held whole).
   const out = await runToFiles(run, args.out);

@@ -26,6 +26,7 @@ import { startBacktestVenue, type BacktestVenue, type VenueKind } from './sim-ve
 import { Samples } from './samples.js';
 import { settler, type Settle } from './settle.js';
 import type { RunSpan } from './span.js';
+import type { RunWatch } from './run-watch.js';
 import { VirtualClock } from './virtual-clock.js';
 
 export { settler, type Settle } from './settle.js';
@@ -46,6 +47,8 @@ export interface RunInputs {
   venue?: VenueKind;
   /** `--strategies`: where the hooks run (absent: `worker`, as the daemon; the CLI's default is `thread`). */
   strategiesIn?: StrategiesIn;
+  /** The heartbeat a supervisor outside the run's thread watches (run-watch.ts); absent: none. */
+  watch?: RunWatch;
 }
 
 /**
@@ -152,7 +155,9 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
   sample(state, fromMs);
   const batches = new CandleBatches(state.wired.batch);
   let nextStep = fromMs + stepMs;
+  const beat = beatOf(inputs.watch);
   for (;;) {
+    beat();
     // A job that waited on a rate-limit pool may have moved the clock past due events: they run
     // now, and missed cron fires of one job coalesce into one (as a busy lane skips ticks).
     const t = Math.max(clock.now(), nextEvent(nextStep, jobs));
@@ -179,6 +184,11 @@ async function loop(state: RunState, inputs: RunInputs, clock: VirtualClock, set
   }
   batches.end();
   await Promise.all(jobs.map((j) => j.cron.dispose()));
+}
+
+/** The run loop's beat of `watch` (run-watch.ts), nothing without one. */
+function beatOf(watch: RunWatch | undefined): () => void {
+  return watch === undefined ? () => undefined : () => watch.step();
 }
 
 function progressReporter(state: RunState, inputs: RunInputs): (t: number) => void {
@@ -211,7 +221,8 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
   let feed: BacktestCandleFeed | undefined;
   try {
     const strategiesIn = inputs.strategiesIn ?? 'worker';
-    wired = wireEngine({ config, clock, logger: inputs.logger, strategies: inputs.strategies, venue, pools: inputs.pools, strategiesIn });
+    const { logger, strategies, pools, watch } = inputs;
+    wired = wireEngine({ config, clock, logger, strategies, venue, pools, strategiesIn, ...(watch === undefined ? {} : { watch }) });
     holder.wired = wired;
     // The run reads no job's last run or metrics: only failures are recorded (and logged) as in the daemon.
     wired.scheduler.recordFailuresOnly();
@@ -225,7 +236,9 @@ export async function runBacktest<T>(inputs: RunInputs, collect: (state: RunStat
     for (const [, c] of shared) c.rows.seal();
     let jobs: Job[] = [];
     await startUp(wired, inputs.strategies, settle, () => (jobs = jobsOf(state.wired, span.fromMs)));
+    watch?.arm();
     await loop(state, inputs, clock, settle, jobs, feed);
+    watch?.disarm();
     await settle.drive(wired.reconcile.run());
     state.timerJumps = holder.timerJumps;
     return collect(state);

@@ -3,12 +3,13 @@
  * engine trades (orders and fills > 0), the fills in result.json are exactly the simulator's own
  * deals (venue-fills.json, the venue's truth), two runs write byte-identical files, and a bad
  * price file or flag exits 2 with file, line and column and no stack; a run stopped with Ctrl-C
- * leaves no store behind in the temp dir.
+ * leaves no store behind in the temp dir. A strategy in the run's thread whose hook runs on, or
+ * that allocates without end, ends the run with exit 1 and a line saying which bound it passed.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TruthFill } from '../../src/backtest/collect.js';
 import type { BacktestResult } from '../../src/backtest/result.js';
 import { ROOT } from '../support/daemon-process.js';
@@ -18,9 +19,9 @@ import { tempDir } from '../support/temp-dir.js';
 const CLI = path.join(ROOT, 'dist/src/cli/backtest.js');
 const SPAN = ['--from', '2024-01-01T00:00:00Z', '--to', '2024-01-01T00:30:00Z'];
 
-function run(args: string[]): Promise<{ code: number; stderr: string }> {
+function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k)));
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k))), ...extraEnv };
     execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 600_000 }, (err, _stdout, stderr) => {
       resolve({ code: err === null ? 0 : Number((err as { code?: number }).code ?? 1), stderr });
     });
@@ -28,6 +29,12 @@ function run(args: string[]): Promise<{ code: number; stderr: string }> {
 }
 
 const read = (dir: string, file: string): string => readFileSync(path.join(dir, file), 'utf8');
+
+/** The runs' stores (a directory holding `bot.sqlite`) in the temp dirs the supervisor made under `tmp`. */
+function runStores(tmp: string): string[] {
+  const inside = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).map((d) => path.join(dir, d)) : []);
+  return inside(tmp).flatMap(inside).filter((d) => existsSync(path.join(d, 'bot.sqlite')));
+}
 const key = (f: { timeMs: number; market: string; side: string; price: string; amount: string; fee: string; orderId: string }): string =>
   [f.timeMs, f.market, f.side, f.price, f.amount, f.fee, f.orderId].join('|');
 
@@ -111,15 +118,84 @@ describe('npm run backtest (built CLI)', () => {
     const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k))), TMPDIR: tmp };
     const child = spawn(process.execPath, [CLI, '--prices', 'samples/prices', '--out', tempDir()], { cwd: ROOT, env, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const stores = (): string[] => readdirSync(tmp).filter((d) => d.startsWith('v4bot-backtest-'));
-    // The run's store exists once the run has begun (its database file in a private directory).
-    const [dir] = await eventually(() => {
-      const found = stores();
-      return found.length > 0 && existsSync(path.join(tmp, found[0] as string, 'bot.sqlite')) ? found : undefined;
-    }, 'the run\'s store in the temp dir', { timeoutMs: 60_000 });
-    expect(dir).toMatch(/^v4bot-backtest-/);
+    // The run's store exists once the run has begun (its database file in a private directory,
+    // inside the temp dir the supervisor made for the run's worker).
+    const store = await eventually(() => runStores(tmp)[0], 'the run\'s store in the temp dir', { timeoutMs: 60_000 });
+    expect(path.basename(store)).toMatch(/^v4bot-backtest-/);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stores()).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  describe('a strategy in the run\'s thread that runs on or allocates without end', () => {
+    const tag = `${process.pid}`;
+    const dist = path.join(ROOT, 'dist/strategies');
+    const api = "'../src/strategy-api/index.js'";
+    const spinner = `hostile-bt-spin-${tag}`;
+    const hog = `hostile-bt-hog-${tag}`;
+    const spinSource = `import { defineStrategy, z } from ${api};
+export default defineStrategy({ name: 'spin', params: z.strictObject({ at: z.int() }), schedule: '* * * * * *', onTick(ctx) {
+  const n = (ctx.state.get('n') ?? 0) + 1;
+  ctx.state.set('n', n);
+  if (n >= ctx.params.at) for (;;) { /* never returns */ }
+  return [];
+} });
+`;
+    const hogSource = `import { defineStrategy, z } from ${api};
+const kept = [];
+export default defineStrategy({ name: 'hog', params: z.strictObject({}), schedule: '* * * * * *', onTick() {
+  for (let i = 0; i < 64; i++) kept.push(new Array(1 << 20).fill(i + 0.5));
+  return [];
+} });
+`;
+    beforeAll(() => {
+      writeFileSync(path.join(dist, `${spinner}.js`), spinSource);
+      writeFileSync(path.join(dist, `${hog}.js`), hogSource);
+    });
+    afterAll(() => {
+      for (const m of [spinner, hog]) rmSync(path.join(dist, `${m}.js`), { force: true });
+    });
+
+    /** The default config with the grid and `module` as a second instance, hooks bounded by `deadlineMs`. */
+    function configWith(module: string, id: string, deadlineMs: number, params: object = {}): string {
+      const config = JSON.parse(readFileSync(path.join(ROOT, 'config/bot.json'), 'utf8')) as { strategies: unknown[]; plugins: Record<string, unknown> };
+      config.strategies = [config.strategies[0], { module, id, budgetQuote: '1', params }];
+      config.plugins['hookDeadlineMs'] = deadlineMs;
+      const file = path.join(tempDir('v4bot-bt-config-'), 'bot.json');
+      writeFileSync(file, JSON.stringify(config));
+      return file;
+    }
+
+    it('a hook past its deadline ends the run with exit 1, naming the instance and the hook, and leaves no store behind', async () => {
+      const tmp = tempDir('v4bot-bt-tmp-');
+      const res = await run(['--config', configWith(spinner, 'spinner', 1000, { at: 5 }), '--prices', 'samples/prices', '--out', tempDir()], { TMPDIR: tmp });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/^v4-bot backtest: stopped: strategy spinner: onTick ran [\d.]+ s, past its deadline \(plugins\.hookDeadlineMs = 1000\)/m);
+      expect(readdirSync(tmp)).toEqual([]);
+    }, 120_000);
+
+    it('Ctrl-C during a hook that never returns still ends the run with 130 and removes its store', async () => {
+      const tmp = tempDir('v4bot-bt-tmp-');
+      const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k))), TMPDIR: tmp };
+      const args = ['--config', configWith(spinner, 'spinner', 600_000, { at: 1 }), '--prices', 'samples/prices', '--out', tempDir()];
+      const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      // The spinner's first tick, milliseconds after the store opens, never returns: the run's
+      // thread cannot hear the stop, so the supervisor stops its worker after a grace and removes
+      // the run's temp dir itself (the store's own exit hook never runs).
+      await eventually(() => runStores(tmp)[0], 'the run\'s store in the temp dir', { timeoutMs: 60_000 });
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(readdirSync(tmp)).toEqual([]);
+    }, 120_000);
+
+    it('a run past its heap bound ends with exit 1 and says so, where it would take the machine\'s memory', async () => {
+      const tmp = tempDir('v4bot-bt-tmp-');
+      const res = await run(['--config', configWith(hog, 'hog', 600_000), '--prices', 'samples/prices', '--out', tempDir()], { TMPDIR: tmp });
+      expect(res.code).toBe(1);
+      // The engine's 1024 MB and sandbox.memoryMb (256) for each of the two instances.
+      expect(res.stderr).toMatch(/^v4-bot backtest: stopped: the run passed its heap bound of 1536 MB/m);
+      expect(readdirSync(tmp)).toEqual([]);
+    }, 120_000);
   });
 });
