@@ -75,7 +75,10 @@ export function superviseRun(i: SuperviseInputs): Promise<number> {
   const heapMb = i.heapMb ?? heapBoundMb(i.config, i.strategiesIn);
   const entry = workerEntry(import.meta.url, 'run-thread');
   const data: RunThreadData = { argv: i.argv, tty: i.tty, startedAtMs: i.startedAtMs, watch };
-  const worker = new Worker(entry.script, { ...entry.options, workerData: data, env: runEnv(tmp), resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+  // The command's own Node options are the run's (`node --cpu-prof …` profiles the run): unlike a
+  // strategy's worker, this one runs the engine, not untrusted code.
+  const options = { ...entry.options, execArgv: undefined, workerData: data, env: runEnv(tmp), resourceLimits: { maxOldGenerationSizeMb: heapMb } };
+  const worker = new Worker(entry.script, options);
   return new Promise<number>((resolve) => {
     let ended: number | undefined;
     const end = (code: number, text?: string): void => {
