@@ -102,8 +102,12 @@ function seed(h: Omit<ChartHarness, 'console' | 'server' | 'base' | 'close'>): v
   fillOrder(h, { strategyId: 'grid1', kind: 'limit', market: 'BTC_USDT', side: 'sell', amount: '0.002', price: '60150.5', timeMs: at(9, 31) });
 }
 
-export async function startChartHarness(opts: { loopbackOnly?: boolean } = {}): Promise<ChartHarness> {
-  const dataDir = tempDir('v4bot-candles-');
+/**
+ * `dataDir`: the store's directory; made here when not given, which only a test's body may do (a
+ * directory made in `beforeAll` is never removed: test/support/temp-dir.ts).
+ */
+export async function startChartHarness(opts: { loopbackOnly?: boolean; dataDir?: string } = {}): Promise<ChartHarness> {
+  const dataDir = opts.dataDir ?? tempDir('v4bot-candles-');
   const clock = new ManualClock(NOW);
   const logger = silentLogger();
   const store = openStore({ dataDir, clock, logger });

@@ -11,15 +11,18 @@ import { dec } from '../../../src/core/decimal.js';
 import type { CandleProbe } from '../../../src/web/browser/candle-view.js';
 import { countCanvasPixels, openBrowser, type BrowserSession } from '../../support/browser.js';
 import { fillOrder, startChartHarness, type ChartHarness } from '../../support/candle-chart-harness.js';
+import { tempDir } from '../../support/temp-dir.js';
 import { eventually } from '../../support/eventually.js';
 
 const WAIT = { timeoutMs: 30_000, everyMs: 100 };
 
 let h: ChartHarness;
 let session: BrowserSession;
+// Made at the file's level, so that it is removed after its last test (not in `beforeAll`).
+const dataDir = tempDir('v4bot-candles-');
 
 beforeAll(async () => {
-  h = await startChartHarness();
+  h = await startChartHarness({ dataDir });
   session = await openBrowser();
 }, 60_000);
 
