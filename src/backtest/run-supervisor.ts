@@ -38,9 +38,9 @@ export const RUN_STALL_MS = 30_000;
 /** After a signal, how long the run has to end by itself (its exit hooks) before it is stopped. */
 const STOP_GRACE_MS = 2_000;
 
-/** The run's heap bound: the engine's share, and each instance's `sandbox.memoryMb` when they run in its thread. */
+/** The run's heap bound: the engine's share, and each enabled instance's `sandbox.memoryMb` when they run in its thread. */
 export function heapBoundMb(config: BotConfig, strategiesIn: StrategiesIn): number {
-  const instances = strategiesIn === 'thread' ? config.strategies.length : 0;
+  const instances = strategiesIn === 'thread' ? config.strategies.filter((s) => s.enabled).length : 0;
   return ENGINE_HEAP_MB + instances * config.sandbox.memoryMb;
 }
 
@@ -56,9 +56,6 @@ export interface SuperviseInputs {
   say: (text: string) => void;
   /** Real time, for the watchdog's looks and the grace after a signal. */
   clock: Clock;
-  /** Overrides for tests: the stall bound outside hook calls, the heap bound. */
-  runStallMs?: number;
-  heapMb?: number;
 }
 
 /** The process's environment without the live venue's keys and links, its temp dir `tmp`. */
@@ -68,17 +65,22 @@ function runEnv(tmp: string): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Starts the run's worker and resolves with the exit code the command ends with. */
-export function superviseRun(i: SuperviseInputs): Promise<number> {
-  const tmp = privateTempDir('v4bot-backtest-run-');
-  const watch = runWatchBuffer();
-  const heapMb = i.heapMb ?? heapBoundMb(i.config, i.strategiesIn);
+/** The run's worker: its heartbeat `watch`, its temp dir `tmp`, its heap bounded to `heapMb`. */
+function startRun(i: SuperviseInputs, watch: SharedArrayBuffer, tmp: string, heapMb: number): Worker {
   const entry = workerEntry(import.meta.url, 'run-thread');
   const data: RunThreadData = { argv: i.argv, tty: i.tty, startedAtMs: i.startedAtMs, watch };
   // The command's own Node options are the run's (`node --cpu-prof …` profiles the run): unlike a
   // strategy's worker, this one runs the engine, not untrusted code.
   const options = { ...entry.options, execArgv: undefined, workerData: data, env: runEnv(tmp), resourceLimits: { maxOldGenerationSizeMb: heapMb } };
-  const worker = new Worker(entry.script, options);
+  return new Worker(entry.script, options);
+}
+
+/** Starts the run's worker and resolves with the exit code the command ends with. */
+export function superviseRun(i: SuperviseInputs): Promise<number> {
+  const tmp = privateTempDir('v4bot-backtest-run-');
+  const watch = runWatchBuffer();
+  const heapMb = heapBoundMb(i.config, i.strategiesIn);
+  const worker = startRun(i, watch, tmp, heapMb);
   return new Promise<number>((resolve) => {
     let ended: number | undefined;
     const end = (code: number, text?: string): void => {
@@ -109,7 +111,7 @@ export function superviseRun(i: SuperviseInputs): Promise<number> {
 function watchStalls(i: SuperviseInputs, watch: SharedArrayBuffer, stalled: (text: string) => void): { stop: () => void } {
   const ids = i.config.strategies.map((s) => s.id);
   const deadlineMs = i.config.plugins.hookDeadlineMs;
-  const judge = new StallJudge(deadlineMs, i.runStallMs ?? RUN_STALL_MS);
+  const judge = new StallJudge(deadlineMs, RUN_STALL_MS);
   const every = Math.min(1000, Math.max(5, Math.floor(deadlineMs / 5)));
   let timer: TimerHandle | undefined;
   const look = (): void => {
