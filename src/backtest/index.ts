@@ -13,7 +13,7 @@ import { runToFiles, type InMemoryInputs } from './in-memory.js';
 import { loadPrices, type PriceSet } from './load-prices.js';
 import type { ResultHead } from './result-file.js';
 import type { Progress } from './run.js';
-import { RunWatch } from './run-watch.js';
+import { RunWatch, watchedInstances } from './run-watch.js';
 
 /** Strategy instances loaded at a time (their compile and probe workers boot in parallel). */
 const STRATEGY_LOADS = 3;
@@ -59,7 +59,7 @@ export async function backtest(args: BacktestArgs, logger: Logger, hooks: Backte
   const configSha256 = createHash('sha256').update(readFileSync(args.config)).digest('hex');
   const run: InMemoryInputs = { config, configFile: args.config, configSha256, strategies, prices, args, logger };
   if (hooks.onProgress !== undefined) run.onProgress = hooks.onProgress;
-  if (hooks.watchBuffer !== undefined) run.watch = new RunWatch(hooks.watchBuffer, config.strategies.map((s) => s.id));
+  if (hooks.watchBuffer !== undefined) run.watch = new RunWatch(hooks.watchBuffer, watchedInstances(config));
   // result.json, report.html and venue-fills.json are written from the run's store and venue
   // before they close (in pieces: a long run's files are tens of MB, never held whole).
   const out = await runToFiles(run, args.out);

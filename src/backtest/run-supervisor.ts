@@ -24,22 +24,22 @@ import { failure, heapText, stallText } from './cli-text.js';
 import type { StrategiesIn } from './engine-wiring.js';
 import { LIVE_ONLY_ENV } from './backtest-config.js';
 import type { RunThreadData, StopMessage } from './run-thread.js';
-import { readWatch, runWatchBuffer, StallJudge } from './run-watch.js';
+import { readWatch, runWatchBuffer, StallJudge, watchedInstances } from './run-watch.js';
 
 /**
  * The heap the engine itself may take, MB: a year of the default config peaks near 310 MB of
  * RSS with a live heap well under half of it (docs/backtesting.md § Speed); the rest is headroom.
  */
-export const ENGINE_HEAP_MB = 1024;
+const ENGINE_HEAP_MB = 1024;
 
 /** Real time the run loop may stay still outside any hook call: a step's engine work takes milliseconds. */
-export const RUN_STALL_MS = 30_000;
+const RUN_STALL_MS = 30_000;
 
 /** After a signal, how long the run has to end by itself (its exit hooks) before it is stopped. */
 const STOP_GRACE_MS = 2_000;
 
 /** The run's heap bound: the engine's share, and each enabled instance's `sandbox.memoryMb` when they run in its thread. */
-export function heapBoundMb(config: BotConfig, strategiesIn: StrategiesIn): number {
+function heapBoundMb(config: BotConfig, strategiesIn: StrategiesIn): number {
   const instances = strategiesIn === 'thread' ? config.strategies.filter((s) => s.enabled).length : 0;
   return ENGINE_HEAP_MB + instances * config.sandbox.memoryMb;
 }
@@ -50,7 +50,7 @@ export interface SuperviseInputs {
   config: BotConfig;
   strategiesIn: StrategiesIn;
   tty: boolean;
-  /** When the command started (`performance.timeOrigin + performance.now()`). */
+  /** When the command started (the system clock's `now()`). */
   startedAtMs: number;
   /** Writes a line of the command's own to stderr. */
   say: (text: string) => void;
@@ -109,7 +109,7 @@ export function superviseRun(i: SuperviseInputs): Promise<number> {
 
 /** Looks at the run's heartbeat a few times per deadline; `stalled` hears the line to end the run with. */
 function watchStalls(i: SuperviseInputs, watch: SharedArrayBuffer, stalled: (text: string) => void): { stop: () => void } {
-  const ids = i.config.strategies.map((s) => s.id);
+  const ids = watchedInstances(i.config);
   const deadlineMs = i.config.plugins.hookDeadlineMs;
   const judge = new StallJudge(deadlineMs, RUN_STALL_MS);
   const every = Math.min(1000, Math.max(5, Math.floor(deadlineMs / 5)));

@@ -11,8 +11,9 @@ import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { parseArgs } from './args.js';
 import { failure, progressBar, resolutionLine, summaryLine, warmUpLine } from './cli-text.js';
-import { backtest } from './index.js';
+import { backtest, type BacktestHooks } from './index.js';
 import { installZeroDelayTimers } from './zero-delay-timers.js';
+import { SystemClock } from '../core/clock.js';
 import { createLogger } from '../observability/logger.js';
 
 /** What the supervisor hands the run's worker. */
@@ -20,7 +21,7 @@ export interface RunThreadData {
   argv: string[];
   /** stderr is a terminal: draw the progress bar. */
   tty: boolean;
-  /** When the command started (`performance.timeOrigin + performance.now()` of its main thread). */
+  /** When the command started (the system clock's `now()` in the main thread: the same clock here). */
   startedAtMs: number;
   watch: SharedArrayBuffer;
 }
@@ -32,14 +33,15 @@ export interface StopMessage {
 }
 
 const say = (text: string): void => void writeSync(2, text);
-const nowMs = (): number => performance.timeOrigin + performance.now();
 
 async function run(data: RunThreadData): Promise<void> {
   const args = parseArgs(data.argv);
   installZeroDelayTimers();
   const logger = createLogger({ level: args.logLevel, destination: pino.destination(2), base: { app: 'v4-bot-backtest' } });
-  const elapsed = (): number => nowMs() - data.startedAtMs;
-  const hooks = { watchBuffer: data.watch, ...(data.tty ? { onProgress: (p: Parameters<typeof progressBar>[0]) => say(progressBar(p, elapsed())) } : {}) };
+  const clock = new SystemClock();
+  const elapsed = (): number => clock.now() - data.startedAtMs;
+  const hooks: BacktestHooks = { watchBuffer: data.watch };
+  if (data.tty) hooks.onProgress = (p) => say(progressBar(p, elapsed()));
   const s = await backtest(args, logger, hooks);
   if (data.tty) say('\n');
   for (const line of [warmUpLine(s), resolutionLine(s, args.jobResolution)]) if (line !== undefined) say(line);

@@ -10,6 +10,7 @@
  * call, and INSTANCE and HOOK name the last call (kept after it ends: an async hook's
  * continuation runs after its call).
  */
+import type { BotConfig } from '../config/index.js';
 import type { HookWatch } from '../engine/sandbox-worker/sandbox-thread-executor.js';
 import type { HookName } from '../engine/sandbox-worker/executor.js';
 
@@ -21,6 +22,11 @@ const HOOK = 4;
 const CELLS = 5;
 
 const HOOKS: readonly HookName[] = ['init', 'onTick', 'onFill', 'onOrder', 'onStop'];
+
+/** The instances a watch names, by index: the config's list, read the same way by the run and its supervisor. */
+export function watchedInstances(config: BotConfig): string[] {
+  return config.strategies.map((s) => s.id);
+}
 
 /** The shared memory a watch and its reader use. */
 export function runWatchBuffer(): SharedArrayBuffer {

@@ -31,7 +31,8 @@ setFlagsFromString('--heap-growing-percent=60');
  * number) whose exit hooks remove the run's store from the temp dir.
  */
 async function main(): Promise<number> {
-  const startedAtMs = performance.timeOrigin + performance.now();
+  const clock = new SystemClock();
+  const startedAtMs = clock.now();
   const argv = process.argv.slice(2);
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
@@ -41,7 +42,7 @@ async function main(): Promise<number> {
   const config = loadBacktestConfig(args.config);
   const say = (text: string): void => void process.stderr.write(text);
   const tty = process.stderr.isTTY === true;
-  return superviseRun({ argv, config, strategiesIn: args.strategiesIn, tty, startedAtMs, say, clock: new SystemClock() });
+  return superviseRun({ argv, config, strategiesIn: args.strategiesIn, tty, startedAtMs, say, clock });
 }
 
 main().then(
