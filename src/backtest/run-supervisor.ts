@@ -35,7 +35,7 @@ const ENGINE_HEAP_MB = 1024;
 /** Real time the run loop may stay still outside any hook call: a step's engine work takes milliseconds. */
 const RUN_STALL_MS = 30_000;
 
-/** After a signal, how long the run has to end by itself (its exit hooks) before it is stopped. */
+/** After a signal, how long the run has to end by itself (its exit hooks) before it is stopped (a second signal: at once). */
 const STOP_GRACE_MS = 2_000;
 
 /** The run's heap bound: the engine's share, and each enabled instance's `sandbox.memoryMb` when they run in its thread. */
@@ -95,13 +95,18 @@ export function superviseRun(i: SuperviseInputs): Promise<number> {
       });
     };
     const watching = i.strategiesIn === 'thread' ? watchStalls(i, watch, (text) => end(1, text)) : undefined;
+    let stopping = false;
+    // A second signal (an impatient Ctrl-C) ends the run at once; it must not meet Node's default
+    // action, which would kill the process before the run's temp dir is removed.
     const stop = (code: number): void => {
+      if (stopping) return end(code);
+      stopping = true;
       worker.postMessage({ type: 'stop', code } satisfies StopMessage);
       i.clock.setTimeout(() => end(code), STOP_GRACE_MS);
     };
     const onInt = (): void => stop(130);
     const onTerm = (): void => stop(143);
-    process.once('SIGINT', onInt).once('SIGTERM', onTerm);
+    process.on('SIGINT', onInt).on('SIGTERM', onTerm);
     worker.once('error', (err: Error & { code?: string }) => end(1, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? heapText(heapMb) : failure(err).text));
     worker.once('exit', (code) => end(code));
   });

@@ -6,7 +6,7 @@
  * leaves no store behind in the temp dir. A strategy in the run's thread whose hook runs on, or
  * that allocates without end, ends the run with exit 1 and a line saying which bound it passed.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,13 +19,23 @@ import { tempDir } from '../support/temp-dir.js';
 const CLI = path.join(ROOT, 'dist/src/cli/backtest.js');
 const SPAN = ['--from', '2024-01-01T00:00:00Z', '--to', '2024-01-01T00:30:00Z'];
 
+/** This process's environment without the bot's own settings, and `extra`. */
+function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k))), ...extra };
+}
+
 function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k))), ...extraEnv };
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 600_000 }, (err, _stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: cliEnv(extraEnv), timeout: 600_000 }, (err, _stdout, stderr) => {
       resolve({ code: err === null ? 0 : Number((err as { code?: number }).code ?? 1), stderr });
     });
   });
+}
+
+/** The command started with `args` and its temp dir `tmp`, and the code it exits with. */
+function start(args: string[], tmp: string): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cliEnv({ TMPDIR: tmp }), stdio: 'ignore' });
+  return { child, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
 const read = (dir: string, file: string): string => readFileSync(path.join(dir, file), 'utf8');
@@ -115,9 +125,7 @@ describe('npm run backtest (built CLI)', () => {
 
   it('Ctrl-C ends the run with 130 and removes its store from the temp dir', async () => {
     const tmp = tempDir('v4bot-bt-tmp-');
-    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k))), TMPDIR: tmp };
-    const child = spawn(process.execPath, [CLI, '--prices', 'samples/prices', '--out', tempDir()], { cwd: ROOT, env, stdio: 'ignore' });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const { child, exited } = start(['--prices', 'samples/prices', '--out', tempDir()], tmp);
     // The run's store exists once the run has begun (its database file in a private directory,
     // inside the temp dir the supervisor made for the run's worker).
     const store = await eventually(() => runStores(tmp)[0], 'the run\'s store in the temp dir', { timeoutMs: 60_000 });
@@ -176,15 +184,26 @@ export default defineStrategy({ name: 'hog', params: z.strictObject({}), schedul
 
     it('Ctrl-C during a hook that never returns still ends the run with 130 and removes its store', async () => {
       const tmp = tempDir('v4bot-bt-tmp-');
-      const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BOT_|API_|ENV_FILE|LOG_LEVEL)/.test(k))), TMPDIR: tmp };
-      const args = ['--config', configWith(spinner, 'spinner', 600_000, { at: 1 }), '--prices', 'samples/prices', '--out', tempDir()];
-      const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: 'ignore' });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const { child, exited } = start(['--config', configWith(spinner, 'spinner', 600_000, { at: 1 }), '--prices', 'samples/prices', '--out', tempDir()], tmp);
       // The spinner's first tick, milliseconds after the store opens, never returns: the run's
       // thread cannot hear the stop, so the supervisor stops its worker after a grace and removes
       // the run's temp dir itself (the store's own exit hook never runs).
       await eventually(() => runStores(tmp)[0], 'the run\'s store in the temp dir', { timeoutMs: 60_000 });
       child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(readdirSync(tmp)).toEqual([]);
+    }, 120_000);
+
+    it('a second Ctrl-C during the grace ends the run at once, still with 130 and its store removed', async () => {
+      const tmp = tempDir('v4bot-bt-tmp-');
+      const { child, exited } = start(['--config', configWith(spinner, 'spinner', 600_000, { at: 1 }), '--prices', 'samples/prices', '--out', tempDir()], tmp);
+      await eventually(() => runStores(tmp)[0], 'the run\'s store in the temp dir', { timeoutMs: 60_000 });
+      // The spinner never hears the first stop; the second comes well inside the 2 s grace (the
+      // main thread is idle, so the first has been handled by then).
+      child.kill('SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.kill('SIGINT');
+      // Without the fix the second signal met Node's default action: no code, the store left behind.
       expect(await exited).toBe(130);
       expect(readdirSync(tmp)).toEqual([]);
     }, 120_000);
